@@ -1,0 +1,85 @@
+# Typed argument checks. Each stops with a message naming the argument and
+# what it should be, before anything reaches C++.
+
+check_count <- function(x, name, min = 1, max = .Machine$integer.max, allow_null = FALSE) {
+  if (is.null(x) && allow_null) return(NULL)
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !is.finite(x) || x != round(x) ||
+      x < min || x > max) {
+    stop(sprintf("`%s` must be a single whole number between %s and %s, not %s.",
+                 name, format(min), format(max), describe(x)), call. = FALSE)
+  }
+  as.integer(x)
+}
+
+check_number <- function(x, name, min = -Inf, max = Inf, min_open = FALSE) {
+  bad <- !is.numeric(x) || length(x) != 1 || is.na(x) || !is.finite(x) ||
+    x < min || x > max || (min_open && x <= min)
+  if (bad) {
+    stop(sprintf("`%s` must be a single finite number %s %s%s, not %s.", name,
+                 if (min_open) "greater than" else "at least", format(min),
+                 if (is.finite(max)) paste0(" and at most ", format(max)) else "",
+                 describe(x)), call. = FALSE)
+  }
+  as.double(x)
+}
+
+check_numbers <- function(x, name, min_open = 0) {
+  if (!is.numeric(x) || length(x) < 1 || anyNA(x) || any(!is.finite(x)) || any(x <= min_open)) {
+    stop(sprintf("`%s` must be a vector of finite numbers greater than %s, not %s.",
+                 name, format(min_open), describe(x)), call. = FALSE)
+  }
+  as.double(x)
+}
+
+check_flag <- function(x, name) {
+  if (!is.logical(x) || length(x) != 1 || is.na(x)) {
+    stop(sprintf("`%s` must be TRUE or FALSE, not %s.", name, describe(x)), call. = FALSE)
+  }
+  x
+}
+
+check_choice <- function(x, name, choices) {
+  if (!is.character(x) || length(x) != 1 || is.na(x) || !x %in% choices) {
+    stop(sprintf("`%s` must be one of %s, not %s.", name,
+                 paste0('"', choices, '"', collapse = ", "), describe(x)), call. = FALSE)
+  }
+  x
+}
+
+# Short description of a value for error messages.
+describe <- function(x) {
+  if (is.null(x)) return("NULL")
+  if (is.character(x) && length(x) == 1) return(sprintf('"%s"', x))
+  if (is.atomic(x) && length(x) == 1) return(format(x))
+  if (is.atomic(x)) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
+  sprintf("an object of class %s", paste(class(x), collapse = "/"))
+}
+
+#' Number of threads used when `num_threads = NULL`
+#'
+#' Resolves the thread count once, in R: the `svforest.num_threads` option,
+#' else the `SVFOREST_NUM_THREADS` environment variable, else all cores. When
+#' R CMD check limits cores (`_R_CHECK_LIMIT_CORES_`), at most 2 are used.
+#' Asking for more threads than cores is allowed; it only adds overhead.
+#' @param num_threads `NULL` or a whole number >= 1.
+#' @return An integer.
+#' @keywords internal
+#' @noRd
+resolve_threads <- function(num_threads) {
+  if (is.null(num_threads)) {
+    num_threads <- getOption("svforest.num_threads")
+    if (is.null(num_threads)) {
+      env <- Sys.getenv("SVFOREST_NUM_THREADS", "")
+      num_threads <- if (nzchar(env)) as.numeric(env) else RcppParallel::defaultNumThreads()
+    }
+    limit <- Sys.getenv("_R_CHECK_LIMIT_CORES_", "")
+    if (nzchar(limit) && !identical(toupper(limit), "FALSE")) num_threads <- min(num_threads, 2)
+  }
+  check_count(num_threads, "num_threads", min = 1, max = 1024)
+}
+
+# Seed: NULL draws one from R's generator, so set.seed() makes fits repeatable.
+resolve_seed <- function(seed) {
+  if (is.null(seed)) return(sample.int(.Machine$integer.max, 1))
+  check_count(seed, "seed", min = 0, max = .Machine$integer.max)
+}

@@ -1,0 +1,196 @@
+# Design matrices: turn what the user gave (formula + data, data frame,
+# matrix, sparse matrix) into the numeric input of the engine, and store in
+# the model everything needed to do the same to new data at predict() time.
+
+# --- fitting -------------------------------------------------------------------
+
+# Design from a model frame without response. Factors (and character columns)
+# become one indicator column per level.
+frame_design <- function(terms, mf) {
+  for (v in names(mf)) {
+    if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
+  }
+  bad <- vapply(mf, function(col) !(is.numeric(col) || is.factor(col) || is.logical(col)), TRUE)
+  if (any(bad)) {
+    stop(sprintf("Predictor column%s %s must be numeric, logical, factor or character.",
+                 if (sum(bad) > 1) "s" else "", paste0("`", names(mf)[bad], "`", collapse = ", ")),
+         call. = FALSE)
+  }
+  check_finite_frame(mf)
+  factors <- names(mf)[vapply(mf, is.factor, TRUE)]
+  xlevels <- lapply(mf[factors], levels)
+  contrasts <- lapply(xlevels, indicator_contrasts)
+  spec <- list(type = "frame", terms = terms, xlevels = xlevels, contrasts = contrasts)
+  x <- frame_matrix(spec, mf)
+  spec$feature_names <- colnames(x)
+  list(spec = spec, x = x)
+}
+
+indicator_contrasts <- function(levels) {
+  m <- diag(length(levels))
+  dimnames(m) <- list(levels, levels)
+  m
+}
+
+frame_matrix <- function(spec, mf) {
+  x <- stats::model.matrix(spec$terms, mf, contrasts.arg = spec$contrasts)
+  keep <- colnames(x) != "(Intercept)"
+  x <- x[, keep, drop = FALSE]
+  attr(x, "assign") <- NULL
+  attr(x, "contrasts") <- NULL
+  storage.mode(x) <- "double"
+  x
+}
+
+check_finite_frame <- function(mf) {
+  bad_na <- names(mf)[vapply(mf, anyNA, TRUE)]
+  if (length(bad_na)) {
+    stop(sprintf("Missing values (NA/NaN) in predictor column%s %s. Remove or impute them first.",
+                 if (length(bad_na) > 1) "s" else "", paste0("`", bad_na, "`", collapse = ", ")),
+         call. = FALSE)
+  }
+  bad_inf <- names(mf)[vapply(mf, function(col) is.numeric(col) && any(is.infinite(col)), TRUE)]
+  if (length(bad_inf)) {
+    stop(sprintf("Infinite values in predictor column%s %s.", if (length(bad_inf) > 1) "s" else "",
+                 paste0("`", bad_inf, "`", collapse = ", ")), call. = FALSE)
+  }
+}
+
+# Design for the x argument of svforest.default(): data frame, matrix or
+# sparse matrix. Returns list(spec, x) where x is a double matrix or dgCMatrix.
+x_design <- function(x) {
+  if (is.data.frame(x)) {
+    if (ncol(x) == 0) stop("`x` has no columns.", call. = FALSE)
+    if (is.null(names(x)) || anyDuplicated(names(x)) || any(names(x) == "")) {
+      stop("`x` must have unique, non-empty column names.", call. = FALSE)
+    }
+    x <- as.data.frame(x)  # tibbles and friends
+    vars <- lapply(names(x), as.name)
+    rhs <- Reduce(function(a, b) call("+", a, b), vars)
+    terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
+    mf <- stats::model.frame(terms, x, na.action = stats::na.pass)
+    return(frame_design(terms, mf))
+  }
+  if (inherits(x, "Matrix")) {
+    x <- as_dgc(x)
+    if (anyNA(x@x) || any(is.infinite(x@x))) {
+      stop("`x` contains missing or infinite values.", call. = FALSE)
+    }
+    spec <- list(type = "sparse", feature_names = colnames(x))
+    return(list(spec = spec, x = x))
+  }
+  if (is.matrix(x)) {
+    if (!(is.numeric(x) || is.logical(x))) {
+      stop(sprintf("`x` must be a numeric matrix, not a %s matrix. Use a data frame for mixed types.",
+                   typeof(x)), call. = FALSE)
+    }
+    storage.mode(x) <- "double"
+    bad <- which(colSums(!is.finite(x)) > 0)
+    if (length(bad)) {
+      nm <- if (is.null(colnames(x))) paste0("column ", bad) else paste0("`", colnames(x)[bad], "`")
+      stop(sprintf("`x` contains missing or infinite values in %s.", paste(utils::head(nm, 5), collapse = ", ")),
+           call. = FALSE)
+    }
+    spec <- list(type = "matrix", feature_names = colnames(x))
+    return(list(spec = spec, x = x))
+  }
+  stop(sprintf("`x` must be a data frame, a numeric matrix or a Matrix::dgCMatrix, not %s.", describe(x)),
+       call. = FALSE)
+}
+
+as_dgc <- function(x) {
+  if (!methods::is(x, "dgCMatrix")) {
+    x <- methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"), "dMatrix")
+  }
+  x
+}
+
+# Engine input from a design matrix.
+engine_data <- function(x) {
+  if (methods::is(x, "dgCMatrix")) {
+    list(type = "sparse", i = x@i, p = x@p, x = x@x, nrow = nrow(x), ncol = ncol(x))
+  } else {
+    list(type = "dense", x = x)
+  }
+}
+
+# --- prediction ----------------------------------------------------------------
+
+# Engine input for new data, built the way the model's design was built.
+new_engine_data <- function(object, newdata) {
+  spec <- object$design
+  p <- object$forest$num_features
+  if (identical(spec$type, "frame")) {
+    if (!is.data.frame(newdata)) {
+      if (is.matrix(newdata) && !is.null(colnames(newdata))) newdata <- as.data.frame(newdata)
+      else stop("`newdata` must be a data frame: the model was fitted on a data frame or formula.",
+                call. = FALSE)
+    }
+    newdata <- as.data.frame(newdata)
+    tt <- stats::delete.response(spec$terms)
+    needed <- all.vars(tt)
+    missing <- setdiff(needed, names(newdata))
+    if (length(missing)) {
+      stop(sprintf("`newdata` lacks column%s %s used by the model.", if (length(missing) > 1) "s" else "",
+                   paste0("`", missing, "`", collapse = ", ")), call. = FALSE)
+    }
+    for (v in names(spec$xlevels)) {
+      if (!v %in% names(newdata)) next
+      col <- newdata[[v]]
+      if (!(is.factor(col) || is.character(col) || is.logical(col))) {
+        stop(sprintf("Column `%s` of `newdata` must be a factor or character, as in training.", v),
+             call. = FALSE)
+      }
+      values <- as.character(col)
+      unseen <- setdiff(unique(values[!is.na(values)]), spec$xlevels[[v]])
+      if (length(unseen)) {
+        stop(sprintf("Column `%s` of `newdata` has level%s not seen in training: %s.", v,
+                     if (length(unseen) > 1) "s" else "",
+                     paste0('"', utils::head(unseen, 5), '"', collapse = ", ")), call. = FALSE)
+      }
+      newdata[[v]] <- factor(values, levels = spec$xlevels[[v]])
+    }
+    mf <- stats::model.frame(tt, newdata, xlev = spec$xlevels, na.action = stats::na.pass)
+    check_finite_frame(mf)
+    x <- frame_matrix(spec, mf)
+    if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
+    return(list(type = "dense", x = x))
+  }
+
+  # matrix or sparse models: match columns by name when both have names
+  if (is.data.frame(newdata)) {
+    ok <- vapply(newdata, function(col) is.numeric(col) || is.logical(col), TRUE)
+    if (!all(ok)) stop("`newdata` columns must all be numeric for a model fitted on a matrix.", call. = FALSE)
+    newdata <- as.matrix(newdata)
+  }
+  sparse <- inherits(newdata, "Matrix")
+  if (sparse) newdata <- as_dgc(newdata)
+  else if (!is.matrix(newdata) || !(is.numeric(newdata) || is.logical(newdata))) {
+    stop(sprintf("`newdata` must be a numeric matrix, data frame or dgCMatrix, not %s.", describe(newdata)),
+         call. = FALSE)
+  }
+  names_model <- spec$feature_names
+  if (!is.null(names_model) && !is.null(colnames(newdata))) {
+    missing <- setdiff(names_model, colnames(newdata))
+    if (length(missing)) {
+      stop(sprintf("`newdata` lacks column%s %s used by the model.", if (length(missing) > 1) "s" else "",
+                   paste0("`", utils::head(missing, 5), "`", collapse = ", ")), call. = FALSE)
+    }
+    newdata <- newdata[, names_model, drop = FALSE]
+  } else if (ncol(newdata) != p) {
+    stop(sprintf("`newdata` has %d columns, the model was fitted on %d.", ncol(newdata), p), call. = FALSE)
+  }
+  if (sparse) {
+    if (anyNA(newdata@x) || any(is.infinite(newdata@x))) {
+      stop("`newdata` contains missing or infinite values.", call. = FALSE)
+    }
+    if (all(object$forest$scale_center == 0)) {
+      tx <- Matrix::t(newdata)  # columns of the transpose are the rows: CSR
+      return(list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(newdata), ncol = ncol(newdata)))
+    }
+    newdata <- as.matrix(newdata)
+  }
+  storage.mode(newdata) <- "double"
+  if (any(!is.finite(newdata))) stop("`newdata` contains missing or infinite values.", call. = FALSE)
+  list(type = "dense", x = newdata)
+}

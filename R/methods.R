@@ -1,0 +1,88 @@
+# Method presets. A method is a combination of engine parts (sampler x
+# splitter x leaf model x aggregation) plus default parameter values; the
+# user may override any part or parameter through svforest(...).
+
+svf_presets <- list(
+  rsvt = list(
+    sampler = "all", splitter = "random_axis", leaf = "linear_svm",
+    aggregation = "vote", ntree = 10L
+  )
+)
+
+# Every tunable parameter: its default and its check. `n` (training rows) and
+# `method` are available to defaults that depend on the data.
+svf_parameters <- list(
+  sampler = list(default = function(preset, n) preset$sampler,
+                 check = function(x) check_choice(x, "sampler", c("all", "bootstrap", "subsample"))),
+  sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
+                         check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
+  splitter = list(default = function(preset, n) preset$splitter,
+                  check = function(x) check_choice(x, "splitter", c("random_axis"))),
+  leaf = list(default = function(preset, n) preset$leaf,
+              check = function(x) check_choice(x, "leaf", c("linear_svm", "constant"))),
+  aggregation = list(default = function(preset, n) preset$aggregation,
+                     check = function(x) check_choice(x, "aggregation", c("vote", "prob"))),
+  leaf_size_factor = list(default = function(preset, n) 1,
+                          check = function(x) check_number(x, "leaf_size_factor", 0, min_open = TRUE)),
+  min_leaf_size = list(default = function(preset, n, args) as.integer(ceiling(args$leaf_size_factor * sqrt(n))),
+                       check = function(x) check_count(x, "min_leaf_size", 1)),
+  split_rule = list(default = function(preset, n) "admissible",
+                    check = function(x) check_choice(x, "split_rule", c("admissible", "published"))),
+  max_depth = list(default = function(preset, n) 0L,
+                   check = function(x) check_count(x, "max_depth", 0, 10000)),
+  cost = list(default = function(preset, n) c(0.25, 0.5, 1, 2, 4),
+              check = function(x) sort(unique(check_numbers(x, "cost")))),
+  cv_folds = list(default = function(preset, n) 3L,
+                  check = function(x) check_count(x, "cv_folds", 1, 20)),
+  min_class_rows = list(default = function(preset, n) 2L,
+                        check = function(x) check_count(x, "min_class_rows", 2)),
+  balanced = list(default = function(preset, n) TRUE,
+                  check = function(x) check_flag(x, "balanced")),
+  tolerance = list(default = function(preset, n) 0.01,
+                   check = function(x) check_number(x, "tolerance", 0, min_open = TRUE)),
+  scale = list(default = function(preset, n) TRUE,
+               check = function(x) check_flag(x, "scale"))
+)
+
+# Resolves the parameters of a fit: preset defaults, then user overrides, each
+# checked; unknown names are an error (a typo must not be silently ignored).
+resolve_parameters <- function(method, user, n) {
+  preset <- svf_presets[[method]]
+  unknown <- setdiff(names(user), names(svf_parameters))
+  if (length(unknown) > 0 || (length(user) > 0 && is.null(names(user))) || any(names(user) == "")) {
+    stop(sprintf("Unknown argument%s %s. Method parameters are: %s.",
+                 if (length(unknown) > 1) "s" else "",
+                 if (length(unknown)) paste0("`", unknown, "`", collapse = ", ") else "(unnamed)",
+                 paste(names(svf_parameters), collapse = ", ")), call. = FALSE)
+  }
+  args <- list()
+  for (name in names(svf_parameters)) {
+    spec <- svf_parameters[[name]]
+    value <- user[[name]]
+    if (is.null(value)) {
+      f <- spec$default
+      value <- if ("args" %in% names(formals(f))) f(preset, n, args) else f(preset, n)
+    }
+    args[[name]] <- spec$check(value)
+  }
+  args
+}
+
+#' Methods available in svforest
+#'
+#' Lists the method presets with the engine parts each one combines.
+#' @return A data frame with one row per method.
+#' @examples
+#' svforest_methods()
+#' @export
+svforest_methods <- function() {
+  data.frame(
+    method = names(svf_presets),
+    sampler = vapply(svf_presets, `[[`, "", "sampler"),
+    splitter = vapply(svf_presets, `[[`, "", "splitter"),
+    leaf = vapply(svf_presets, `[[`, "", "leaf"),
+    aggregation = vapply(svf_presets, `[[`, "", "aggregation"),
+    default_ntree = vapply(svf_presets, function(p) p$ntree, 0L),
+    row.names = NULL, stringsAsFactors = FALSE
+  )
+}

@@ -1,0 +1,62 @@
+#' Plot a support vector forest
+#'
+#' Four panels: the distribution of leaf sizes (with the minimum leaf size),
+#' the leaves of each tree split into SVM and constant leaves, the `C`
+#' chosen by the leaves' cross-validation, and the error against the number
+#' of trees: out-of-bag when the sampler leaves rows out, else on `newdata`
+#' and `y` when given.
+#'
+#' @param x A fitted [svforest()] model.
+#' @param newdata,y Optional labelled data for the error curve.
+#' @param ... Passed to the error-curve [plot()].
+#' @return `x`, invisibly.
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' plot(fit, newdata = iris, y = iris$Species)
+#' @export
+plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
+  check_model(x)
+  s <- summary(x)
+  old <- graphics::par(mfrow = c(2, 2), mar = c(4.2, 4.2, 2.5, 1))
+  on.exit(graphics::par(old))
+
+  graphics::hist(s$leaf_size, breaks = 30, col = "grey80", border = "white",
+                 main = "Leaf sizes", xlab = "rows in leaf")
+  if (!is.null(s$min_leaf_size)) graphics::abline(v = s$min_leaf_size, col = "firebrick", lty = 2)
+
+  trees <- x$forest$trees
+  per_tree <- rbind(
+    SVM = vapply(trees, function(t) sum(t$leaf_type == 1L), 0L),
+    constant = vapply(trees, function(t) sum(t$leaf_type != 1L), 0L))
+  graphics::barplot(per_tree, col = c("steelblue", "grey75"), border = NA, names.arg = seq_along(trees),
+                    main = "Leaves per tree", xlab = "tree", ylab = "leaves")
+  graphics::legend("topright", legend = rownames(per_tree), fill = c("steelblue", "grey75"),
+                   bty = "n", cex = 0.8)
+
+  if (sum(s$cost) > 0) {
+    graphics::barplot(s$cost, col = "steelblue", border = NA, main = "C chosen in SVM leaves",
+                      xlab = "C", ylab = "leaves")
+  } else {
+    graphics::plot.new()
+    graphics::title("No SVM leaves")
+  }
+
+  curve <- NULL
+  label <- NULL
+  if (!is.null(x$oob_error_curve)) {
+    curve <- x$oob_error_curve
+    label <- "OOB error"
+  } else if (!is.null(newdata) && !is.null(y)) {
+    curve <- error_curve(x, newdata, y)
+    label <- "error on newdata"
+  }
+  if (is.null(curve)) {
+    graphics::plot.new()
+    graphics::title("Error vs trees")
+    graphics::text(0.5, 0.5, "give newdata and y\n(or a sampler with OOB rows)")
+  } else {
+    graphics::plot(seq_along(curve), curve, type = "l", lwd = 2, col = "firebrick",
+                   main = paste(label, "vs trees"), xlab = "trees", ylab = label, ...)
+  }
+  invisible(x)
+}

@@ -1,0 +1,87 @@
+#' Print and summarise a support vector forest
+#'
+#' @param x,object A fitted [svforest()] model.
+#' @param ... Not used.
+#' @return `print()` returns `x` invisibly; `summary()` an object of class
+#'   `summary.svforest` with the forest's structure: trees, leaves per tree,
+#'   leaf sizes, the share of SVM and constant leaves and the chosen `C`.
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' print(fit)
+#' summary(fit)
+#' @export
+print.svforest <- function(x, ...) {
+  check_model(x)
+  cat("Support vector forest (svforest)\n\n")
+  cat("  Method:               ", x$method, "\n")
+  cat("  Trees:                ", x$ntree, "\n")
+  cat("  Training rows:        ", x$num_rows, "\n")
+  cat("  Predictors (columns): ", x$forest$num_features, "\n")
+  cat("  Classes:              ", paste(x$levels, collapse = ", "), "\n")
+  cat("  Parts:                ", sprintf("%s sampler, %s splits, %s leaves, %s",
+                                          x$params$sampler, x$params$splitter, x$params$leaf,
+                                          x$params$aggregation), "\n")
+  if (identical(x$params$splitter, "random_axis")) {
+    cat("  Minimum leaf size:    ", x$params$min_leaf_size, sprintf("(%s rule)", x$params$split_rule), "\n")
+  }
+  leaves <- vapply(x$forest$trees, function(t) length(t$leaf_size), 0L)
+  cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
+  cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (every tree sees all rows)"
+      else sprintf("%.2f%%", 100 * x$oob_error), "\n")
+  invisible(x)
+}
+
+#' @rdname print.svforest
+#' @export
+summary.svforest <- function(object, ...) {
+  check_model(object)
+  trees <- object$forest$trees
+  leaf_size <- unlist(lapply(trees, `[[`, "leaf_size"))
+  leaf_type <- unlist(lapply(trees, `[[`, "leaf_type"))
+  cost <- unlist(lapply(trees, `[[`, "leaf_cost"))
+  structure(list(
+    method = object$method, ntree = object$ntree, num_rows = object$num_rows,
+    num_features = object$forest$num_features, levels = object$levels,
+    class_counts = stats::setNames(object$class_counts, object$levels),
+    leaves_per_tree = vapply(trees, function(t) length(t$leaf_size), 0L),
+    depth = vapply(trees, tree_depth, 0L),
+    leaf_size = leaf_size,
+    svm_leaf_share = mean(leaf_type == 1L),
+    cost = table(factor(cost[leaf_type == 1L], levels = object$params$cost)),
+    min_leaf_size = object$params$min_leaf_size,
+    oob_error = object$oob_error, params = object$params
+  ), class = "summary.svforest")
+}
+
+tree_depth <- function(tree) {
+  depth <- integer(length(tree$split_var))
+  for (i in seq_along(depth)) {
+    if (tree$leaf_id[i] < 0) {
+      depth[tree$left_child[i] + 1] <- depth[i] + 1L
+      depth[tree$right_child[i] + 1] <- depth[i] + 1L
+    }
+  }
+  max(depth)
+}
+
+#' @rdname print.svforest
+#' @export
+print.summary.svforest <- function(x, ...) {
+  cat(sprintf("Support vector forest: method \"%s\", %d trees, %d rows, %d predictor columns\n\n",
+              x$method, x$ntree, x$num_rows, x$num_features))
+  cat("Class counts:\n")
+  print(x$class_counts)
+  q <- function(v) paste(format(stats::quantile(v, c(0, 0.25, 0.5, 0.75, 1)), digits = 3), collapse = " / ")
+  cat("\nLeaves per tree (min / q1 / median / q3 / max):", q(x$leaves_per_tree), "\n")
+  cat("Tree depth      (min / q1 / median / q3 / max):", q(x$depth), "\n")
+  cat("Leaf size       (min / q1 / median / q3 / max):", q(x$leaf_size), "\n")
+  if (!is.null(x$min_leaf_size)) cat("Minimum leaf size:", x$min_leaf_size, "\n")
+  cat(sprintf("Leaves with an SVM: %.1f%%, with class frequencies: %.1f%%\n",
+              100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
+  if (sum(x$cost) > 0) {
+    cat("Chosen C in SVM leaves:\n")
+    print(x$cost)
+  }
+  cat("OOB error:", if (is.na(x$oob_error)) "not available" else sprintf("%.2f%%", 100 * x$oob_error), "\n")
+  invisible(x)
+}

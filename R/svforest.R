@@ -1,0 +1,178 @@
+#' Fit a support vector forest
+#'
+#' Grows an ensemble of trees whose leaves hold linear SVMs (or class
+#' frequencies), following one of the published methods (see
+#' [svforest_methods()]) or a combination of engine parts.
+#'
+#' @section Method "rsvt" (random support vector trees):
+#' Every tree sees all rows. Splits are totally random: a predictor drawn
+#' uniformly among those not constant in the node, a cut drawn uniformly. A
+#' node with fewer than `2 * min_leaf_size` rows is a leaf, where
+#' `min_leaf_size = ceiling(leaf_size_factor * sqrt(n))`. By default
+#' (`split_rule = "admissible"`) the cut is drawn among the positions that
+#' leave both children at least `min_leaf_size` rows, so leaves hold between
+#' `min_leaf_size` and `2 * min_leaf_size - 1` rows. `split_rule = "published"`
+#' reproduces the published code: the cut is uniform between the node's min
+#' and max, and a node whose cut leaves a child too small becomes a leaf (trees
+#' then have few, large leaves). Each leaf fits an L2-regularised L2-loss
+#' linear SVM (LIBLINEAR, primal solver) on min-max scaled predictors, one per
+#' class (one-vs-rest) when the leaf holds more than two classes, each binary
+#' problem weighted so both sides count equally (`balanced`). `C` is chosen
+#' from `cost` by stratified `cv_folds`-fold cross-validation inside the leaf.
+#' A leaf with one class, or with a class of fewer than `min_class_rows`
+#' rows, predicts its class frequencies. Trees vote.
+#'
+#' @section Engine parts and parameters (passed through `...`):
+#' \describe{
+#' \item{`sampler`}{`"all"` rows, `"bootstrap"` or `"subsample"` (these two
+#'   give an out-of-bag error).}
+#' \item{`sample_fraction`}{share of rows drawn by the sampler (default 1, or
+#'   0.632 for `"subsample"`).}
+#' \item{`splitter`}{`"random_axis"`.}
+#' \item{`leaf`}{`"linear_svm"` or `"constant"` (class frequencies).}
+#' \item{`aggregation`}{`"vote"` (majority vote, ties broken by averaged
+#'   probabilities) or `"prob"` (largest averaged probability).}
+#' \item{`leaf_size_factor`, `min_leaf_size`, `split_rule`, `max_depth`}{tree
+#'   size (`max_depth = 0`: unlimited).}
+#' \item{`cost`, `cv_folds`, `min_class_rows`, `balanced`, `tolerance`}{the
+#'   leaf SVMs: grid of `C`, folds of the inner CV (1: no CV, the first `cost`
+#'   is used), fewest rows a class needs for the leaf to get an SVM, class
+#'   balancing, and LIBLINEAR's stopping tolerance.}
+#' \item{`scale`}{scale predictors for the SVMs: min-max to \[0, 1\] for dense
+#'   input, division by the largest absolute value for sparse input (zeros stay
+#'   zero).}
+#' }
+#'
+#' @section Input handling:
+#' Factor and character predictors become one indicator column per level;
+#' levels unseen in training are an error at prediction time. Missing or
+#' infinite predictor values are an error. Constant predictors are kept but
+#' never split on and get zero weight. An outcome level with no rows is kept
+#' (it is never predicted) with a warning.
+#'
+#' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
+#'   predictors, or a formula for the formula method.
+#' @param y A factor with at least two non-empty levels (character and logical
+#'   vectors are converted to factors).
+#' @param formula A formula `outcome ~ predictors`.
+#' @param data A data frame for the formula method.
+#' @param method Method preset; see [svforest_methods()].
+#' @param ntree Number of trees (method default when `NULL`: 10 for `"rsvt"`).
+#' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
+#'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
+#'   `R CMD check`). The model does not depend on it.
+#' @param seed Whole number; `NULL` draws one from R's generator (so
+#'   [set.seed()] makes fits repeatable). Tree `t` uses the stream
+#'   `(seed, t)`.
+#' @param verbose Show progress with an estimate of the time left.
+#' @param ... Method parameters (see the sections below).
+#' @return An object of class `svforest`: a plain list that can be saved with
+#'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
+#'   leaves rows out, else `NA`.
+#' @seealso [predict.svforest()], [summary.svforest()], [plot.svforest()]
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' fit
+#' predict(fit, iris[c(1, 51, 101), ], type = "prob")
+#' @export
+svforest <- function(x, ...) UseMethod("svforest")
+
+#' @rdname svforest
+#' @export
+svforest.formula <- function(formula, data, method = "rsvt", ntree = NULL, num_threads = NULL,
+                             seed = NULL, verbose = FALSE, ...) {
+  call <- match.call()
+  if (missing(data) || !is.data.frame(data)) stop("`data` must be a data frame.", call. = FALSE)
+  mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
+  terms <- attr(mf, "terms")
+  if (attr(terms, "response") == 0) stop("`formula` needs an outcome on its left side.", call. = FALSE)
+  y <- stats::model.response(mf)
+  tt <- stats::delete.response(terms)
+  xf <- mf[, -1, drop = FALSE]
+  if (ncol(xf) == 0) stop("`formula` has no predictors.", call. = FALSE)
+  design <- frame_design(tt, xf)
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, list(...), call)
+}
+
+#' @rdname svforest
+#' @export
+svforest.default <- function(x, y, method = "rsvt", ntree = NULL, num_threads = NULL, seed = NULL,
+                             verbose = FALSE, ...) {
+  call <- match.call()
+  if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
+  design <- x_design(x)
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, list(...), call)
+}
+
+# Shared by both interfaces: checks, engine call, model object.
+fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, user, call) {
+  method <- check_choice(method, "method", names(svf_presets))
+  x <- design$x
+  n <- nrow(x)
+  if (n == 0) stop("The training data has no rows.", call. = FALSE)
+  if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
+  y <- check_outcome(y, n)
+  verbose <- check_flag(verbose, "verbose")
+  ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
+  num_threads <- resolve_threads(num_threads)
+  seed <- resolve_seed(seed)
+  params <- resolve_parameters(method, user, n)
+
+  engine_params <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = 0L))
+  forest <- .svf_fit(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, num_threads, verbose)
+
+  oob <- forest$oob
+  forest$oob <- NULL
+  oob_predictions <- NULL
+  if (!is.null(oob)) {
+    has_votes <- rowSums(oob$votes) > 0
+    cls <- max.col(oob$votes, ties.method = "first")
+    cls[!has_votes] <- NA
+    oob_predictions <- factor(levels(y)[cls], levels = levels(y))
+  }
+  design$x <- NULL
+  structure(list(
+    call = call,
+    method = method,
+    params = params,
+    ntree = ntree,
+    seed = seed,
+    levels = levels(y),
+    class_counts = as.vector(table(y)),
+    num_rows = n,
+    design = design$spec,
+    forest = forest,
+    oob_error = if (is.null(oob)) NA_real_ else oob$error,
+    oob_error_curve = if (is.null(oob)) NULL else oob$error_curve,
+    oob_predictions = oob_predictions,
+    format_version = model_format_version,
+    package_version = as.character(utils::packageVersion("svforest"))
+  ), class = "svforest")
+}
+
+check_outcome <- function(y, n) {
+  if (is.character(y) || is.logical(y)) y <- factor(y)
+  if (!is.factor(y)) {
+    stop(sprintf("`y` must be a factor for classification, not %s. For class codes stored as numbers use factor(y).",
+                 describe(y)), call. = FALSE)
+  }
+  if (length(y) != n) {
+    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
+  }
+  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
+  counts <- table(y)
+  if (sum(counts > 0) < 2) {
+    stop("`y` must have at least two classes with rows; found ",
+         if (sum(counts > 0) == 1) paste0('only "', names(counts)[counts > 0], '"') else "none", ".",
+         call. = FALSE)
+  }
+  if (any(counts == 0)) {
+    warning(sprintf("Level%s %s of `y` %s no rows; the model keeps %s but never predicts %s.",
+                    if (sum(counts == 0) > 1) "s" else "",
+                    paste0('"', names(counts)[counts == 0], '"', collapse = ", "),
+                    if (sum(counts == 0) > 1) "have" else "has",
+                    if (sum(counts == 0) > 1) "them" else "it",
+                    if (sum(counts == 0) > 1) "them" else "it"), call. = FALSE)
+  }
+  y
+}

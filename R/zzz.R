@@ -1,0 +1,3 @@
+.onLoad <- function(libname, pkgname) {
+  .svf_init()  # silence LIBLINEAR's solver output
+}

@@ -1,0 +1,72 @@
+#include "RcppRunner.h"
+
+#include <Rcpp.h>
+#include <RcppParallel.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+struct TaskWorker : public RcppParallel::Worker {
+  const std::function<void(size_t)>& task;
+  svf::ErrorSlot& errors;
+  TaskWorker(const std::function<void(size_t)>& t, svf::ErrorSlot& e) : task(t), errors(e) {}
+  void operator()(std::size_t begin, std::size_t end) override {
+    for (std::size_t i = begin; i < end; ++i) {
+      try {
+        task(i);
+      } catch (...) {
+        errors.capture(i);
+      }
+    }
+  }
+};
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s < 60) snprintf(buf, sizeof buf, "%.0fs", s);
+  else if (s < 3600) snprintf(buf, sizeof buf, "%.0fm %02.0fs", std::floor(s / 60), std::fmod(s, 60));
+  else snprintf(buf, sizeof buf, "%.0fh %02.0fm", std::floor(s / 3600), std::fmod(s / 60, 60));
+  return buf;
+}
+
+}  // namespace
+
+RcppRunner::RcppRunner(int num_threads, bool verbose, std::string label)
+    : threads_(std::max(1, num_threads)), verbose_(verbose), label_(std::move(label)),
+      start_(std::chrono::steady_clock::now()), last_print_(start_) {}
+
+void RcppRunner::run(size_t n, const std::function<void(size_t)>& task) {
+  // Chunks bound the time between interrupt checks.
+  const size_t chunk = static_cast<size_t>(threads_) * 16;
+  svf::ErrorSlot errors;
+  for (size_t begin = 0; begin < n; begin += chunk) {
+    const size_t end = std::min(n, begin + chunk);
+    TaskWorker worker(task, errors);
+    if (threads_ == 1) worker(begin, end);
+    else RcppParallel::parallelFor(begin, end, worker, 1, threads_);
+    errors.rethrow();
+    Rcpp::checkUserInterrupt();
+  }
+}
+
+void RcppRunner::progress(size_t done, size_t total) {
+  if (!verbose_ || total == 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double since = std::chrono::duration<double>(now - last_print_).count();
+  if (done < total && since < 0.5) return;
+  last_print_ = now;
+  const double share = static_cast<double>(done) / total;
+  std::string eta = done < total ? ", about " + format_seconds(elapsed / share * (1 - share)) + " left"
+                                 : " in " + format_seconds(elapsed);
+  Rprintf("\r%s: %zu/%zu (%3.0f%%)%s   ", label_.c_str(), done, total, 100 * share, eta.c_str());
+  printed_ = true;
+  if (done == total) finish();
+}
+
+void RcppRunner::finish() {
+  if (printed_) Rprintf("\n");
+  printed_ = false;
+}

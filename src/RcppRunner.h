@@ -1,0 +1,26 @@
+// TaskRunner for R: RcppParallel workers, in chunks, with the main thread
+// checking for user interrupts and printing progress between chunks. Worker
+// threads never touch the R API.
+#ifndef SVFOREST_RCPPRUNNER_H
+#define SVFOREST_RCPPRUNNER_H
+
+#include <chrono>
+#include <string>
+#include "core/TaskRunner.h"
+
+class RcppRunner : public svf::TaskRunner {
+ public:
+  RcppRunner(int num_threads, bool verbose, std::string label = "Growing trees");
+  void run(size_t n, const std::function<void(size_t)>& task) override;
+  void progress(size_t done, size_t total) override;
+  void finish();
+
+ private:
+  int threads_;
+  bool verbose_;
+  std::string label_;
+  std::chrono::steady_clock::time_point start_, last_print_;
+  bool printed_ = false;
+};
+
+#endif

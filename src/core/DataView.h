@@ -1,0 +1,63 @@
+// Read-only views of the training or prediction matrix, dense (column-major)
+// or sparse (CSC). Views never own memory: the caller keeps the data alive.
+#ifndef SVFOREST_DATAVIEW_H
+#define SVFOREST_DATAVIEW_H
+
+#include <cstddef>
+#include <vector>
+
+namespace svf {
+
+class DataView {
+ public:
+  DataView(size_t n_rows, size_t n_cols) : n_rows_(n_rows), n_cols_(n_cols) {}
+  virtual ~DataView() {}
+  size_t n_rows() const { return n_rows_; }
+  size_t n_cols() const { return n_cols_; }
+  virtual bool is_sparse() const = 0;
+  // Value at (row, col).
+  virtual double get(size_t row, size_t col) const = 0;
+  // Values of column `col` at rows[0..m) into out[0..m).
+  virtual void gather(size_t col, const int* rows, size_t m, double* out) const = 0;
+  // Stored entries of column `col` (all rows when dense): rows and values.
+  virtual void column_entries(size_t col, std::vector<int>& rows,
+                              std::vector<double>& values) const = 0;
+
+ private:
+  size_t n_rows_, n_cols_;
+};
+
+class DenseView : public DataView {
+ public:
+  DenseView(const double* x, size_t n_rows, size_t n_cols)
+      : DataView(n_rows, n_cols), x_(x) {}
+  bool is_sparse() const override { return false; }
+  double get(size_t row, size_t col) const override { return x_[col * n_rows() + row]; }
+  void gather(size_t col, const int* rows, size_t m, double* out) const override;
+  void column_entries(size_t col, std::vector<int>& rows,
+                      std::vector<double>& values) const override;
+
+ private:
+  const double* x_;
+};
+
+// Compressed sparse column: row indices i (sorted within a column), column
+// pointers p (length n_cols + 1) and values x, as in Matrix::dgCMatrix.
+class SparseView : public DataView {
+ public:
+  SparseView(const int* i, const int* p, const double* x, size_t n_rows, size_t n_cols)
+      : DataView(n_rows, n_cols), i_(i), p_(p), x_(x) {}
+  bool is_sparse() const override { return true; }
+  double get(size_t row, size_t col) const override;
+  void gather(size_t col, const int* rows, size_t m, double* out) const override;
+  void column_entries(size_t col, std::vector<int>& rows,
+                      std::vector<double>& values) const override;
+
+ private:
+  const int* i_;
+  const int* p_;
+  const double* x_;
+};
+
+}  // namespace svf
+#endif

@@ -1,0 +1,137 @@
+#include "Forest.h"
+
+#include <algorithm>
+
+#include "Predictor.h"
+#include "RowSource.h"
+
+namespace svf {
+
+namespace {
+
+struct TreeWork {
+  GrownTree grown;
+  std::vector<int> oob_rows;
+  std::vector<int> oob_class;
+};
+
+struct LeafTask {
+  size_t tree;  // index within the batch
+  int leaf;
+};
+
+// Places each fitted leaf into its tree's flat arrays.
+void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
+  const size_t L = tree.leaf_size.size();
+  tree.leaf_type.resize(L);
+  tree.leaf_cost.resize(L);
+  tree.leaf_coef_start.resize(L);
+  tree.coef.clear();
+  for (size_t l = 0; l < L; ++l, ++fits) {
+    tree.leaf_type[l] = fits->type;
+    tree.leaf_cost[l] = fits->cost;
+    if (fits->type == kLeafLinear) {
+      tree.leaf_coef_start[l] = static_cast<int>(tree.coef.size());
+      tree.coef.insert(tree.coef.end(), fits->coef.begin(), fits->coef.end());
+    } else {
+      tree.leaf_coef_start[l] = -1;
+    }
+  }
+}
+
+}  // namespace
+
+FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
+                          const ForestOptions& options, TaskRunner& runner) {
+  const size_t n = data.x->n_rows(), p = data.x->n_cols();
+  const int K = data.num_classes;
+  if (leaf_model.needs_scaled_rows() && data.scaled.empty())
+    data.scaled = ScaledRows(*data.x, data.scaling);
+
+  FittedForest forest;
+  forest.trees.resize(options.ntree);
+  OobResult& oob = forest.oob;
+  oob.available = options.sampler != SamplerType::All;
+  std::vector<int> oob_pred;  // current OOB majority class of each row, -1 if none
+  size_t oob_wrong = 0;
+  if (oob.available) {
+    oob.votes.assign(n * K, 0);
+    oob_pred.assign(n, -1);
+  }
+
+  TrainingRows training_rows(data);
+  const size_t batch = std::max<size_t>(1, options.batch_size);
+  for (size_t start = 0; start < options.ntree; start += batch) {
+    const size_t count = std::min(batch, options.ntree - start);
+    std::vector<TreeWork> work(count);
+
+    // 1. tree structures
+    runner.run(count, [&](size_t b) {
+      const uint64_t t = options.first_tree + start + b;
+      Rng rng(options.seed, stream_id(t, -1));
+      Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng);
+      work[b].oob_rows = std::move(sample.oob);
+      grow_tree(data, std::move(sample.inbag), splitter, options.grow, rng, work[b].grown);
+    });
+
+    // 2. leaf models, all leaves of the batch at once
+    std::vector<LeafTask> tasks;
+    std::vector<size_t> first_fit(count + 1, 0);
+    for (size_t b = 0; b < count; ++b) {
+      const int L = static_cast<int>(work[b].grown.tree.leaf_size.size());
+      for (int l = 0; l < L; ++l) tasks.push_back({b, l});
+      first_fit[b + 1] = tasks.size();
+    }
+    std::vector<LeafFit> fits(tasks.size());
+    runner.run(tasks.size(), [&](size_t k) {
+      const LeafTask& task = tasks[k];
+      const GrownTree& g = work[task.tree].grown;
+      const uint64_t t = options.first_tree + start + task.tree;
+      Rng rng(options.seed, stream_id(t, task.leaf));
+      const size_t begin = g.leaf_begin[task.leaf], end = g.leaf_begin[task.leaf + 1];
+      leaf_model.fit(data, g.rows.data() + begin, end - begin,
+                     g.tree.leaf_counts.data() + static_cast<size_t>(task.leaf) * K, rng, fits[k]);
+    });
+
+    // 3. assemble trees and predict their out-of-bag rows
+    runner.run(count, [&](size_t b) {
+      Tree& tree = work[b].grown.tree;
+      assemble_leaves(tree, fits.cbegin() + first_fit[b]);
+      work[b].grown.rows = std::vector<int>();
+      const TreeView view = view_of(tree);
+      std::vector<feature_node> buffer;
+      std::vector<double> dist(K);
+      work[b].oob_class.resize(work[b].oob_rows.size());
+      for (size_t k = 0; k < work[b].oob_rows.size(); ++k)
+        work[b].oob_class[k] = tree_predict(view, K, p, data.scaling, training_rows,
+                                            work[b].oob_rows[k], buffer, dist.data(), nullptr);
+    });
+
+    // 4. merge, in tree order, on this thread
+    for (size_t b = 0; b < count; ++b) {
+      if (oob.available) {
+        const std::vector<int>& rows = work[b].oob_rows;
+        for (size_t k = 0; k < rows.size(); ++k) {
+          const int r = rows[k];
+          ++oob.votes[static_cast<size_t>(work[b].oob_class[k]) * n + r];
+          int best = 0;
+          for (int c = 1; c < K; ++c)
+            if (oob.votes[c * n + r] > oob.votes[best * n + r]) best = c;
+          if (oob_pred[r] < 0) ++oob.n_rows_with_votes;
+          else if (oob_pred[r] != data.y[r]) --oob_wrong;
+          oob_pred[r] = best;
+          if (best != data.y[r]) ++oob_wrong;
+        }
+        oob.error_curve.push_back(oob.n_rows_with_votes > 0
+                                      ? static_cast<double>(oob_wrong) / oob.n_rows_with_votes
+                                      : NAN);
+      }
+      forest.trees[start + b] = std::move(work[b].grown.tree);
+    }
+    runner.progress(start + count, options.ntree);
+  }
+  if (oob.available && !oob.error_curve.empty()) oob.error = oob.error_curve.back();
+  return forest;
+}
+
+}  // namespace svf

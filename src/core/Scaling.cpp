@@ -1,0 +1,31 @@
+#include "Scaling.h"
+
+#include <cmath>
+
+namespace svf {
+
+Scaling fit_scaling(const DataView& data, bool enabled) {
+  const size_t p = data.n_cols();
+  Scaling s;
+  s.center.assign(p, 0.0);
+  s.factor.assign(p, 1.0);
+  if (!enabled) return s;
+  std::vector<int> rows;
+  std::vector<double> values;
+  for (size_t j = 0; j < p; ++j) {
+    data.column_entries(j, rows, values);
+    if (data.is_sparse()) {
+      double maxabs = 0.0;
+      for (double v : values) maxabs = std::max(maxabs, std::fabs(v));
+      s.factor[j] = maxabs > 0.0 ? 1.0 / maxabs : 0.0;
+    } else {
+      double lo = values.empty() ? 0.0 : values[0], hi = lo;
+      for (double v : values) { lo = std::min(lo, v); hi = std::max(hi, v); }
+      s.center[j] = lo;
+      s.factor[j] = hi > lo ? 1.0 / (hi - lo) : 0.0;
+    }
+  }
+  return s;
+}
+
+}  // namespace svf

@@ -1,0 +1,27 @@
+// How a node is split. A splitter looks at the node's rows and proposes one
+// rule, or declines (the node becomes a leaf). The tree grower does the rest.
+#ifndef SVFOREST_SPLITTER_H
+#define SVFOREST_SPLITTER_H
+
+#include <cstddef>
+#include "Random.h"
+#include "TrainingData.h"
+
+namespace svf {
+
+struct SplitRule {
+  int var = -1;
+  double value = 0.0;  // rows with x[var] <= value go left
+};
+
+class Splitter {
+ public:
+  virtual ~Splitter() {}
+  // Nodes with fewer rows are leaves without asking the splitter.
+  virtual size_t min_node_size() const = 0;
+  virtual bool find_split(const TrainingData& data, const int* rows, size_t n,
+                          Rng& rng, SplitRule& rule) const = 0;
+};
+
+}  // namespace svf
+#endif

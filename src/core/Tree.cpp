@@ -1,0 +1,125 @@
+#include "Tree.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "ScaledRows.h"
+
+namespace svf {
+
+TreeView view_of(const Tree& tree) {
+  TreeView v;
+  v.n_nodes = tree.split_var.size();
+  v.n_leaves = tree.leaf_size.size();
+  v.coef_len = tree.coef.size();
+  v.split_var = tree.split_var.data();
+  v.split_value = tree.split_value.data();
+  v.left_child = tree.left_child.data();
+  v.right_child = tree.right_child.data();
+  v.leaf_id = tree.leaf_id.data();
+  v.leaf_size = tree.leaf_size.data();
+  v.leaf_counts = tree.leaf_counts.data();
+  v.leaf_type = tree.leaf_type.data();
+  v.leaf_coef_start = tree.leaf_coef_start.data();
+  v.coef = tree.coef.data();
+  return v;
+}
+
+int linear_leaf_outputs(const int* counts, int num_classes) {
+  int present = 0;
+  for (int k = 0; k < num_classes; ++k) present += counts[k] > 0;
+  return present == 2 ? 1 : present;
+}
+
+static int majority_class(const int* counts, int num_classes) {
+  int best = 0;
+  for (int k = 1; k < num_classes; ++k)
+    if (counts[k] > counts[best]) best = k;
+  return best;
+}
+
+int leaf_class(const TreeView& t, int leaf, int num_classes, size_t p, const feature_node* row) {
+  const int* counts = t.leaf_counts + static_cast<size_t>(leaf) * num_classes;
+  if (t.leaf_type[leaf] != kLeafLinear) return majority_class(counts, num_classes);
+  const double* w = t.coef + t.leaf_coef_start[leaf];
+  const size_t stride = p + 1;
+  if (linear_leaf_outputs(counts, num_classes) == 1) {
+    // binary leaf: positive side is the second class present
+    int first = -1, second = -1;
+    for (int k = 0; k < num_classes; ++k)
+      if (counts[k] > 0) { if (first < 0) first = k; else { second = k; break; } }
+    return dot(w, row) > 0.0 ? second : first;
+  }
+  int best = -1, o = 0;
+  double best_value = -HUGE_VAL;
+  for (int k = 0; k < num_classes; ++k) {
+    if (counts[k] <= 0) continue;
+    const double d = dot(w + o * stride, row);
+    if (best < 0 || d > best_value) { best = k; best_value = d; }
+    ++o;
+  }
+  return best;
+}
+
+void leaf_distribution(const TreeView& t, int leaf, int num_classes, size_t p,
+                       const feature_node* row, double* out) {
+  const int* counts = t.leaf_counts + static_cast<size_t>(leaf) * num_classes;
+  for (int k = 0; k < num_classes; ++k) out[k] = 0.0;
+  if (t.leaf_type[leaf] == kLeafLinear) {
+    out[leaf_class(t, leaf, num_classes, p, row)] = 1.0;
+    return;
+  }
+  double total = 0.0;
+  for (int k = 0; k < num_classes; ++k) total += counts[k];
+  for (int k = 0; k < num_classes; ++k) out[k] = counts[k] / total;
+}
+
+std::string validate_tree(const TreeView& t, int num_classes, size_t p) {
+  std::ostringstream err;
+  if (t.n_nodes == 0) return "a tree has no nodes";
+  if (t.n_leaves == 0) return "a tree has no leaves";
+  std::vector<char> seen(t.n_leaves, 0);
+  for (size_t i = 0; i < t.n_nodes; ++i) {
+    const int leaf = t.leaf_id[i];
+    if (leaf >= 0) {
+      if (static_cast<size_t>(leaf) >= t.n_leaves || seen[leaf]) {
+        err << "node " << i << " names leaf " << leaf << " out of range or twice";
+        return err.str();
+      }
+      seen[leaf] = 1;
+    } else {
+      if (leaf != -1 || t.split_var[i] < 0 || static_cast<size_t>(t.split_var[i]) >= p) {
+        err << "node " << i << " splits on predictor " << t.split_var[i] << " out of range";
+        return err.str();
+      }
+      const int l = t.left_child[i], r = t.right_child[i];
+      if (l <= static_cast<int>(i) || r <= static_cast<int>(i) ||
+          static_cast<size_t>(l) >= t.n_nodes || static_cast<size_t>(r) >= t.n_nodes) {
+        err << "node " << i << " has children out of range";
+        return err.str();
+      }
+    }
+  }
+  for (size_t leaf = 0; leaf < t.n_leaves; ++leaf) {
+    if (!seen[leaf]) return "a leaf is not reached by any node";
+    const int* counts = t.leaf_counts + leaf * num_classes;
+    long total = 0;
+    for (int k = 0; k < num_classes; ++k) {
+      if (counts[k] < 0) return "negative class count in a leaf";
+      total += counts[k];
+    }
+    if (total <= 0) return "a leaf has no rows";
+    if (t.leaf_type[leaf] == kLeafLinear) {
+      const int outputs = linear_leaf_outputs(counts, num_classes);
+      const long start = t.leaf_coef_start[leaf];
+      if (outputs < 1 || start < 0 ||
+          static_cast<size_t>(start) + static_cast<size_t>(outputs) * (p + 1) > t.coef_len)
+        return "SVM coefficients of a leaf are out of range";
+    } else if (t.leaf_type[leaf] != kLeafConstant) {
+      return "unknown leaf type";
+    }
+  }
+  return "";
+}
+
+}  // namespace svf

@@ -1,0 +1,81 @@
+// A fitted tree as flat arrays (node i's children always have larger indices,
+// so walking a tree always ends), and a non-owning view of the same arrays
+// used for prediction, whether they live in a Tree or in an R list.
+#ifndef SVFOREST_TREE_H
+#define SVFOREST_TREE_H
+
+#include <string>
+#include <vector>
+#include <linear.h>
+
+namespace svf {
+
+enum LeafType { kLeafConstant = 0, kLeafLinear = 1 };
+
+struct Tree {
+  // nodes
+  std::vector<int> split_var;       // -1 at leaves
+  std::vector<double> split_value;  // rows with x[split_var] <= split_value go left
+  std::vector<int> left_child, right_child;  // -1 at leaves
+  std::vector<int> leaf_id;         // -1 at internal nodes
+  // leaves
+  std::vector<int> leaf_size;        // in-bag rows
+  std::vector<int> leaf_counts;      // num_classes x leaves, column-major
+  std::vector<int> leaf_type;        // LeafType
+  std::vector<double> leaf_cost;     // chosen C (NaN for constant leaves)
+  std::vector<int> leaf_coef_start;  // offset into coef, -1 for constant leaves
+  std::vector<double> coef;          // (p + 1) weights per output, last = bias
+
+  int add_node() {
+    split_var.push_back(-1);
+    split_value.push_back(0.0);
+    left_child.push_back(-1);
+    right_child.push_back(-1);
+    leaf_id.push_back(-1);
+    return static_cast<int>(split_var.size()) - 1;
+  }
+};
+
+struct TreeView {
+  size_t n_nodes = 0, n_leaves = 0, coef_len = 0;
+  const int* split_var = nullptr;
+  const double* split_value = nullptr;
+  const int* left_child = nullptr;
+  const int* right_child = nullptr;
+  const int* leaf_id = nullptr;
+  const int* leaf_size = nullptr;
+  const int* leaf_counts = nullptr;
+  const int* leaf_type = nullptr;
+  const int* leaf_coef_start = nullptr;
+  const double* coef = nullptr;
+};
+
+TreeView view_of(const Tree& tree);
+
+// Number of SVM outputs of a linear leaf with these class counts: one for two
+// classes present, one per class (one-vs-rest) for more.
+int linear_leaf_outputs(const int* counts, int num_classes);
+
+// Leaf reached by a row; get(col) returns the row's raw value of a predictor.
+template <typename Get>
+int route(const TreeView& t, Get get) {
+  int node = 0;
+  while (t.leaf_id[node] < 0)
+    node = get(t.split_var[node]) <= t.split_value[node] ? t.left_child[node] : t.right_child[node];
+  return t.leaf_id[node];
+}
+
+// Class predicted by a leaf for a scaled row (p features + bias).
+int leaf_class(const TreeView& t, int leaf, int num_classes, size_t p, const feature_node* row);
+
+// The leaf's class distribution: its class frequencies for a constant leaf,
+// the SVM's predicted class (one-hot) for a linear leaf.
+void leaf_distribution(const TreeView& t, int leaf, int num_classes, size_t p,
+                       const feature_node* row, double* out);
+
+// Empty when the arrays form a valid tree for num_classes classes and p
+// predictors; otherwise what is wrong. Prediction trusts only checked trees.
+std::string validate_tree(const TreeView& t, int num_classes, size_t p);
+
+}  // namespace svf
+#endif

@@ -1,0 +1,68 @@
+#include "TreeGrower.h"
+
+#include <algorithm>
+
+namespace svf {
+
+namespace {
+struct PendingNode {
+  int node;
+  size_t begin, end, depth;
+};
+}  // namespace
+
+void grow_tree(const TrainingData& data, std::vector<int> rows, const Splitter& splitter,
+               const GrowOptions& options, Rng& rng, GrownTree& out) {
+  const int K = data.num_classes;
+  Tree& tree = out.tree;
+  tree = Tree();
+  out.rows.clear();
+  out.rows.reserve(rows.size());
+  out.leaf_begin.assign(1, 0);
+
+  std::vector<int> counts(K);
+  std::vector<PendingNode> stack;
+  stack.push_back({tree.add_node(), 0, rows.size(), 0});
+  while (!stack.empty()) {
+    PendingNode nd = stack.back();
+    stack.pop_back();
+    int* first = rows.data() + nd.begin;
+    const size_t n = nd.end - nd.begin;
+
+    std::fill(counts.begin(), counts.end(), 0);
+    for (size_t k = 0; k < n; ++k) ++counts[data.y[first[k]]];
+    const bool pure = std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
+
+    SplitRule rule;
+    bool split = n >= splitter.min_node_size() && n >= 2 &&
+                 (options.max_depth == 0 || nd.depth < options.max_depth) &&
+                 (options.split_pure || !pure) &&
+                 splitter.find_split(data, first, n, rng, rule);
+    if (split) {
+      const DataView& x = *data.x;
+      int* middle = std::stable_partition(first, first + n, [&](int r) {
+        return x.get(r, rule.var) <= rule.value;
+      });
+      const size_t n_left = middle - first;
+      split = n_left > 0 && n_left < n;
+      if (split) {
+        const int left = tree.add_node(), right = tree.add_node();
+        tree.split_var[nd.node] = rule.var;
+        tree.split_value[nd.node] = rule.value;
+        tree.left_child[nd.node] = left;
+        tree.right_child[nd.node] = right;
+        // right first on the stack, so the left subtree is grown first
+        stack.push_back({right, nd.begin + n_left, nd.end, nd.depth + 1});
+        stack.push_back({left, nd.begin, nd.begin + n_left, nd.depth + 1});
+        continue;
+      }
+    }
+    tree.leaf_id[nd.node] = static_cast<int>(tree.leaf_size.size());
+    tree.leaf_size.push_back(static_cast<int>(n));
+    tree.leaf_counts.insert(tree.leaf_counts.end(), counts.begin(), counts.end());
+    out.rows.insert(out.rows.end(), first, first + n);
+    out.leaf_begin.push_back(out.rows.size());
+  }
+}
+
+}  // namespace svf

@@ -1,0 +1,98 @@
+// R entry point for training: reads the engine parts chosen in R (already
+// validated there), trains, and returns plain R data.
+#include <Rcpp.h>
+
+#include <memory>
+
+#include "RcppRunner.h"
+#include "core/Forest.h"
+#include "core/LinearSvmLeaf.h"
+#include "core/RandomAxisSplitter.h"
+#include "model_convert.h"
+
+using Rcpp::List;
+using Rcpp::Named;
+
+namespace {
+
+template <typename T>
+T param(const List& params, const char* name) {
+  if (!params.containsElementNamed(name)) Rcpp::stop("internal: parameter '%s' missing", name);
+  return Rcpp::as<T>(params[name]);
+}
+
+std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
+  const std::string type = param<std::string>(params, "splitter");
+  if (type == "random_axis")
+    return std::unique_ptr<svf::Splitter>(new svf::RandomAxisSplitter(
+        param<int>(params, "min_leaf_size"), param<std::string>(params, "split_rule") == "published"));
+  Rcpp::stop("unknown splitter '%s'", type);
+}
+
+std::unique_ptr<svf::LeafModel> make_leaf_model(const List& params) {
+  const std::string type = param<std::string>(params, "leaf");
+  if (type == "constant") return std::unique_ptr<svf::LeafModel>(new svf::ConstantLeafModel());
+  if (type == "linear_svm") {
+    svf::LinearSvmOptions o;
+    o.cost_grid = param<std::vector<double>>(params, "cost");
+    o.cv_folds = param<int>(params, "cv_folds");
+    o.min_class_rows = param<int>(params, "min_class_rows");
+    o.balanced = param<bool>(params, "balanced");
+    o.tolerance = param<double>(params, "tolerance");
+    return std::unique_ptr<svf::LeafModel>(new svf::LinearSvmLeafModel(o));
+  }
+  Rcpp::stop("unknown leaf model '%s'", type);
+}
+
+svf::SamplerType sampler_type(const std::string& s) {
+  if (s == "all") return svf::SamplerType::All;
+  if (s == "bootstrap") return svf::SamplerType::Bootstrap;
+  if (s == "subsample") return svf::SamplerType::Subsample;
+  Rcpp::stop("unknown sampler '%s'", s);
+}
+
+}  // namespace
+
+// [[Rcpp::export(.svf_fit)]]
+List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int num_threads,
+             bool verbose) {
+  std::unique_ptr<svf::DataView> x = data_view_from_r(data);
+  if (static_cast<size_t>(y.size()) != x->n_rows()) Rcpp::stop("internal: length of y");
+  for (int v : y)
+    if (v < 0 || v >= num_classes) Rcpp::stop("internal: class index out of range");
+
+  svf::TrainingData td;
+  td.x = x.get();
+  td.y = y.begin();
+  td.num_classes = num_classes;
+  td.scaling = svf::fit_scaling(*x, param<bool>(params, "scale"));
+
+  svf::ForestOptions opt;
+  opt.ntree = param<int>(params, "ntree");
+  opt.seed = static_cast<uint64_t>(param<double>(params, "seed"));
+  opt.first_tree = param<int>(params, "first_tree");
+  opt.sampler = sampler_type(param<std::string>(params, "sampler"));
+  opt.sample_fraction = param<double>(params, "sample_fraction");
+  opt.grow.max_depth = param<int>(params, "max_depth");
+  opt.batch_size = std::max(8, 2 * num_threads);
+
+  std::unique_ptr<svf::Splitter> splitter = make_splitter(params);
+  std::unique_ptr<svf::LeafModel> leaf = make_leaf_model(params);
+  RcppRunner runner(num_threads, verbose);
+  svf::FittedForest forest = svf::train_forest(td, *splitter, *leaf, opt, runner);
+  runner.finish();
+
+  List trees(forest.trees.size());
+  for (size_t t = 0; t < forest.trees.size(); ++t) trees[t] = tree_to_r(forest.trees[t]);
+  List result = List::create(
+      Named("num_classes") = num_classes, Named("num_features") = static_cast<int>(x->n_cols()),
+      Named("scale_center") = Rcpp::wrap(td.scaling.center),
+      Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees);
+  if (forest.oob.available) {
+    Rcpp::IntegerMatrix votes(static_cast<int>(x->n_rows()), num_classes);
+    std::copy(forest.oob.votes.begin(), forest.oob.votes.end(), votes.begin());
+    result["oob"] = List::create(Named("votes") = votes, Named("error") = forest.oob.error,
+                                 Named("error_curve") = Rcpp::wrap(forest.oob.error_curve));
+  }
+  return result;
+}

@@ -1,0 +1,150 @@
+#include "model_convert.h"
+
+#include <cmath>
+#include <string>
+
+using Rcpp::List;
+using Rcpp::stop;
+
+namespace {
+
+SEXP element(const List& list, const char* name, const std::string& where) {
+  if (!list.containsElementNamed(name)) stop("%s: element '%s' is missing", where, name);
+  return list[name];
+}
+
+const int* int_field(const List& list, const char* name, R_xlen_t length, const std::string& where,
+                     R_xlen_t* actual = nullptr) {
+  SEXP v = element(list, name, where);
+  if (TYPEOF(v) != INTSXP) stop("%s: element '%s' must be an integer vector", where, name);
+  if (actual) *actual = XLENGTH(v);
+  else if (XLENGTH(v) != length)
+    stop("%s: element '%s' has length %d, expected %d", where, name, (int)XLENGTH(v), (int)length);
+  return INTEGER(v);
+}
+
+const double* real_field(const List& list, const char* name, R_xlen_t length,
+                         const std::string& where, R_xlen_t* actual = nullptr) {
+  SEXP v = element(list, name, where);
+  if (TYPEOF(v) != REALSXP) stop("%s: element '%s' must be a double vector", where, name);
+  if (actual) *actual = XLENGTH(v);
+  else if (XLENGTH(v) != length)
+    stop("%s: element '%s' has length %d, expected %d", where, name, (int)XLENGTH(v), (int)length);
+  return REAL(v);
+}
+
+int int_scalar(const List& list, const char* name, const std::string& where) {
+  SEXP v = element(list, name, where);
+  if (TYPEOF(v) != INTSXP || XLENGTH(v) != 1 || INTEGER(v)[0] == NA_INTEGER)
+    stop("%s: element '%s' must be a single integer", where, name);
+  return INTEGER(v)[0];
+}
+
+void check_csc(const int* i, const int* p, R_xlen_t nnz, int nrow, int ncol, const char* what) {
+  if (p[0] != 0 || p[ncol] != nnz) stop("%s: malformed sparse matrix pointers", what);
+  for (int j = 0; j < ncol; ++j) {
+    if (p[j + 1] < p[j]) stop("%s: malformed sparse matrix pointers", what);
+    for (int k = p[j]; k < p[j + 1]; ++k)
+      if (i[k] < 0 || i[k] >= nrow || (k > p[j] && i[k] <= i[k - 1]))
+        stop("%s: sparse matrix indices out of range or unsorted", what);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<svf::DataView> data_view_from_r(const List& data) {
+  const std::string type = Rcpp::as<std::string>(data["type"]);
+  if (type == "dense") {
+    SEXP x = data["x"];
+    if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x)) stop("internal: dense data must be a double matrix");
+    return std::unique_ptr<svf::DataView>(new svf::DenseView(REAL(x), Rf_nrows(x), Rf_ncols(x)));
+  }
+  if (type == "sparse") {
+    const int nrow = int_scalar(data, "nrow", "data"), ncol = int_scalar(data, "ncol", "data");
+    R_xlen_t nnz;
+    const int* i = int_field(data, "i", 0, "data", &nnz);
+    const int* p = int_field(data, "p", ncol + 1, "data");
+    const double* x = real_field(data, "x", nnz, "data");
+    check_csc(i, p, nnz, nrow, ncol, "data");
+    return std::unique_ptr<svf::DataView>(new svf::SparseView(i, p, x, nrow, ncol));
+  }
+  stop("internal: unknown data type '%s'", type);
+}
+
+std::unique_ptr<svf::RowSource> row_source_from_r(const List& data, size_t& n_cols) {
+  const std::string type = Rcpp::as<std::string>(data["type"]);
+  if (type == "dense") {
+    SEXP x = data["x"];
+    if (TYPEOF(x) != REALSXP || !Rf_isMatrix(x)) stop("internal: dense data must be a double matrix");
+    n_cols = Rf_ncols(x);
+    return std::unique_ptr<svf::RowSource>(new svf::DenseRows(REAL(x), Rf_nrows(x)));
+  }
+  if (type == "csr") {
+    const int nrow = int_scalar(data, "nrow", "data"), ncol = int_scalar(data, "ncol", "data");
+    R_xlen_t nnz;
+    const int* j = int_field(data, "j", 0, "data", &nnz);
+    const int* p = int_field(data, "p", nrow + 1, "data");
+    const double* x = real_field(data, "x", nnz, "data");
+    check_csc(j, p, nnz, ncol, nrow, "data");  // CSR is the CSC of the transpose
+    n_cols = ncol;
+    return std::unique_ptr<svf::RowSource>(new svf::CsrRows(j, p, x, nrow));
+  }
+  stop("internal: unknown data type '%s'", type);
+}
+
+List tree_to_r(const svf::Tree& t) {
+  using namespace Rcpp;
+  return List::create(
+      _["split_var"] = wrap(t.split_var), _["split_value"] = wrap(t.split_value),
+      _["left_child"] = wrap(t.left_child), _["right_child"] = wrap(t.right_child),
+      _["leaf_id"] = wrap(t.leaf_id), _["leaf_size"] = wrap(t.leaf_size),
+      _["leaf_counts"] = wrap(t.leaf_counts), _["leaf_type"] = wrap(t.leaf_type),
+      _["leaf_cost"] = wrap(t.leaf_cost), _["leaf_coef_start"] = wrap(t.leaf_coef_start),
+      _["coef"] = wrap(t.coef));
+}
+
+svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int index) {
+  const std::string where = "tree " + std::to_string(index + 1);
+  svf::TreeView v;
+  R_xlen_t n_nodes, n_leaves, coef_len;
+  v.split_var = int_field(tree, "split_var", 0, where, &n_nodes);
+  v.split_value = real_field(tree, "split_value", n_nodes, where);
+  v.left_child = int_field(tree, "left_child", n_nodes, where);
+  v.right_child = int_field(tree, "right_child", n_nodes, where);
+  v.leaf_id = int_field(tree, "leaf_id", n_nodes, where);
+  v.leaf_size = int_field(tree, "leaf_size", 0, where, &n_leaves);
+  v.leaf_counts = int_field(tree, "leaf_counts", n_leaves * num_classes, where);
+  v.leaf_type = int_field(tree, "leaf_type", n_leaves, where);
+  real_field(tree, "leaf_cost", n_leaves, where);
+  v.leaf_coef_start = int_field(tree, "leaf_coef_start", n_leaves, where);
+  v.coef = real_field(tree, "coef", 0, where, &coef_len);
+  v.n_nodes = n_nodes;
+  v.n_leaves = n_leaves;
+  v.coef_len = coef_len;
+  const std::string problem = svf::validate_tree(v, num_classes, p);
+  if (!problem.empty()) stop("%s is damaged: %s", where, problem);
+  return v;
+}
+
+void forest_from_r(const List& forest, ForestHandle& out) {
+  const std::string where = "forest";
+  const int K = int_scalar(forest, "num_classes", where);
+  const int p = int_scalar(forest, "num_features", where);
+  if (K < 2 || p < 1) stop("forest: num_classes or num_features out of range");
+  const double* center = real_field(forest, "scale_center", p, where);
+  const double* factor = real_field(forest, "scale_factor", p, where);
+  out.scaling.center.assign(center, center + p);
+  out.scaling.factor.assign(factor, factor + p);
+  SEXP trees = element(forest, "trees", where);
+  if (TYPEOF(trees) != VECSXP || XLENGTH(trees) < 1) stop("forest: 'trees' must be a non-empty list");
+  List tree_list(trees);
+  out.view.num_classes = K;
+  out.view.num_features = p;
+  out.view.scaling = &out.scaling;
+  out.view.trees.clear();
+  for (R_xlen_t t = 0; t < tree_list.size(); ++t) {
+    SEXP tree = tree_list[t];
+    if (TYPEOF(tree) != VECSXP) stop("forest: tree %d is not a list", (int)t + 1);
+    out.view.trees.push_back(tree_view_from_r(List(tree), K, p, (int)t));
+  }
+}

@@ -1,0 +1,35 @@
+// Conversions between R objects and the engine: input matrices to DataView /
+// RowSource, fitted trees to R lists and back. Reading an R list checks every
+// element's type and length and the tree's structure, so a damaged model
+// raises an R error instead of reading out of bounds.
+#ifndef SVFOREST_MODEL_CONVERT_H
+#define SVFOREST_MODEL_CONVERT_H
+
+#include <Rcpp.h>
+#include <memory>
+
+#include "core/DataView.h"
+#include "core/Predictor.h"
+#include "core/RowSource.h"
+#include "core/Tree.h"
+
+// data: list(type = "dense", x = matrix) or
+//       list(type = "sparse", i =, p =, x =, nrow =, ncol =)  (CSC)
+std::unique_ptr<svf::DataView> data_view_from_r(const Rcpp::List& data);
+// As above, but for prediction; sparse data must be given as CSR:
+//       list(type = "csr", j =, p =, x =, nrow =, ncol =)
+std::unique_ptr<svf::RowSource> row_source_from_r(const Rcpp::List& data, size_t& n_cols);
+
+Rcpp::List tree_to_r(const svf::Tree& tree);
+
+// Checked view of one tree list (which must stay alive while the view is used).
+svf::TreeView tree_view_from_r(const Rcpp::List& tree, int num_classes, size_t p, int index);
+
+// A forest list's trees and scaling, checked.
+struct ForestHandle {
+  svf::Scaling scaling;
+  svf::ForestView view;
+};
+void forest_from_r(const Rcpp::List& forest, ForestHandle& out);
+
+#endif

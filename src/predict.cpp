@@ -1,0 +1,43 @@
+// R entry point for prediction. The forest list is checked in full before any
+// row is routed.
+#include <Rcpp.h>
+
+#include "RcppRunner.h"
+#include "core/Predictor.h"
+#include "model_convert.h"
+
+using Rcpp::List;
+using Rcpp::Named;
+
+// [[Rcpp::export(.svf_predict)]]
+List svf_predict(List forest, List data, int num_threads, bool want_leaves) {
+  ForestHandle handle;
+  forest_from_r(forest, handle);
+  size_t p = 0;
+  std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
+  if (p != handle.view.num_features)
+    Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.num_features);
+  const int n = static_cast<int>(rows->n_rows()), K = handle.view.num_classes;
+  const int ntree = static_cast<int>(handle.view.trees.size());
+  Rcpp::NumericMatrix prob(n, K);
+  Rcpp::IntegerMatrix votes(n, K);
+  Rcpp::IntegerMatrix leaves(want_leaves ? n : 0, want_leaves ? ntree : 0);
+  Rcpp::IntegerMatrix tree_class(n, ntree);
+  svf::PredictOutput out;
+  out.prob = prob.begin();
+  out.votes = votes.begin();
+  out.leaves = want_leaves ? leaves.begin() : nullptr;
+  out.tree_class = tree_class.begin();
+  RcppRunner runner(num_threads, false);
+  svf::predict_forest(handle.view, *rows, out, runner);
+  return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
+                      Named("tree_class") = tree_class);
+}
+
+// Checks a forest list without predicting; returns TRUE or raises an R error.
+// [[Rcpp::export(.svf_check_forest)]]
+bool svf_check_forest(List forest) {
+  ForestHandle handle;
+  forest_from_r(forest, handle);
+  return true;
+}
