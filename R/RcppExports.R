@@ -2,18 +2,18 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 .svf_fit <- function(data, y, num_classes, params, num_threads, verbose) {
-    .Call('_svforest_svf_fit', PACKAGE = 'svforest', data, y, num_classes, params, num_threads, verbose)
+    .Call(`_svforest_svf_fit`, data, y, num_classes, params, num_threads, verbose)
 }
 
 .svf_init <- function() {
-    invisible(.Call('_svforest_svf_init', PACKAGE = 'svforest'))
+    invisible(.Call(`_svforest_svf_init`))
 }
 
 .svf_predict <- function(forest, data, num_threads, want_leaves) {
-    .Call('_svforest_svf_predict', PACKAGE = 'svforest', forest, data, num_threads, want_leaves)
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves)
 }
 
 .svf_check_forest <- function(forest) {
-    .Call('_svforest_svf_check_forest', PACKAGE = 'svforest', forest)
+    .Call(`_svforest_svf_check_forest`, forest)
 }
 

@@ -40,6 +40,8 @@ svf_parameters <- list(
                   check = function(x) check_flag(x, "balanced")),
   tolerance = list(default = function(preset, n) 0.01,
                    check = function(x) check_number(x, "tolerance", 0, min_open = TRUE)),
+  cv_tolerance = list(default = function(preset, n) 0.1,
+                      check = function(x) check_number(x, "cv_tolerance", 0, min_open = TRUE)),
   scale = list(default = function(preset, n) TRUE,
                check = function(x) check_flag(x, "scale"))
 )

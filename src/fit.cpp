@@ -39,6 +39,7 @@ std::unique_ptr<svf::LeafModel> make_leaf_model(const List& params) {
     o.min_class_rows = param<int>(params, "min_class_rows");
     o.balanced = param<bool>(params, "balanced");
     o.tolerance = param<double>(params, "tolerance");
+    o.cv_tolerance = param<double>(params, "cv_tolerance");
     return std::unique_ptr<svf::LeafModel>(new svf::LinearSvmLeafModel(o));
   }
   Rcpp::stop("unknown leaf model '%s'", type);

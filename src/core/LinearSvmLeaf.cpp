@@ -94,6 +94,7 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   const std::vector<double>& grid = opt_.cost_grid;
   size_t best = 0;
   const int folds = opt_.cv_folds;
+  std::vector<std::vector<double>> refit_start(n_out);
   if (grid.size() > 1 && folds > 1) {
     // Stratified folds: shuffle, group by class, deal out round-robin.
     std::vector<int> order(n);
@@ -104,21 +105,35 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
     std::vector<int> fold(n);
     for (size_t k = 0; k < n; ++k) fold[order[k]] = static_cast<int>(k % folds);
 
+    // Warm starts: along the C path within a fold; the first C of a fold
+    // starts from the previous fold's solution; the final refit starts from
+    // the folds' mean solution at the chosen C. CV solves stop at the looser
+    // cv_tolerance: only their held-out accuracy is used.
+    std::vector<std::vector<double>> warm(grid.size() * n_out);  // last fold's solutions
+    std::vector<std::vector<double>> mean(grid.size() * n_out);
     std::vector<long> correct(grid.size(), 0);
     std::vector<int> train_rows, test_rows;
     std::vector<double> dec, dec_row(n_out);
+    int used_folds = 0;
     for (int f = 0; f < folds; ++f) {
       train_rows.clear();
       test_rows.clear();
       for (size_t k = 0; k < n; ++k) (fold[k] == f ? test_rows : train_rows).push_back(rows[k]);
       if (test_rows.empty()) continue;
+      ++used_folds;
       const size_t nt = test_rows.size();
       dec.assign(grid.size() * n_out * nt, 0.0);
       for (size_t o = 0; o < n_out; ++o) {
-        std::vector<double> w;  // warm start along the C path
+        std::vector<double> w;
         for (size_t g = 0; g < grid.size(); ++g) {
+          std::vector<double>& slot = warm[g * n_out + o];
+          const std::vector<double>& start = w.empty() ? slot : w;
           w = train_binary_svm(data, train_rows.data(), train_rows.size(), positive[o], grid[g],
-                               opt_.balanced, opt_.tolerance, w);
+                               opt_.balanced, opt_.cv_tolerance, start);
+          slot = w;
+          std::vector<double>& m = mean[g * n_out + o];
+          if (m.empty()) m.assign(w.size(), 0.0);
+          for (size_t k = 0; k < w.size(); ++k) m[k] += w[k];
           for (size_t t = 0; t < nt; ++t)
             dec[(g * n_out + o) * nt + t] = dot(w.data(), data.scaled.row(test_rows[t]));
         }
@@ -131,15 +146,19 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
     }
     for (size_t g = 1; g < grid.size(); ++g)
       if (correct[g] > correct[best]) best = g;  // ties keep the smaller C
+    for (size_t o = 0; o < n_out; ++o) {
+      std::vector<double>& m = mean[best * n_out + o];
+      for (double& v : m) v /= used_folds;
+      refit_start[o] = m;
+    }
   }
 
   out.type = kLeafLinear;
   out.cost = grid[best];
   out.coef.reserve(n_out * (data.x->n_cols() + 1));
-  const std::vector<double> none;
   for (size_t o = 0; o < n_out; ++o) {
     std::vector<double> w = train_binary_svm(data, rows, n, positive[o], grid[best],
-                                             opt_.balanced, opt_.tolerance, none);
+                                             opt_.balanced, opt_.tolerance, refit_start[o]);
     out.coef.insert(out.coef.end(), w.begin(), w.end());
   }
 }

@@ -18,7 +18,8 @@ struct LinearSvmOptions {
   int cv_folds = 3;
   int min_class_rows = 2;
   bool balanced = true;
-  double tolerance = 0.01;  // LIBLINEAR's default for this solver
+  double tolerance = 0.01;     // LIBLINEAR's default for this solver
+  double cv_tolerance = 0.1;   // for the cross-validation solves
 };
 
 class LinearSvmLeafModel : public LeafModel {
