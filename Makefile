@@ -16,5 +16,5 @@ test: deps
 # R CMD check of a built tarball (needs the Suggests installed by deps).
 check: deps
 	rm -rf /tmp/svforest-check && mkdir -p /tmp/svforest-check
-	R CMD build --no-manual --no-build-vignettes . && mv svforest_*.tar.gz /tmp/svforest-check/
+	R CMD build --no-manual . && mv svforest_*.tar.gz /tmp/svforest-check/
 	cd /tmp/svforest-check && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual svforest_*.tar.gz
