@@ -6,6 +6,10 @@ svf_presets <- list(
   rsvt = list(
     sampler = "all", splitter = "random_axis", leaf = "linear_svm",
     aggregation = "vote", ntree = 10L
+  ),
+  psvm = list(
+    sampler = "all", splitter = "psvm", leaf = "constant",
+    aggregation = "vote", ntree = 100L
   )
 )
 
@@ -17,7 +21,7 @@ svf_parameters <- list(
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
                          check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
   splitter = list(default = function(preset, n) preset$splitter,
-                  check = function(x) check_choice(x, "splitter", c("random_axis"))),
+                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm"))),
   leaf = list(default = function(preset, n) preset$leaf,
               check = function(x) check_choice(x, "leaf", c("linear_svm", "constant"))),
   aggregation = list(default = function(preset, n) preset$aggregation,
@@ -30,6 +34,12 @@ svf_parameters <- list(
                     check = function(x) check_choice(x, "split_rule", c("admissible", "published"))),
   max_depth = list(default = function(preset, n) 0L,
                    check = function(x) check_count(x, "max_depth", 0, 10000)),
+  nu = list(default = function(preset, n) 1000,
+            check = function(x) check_number(x, "nu", 0, min_open = TRUE)),
+  m_max = list(default = function(preset, n, args) NA_integer_,  # all predictors, set in fit_forest()
+               check = function(x) if (identical(x, NA_integer_)) x else check_count(x, "m_max", 1)),
+  n_min = list(default = function(preset, n) 2L,
+               check = function(x) check_count(x, "n_min", 0)),
   cost = list(default = function(preset, n) c(0.25, 0.5, 1, 2, 4),
               check = function(x) sort(unique(check_numbers(x, "cost")))),
   cv_folds = list(default = function(preset, n) 3L,

@@ -248,17 +248,35 @@ svm_leaf_pct <- function(fit) {
   100 * mean(type == 1L)
 }
 
-timed <- function(expr) {
+# Other processes on the machine skew timings: show the load when a dataset starts.
+loadavg <- function() {
+  if (!file.exists("/proc/loadavg")) return("")
+  paste0("  [load avg ", paste(strsplit(readLines("/proc/loadavg", n = 1L), " ")[[1]][1:3], collapse = " "), "]")
+}
+
+# Elapsed seconds of f(). Calls that finish in under 0.25 s are repeated
+# (until 0.25 s in total, at most 50 calls) and the mean is reported, so that
+# timings of small datasets are not just timer resolution.
+timed <- function(f) {
   invisible(gc(verbose = FALSE))
   t0 <- proc.time()[["elapsed"]]
-  value <- expr
-  list(value = value, seconds = proc.time()[["elapsed"]] - t0)
+  value <- f()
+  total <- proc.time()[["elapsed"]] - t0
+  calls <- 1L
+  while (total < 0.25 && calls < 50L) {
+    t0 <- proc.time()[["elapsed"]]
+    f()
+    total <- total + proc.time()[["elapsed"]] - t0
+    calls <- calls + 1L
+  }
+  list(value = value, seconds = total / calls)
 }
 
 # Each model: fit(xtr, ytr, dense) -> fitted object; predict(obj, xte) -> factor.
 models <- list(
   ranger = list(
-    fit = function(s) ranger::ranger(x = s$xtr_dense, y = s$ytr, num.threads = NUM_THREADS, seed = 1),
+    fit = function(s) ranger::ranger(x = s$xtr_dense, y = s$ytr, num.threads = NUM_THREADS, seed = 1,
+                                 verbose = FALSE),
     predict = function(m, s) stats::predict(m, data = s$xte_dense, num.threads = NUM_THREADS)$predictions
   ),
   rsvt = list(
@@ -292,9 +310,11 @@ ratio <- function(x) {
   else formatC(x, format = "g", digits = 2)
 }
 
+gmean <- function(x) ratio(exp(mean(log(pmax(x, 1e-6)))))
+
 format_row <- function(r) {
   vals <- c(r$dataset, r$model, r$n_train, r$n_test, r$p, r$classes,
-            num(r$accuracy, 4), num(r$fit_s, 2), num(r$pred_s, 2), num(r$size_mb, 2),
+            num(r$accuracy, 4), num(r$fit_s, 3), num(r$pred_s, 3), num(r$size_mb, 2),
             num(r$leaves, 1), num(r$svm_pct, 0), ratio(r$fit_ratio), ratio(r$pred_ratio),
             ratio(r$size_ratio), num(r$acc_diff, 1))
   paste(mapply(sprintf, cols, vals), collapse = " ")
@@ -306,6 +326,7 @@ header_line <- function() paste(mapply(sprintf, cols, header_labels), collapse =
 say("svforest ", as.character(utils::packageVersion("svforest")),
     " | ranger ", as.character(utils::packageVersion("ranger")),
     " | ", R.version.string, " | threads ", NUM_THREADS, " | ", format(Sys.time()), "\n")
+say("svforest from: ", find.package("svforest"), "\n")
 say("data_dir: ", normalizePath(data_dir, mustWork = FALSE), if (quick) "  (quick run)" else "", "\n")
 say("ratios are model / ranger (same run); d_acc = accuracy - ranger accuracy in points;\n",
     "leaves = mean leaves per tree; svm% = share of leaves holding an SVM\n\n")
@@ -324,13 +345,13 @@ for (ds in run_sets) {
   s$yte <- factor(as.character(s$yte), levels = levels(s$ytr))
   s$xtr_dense <- if (inherits(s$xtr, "Matrix")) as.matrix(s$xtr) else s$xtr
   s$xte_dense <- if (inherits(s$xte, "Matrix")) as.matrix(s$xte) else s$xte
-  say(sprintf("# %s: %s\n", ds, s$split))
+  say(sprintf("# %s: %s%s\n", ds, s$split, loadavg()))
   base <- NULL
   for (mname in names(models)) {
     m <- models[[mname]]
     res <- tryCatch({
-      f <- timed(m$fit(s))
-      p <- timed(m$predict(f$value, s))
+      f <- timed(function() m$fit(s))
+      p <- timed(function() m$predict(f$value, s))
       list(fit = f, pred = p)
     }, error = function(e) e)
     if (inherits(res, "error")) {
@@ -365,7 +386,7 @@ for (ds in run_sets) {
 }
 
 total <- proc.time()[["elapsed"]] - run_start
-say(sprintf("\nTotal time: %.1f s\n", total))
+say(sprintf("\nTotal time: %.1f s%s\n", total, loadavg()))
 
 if (length(results)) {
   tab <- do.call(rbind, lapply(results, as.data.frame, stringsAsFactors = FALSE))
@@ -378,8 +399,8 @@ if (length(results)) {
     for (mname in unique(svf$model)) {
       t <- svf[svf$model == mname, ]
       say(sprintf("  %-8s fit/rf %6s  pred/rf %6s  size/rf %6s  d_acc %5.1f  (wins %d / %d datasets)\n", mname,
-                  ratio(exp(mean(log(t$fit_ratio)))), ratio(exp(mean(log(t$pred_ratio)))),
-                  ratio(exp(mean(log(t$size_ratio)))), mean(t$acc_diff), sum(t$acc_diff > 0), nrow(t)))
+                  gmean(t$fit_ratio), gmean(t$pred_ratio),
+                  gmean(t$size_ratio), mean(t$acc_diff), sum(t$acc_diff > 0), nrow(t)))
     }
   }
   say("\nCSV: ", csv_path, "\n")

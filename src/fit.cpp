@@ -7,6 +7,7 @@
 #include "RcppRunner.h"
 #include "core/Forest.h"
 #include "core/LinearSvmLeaf.h"
+#include "core/ProximalSvmSplitter.h"
 #include "core/RandomAxisSplitter.h"
 #include "model_convert.h"
 
@@ -26,6 +27,9 @@ std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
   if (type == "random_axis")
     return std::unique_ptr<svf::Splitter>(new svf::RandomAxisSplitter(
         param<int>(params, "min_leaf_size"), param<std::string>(params, "split_rule") == "published"));
+  if (type == "psvm")
+    return std::unique_ptr<svf::Splitter>(new svf::ProximalSvmSplitter(
+        param<double>(params, "nu"), param<int>(params, "m_max"), param<int>(params, "n_min")));
   Rcpp::stop("unknown splitter '%s'", type);
 }
 

@@ -97,7 +97,9 @@ List tree_to_r(const svf::Tree& t) {
   return List::create(
       _["split_var"] = wrap(t.split_var), _["split_value"] = wrap(t.split_value),
       _["left_child"] = wrap(t.left_child), _["right_child"] = wrap(t.right_child),
-      _["leaf_id"] = wrap(t.leaf_id), _["leaf_size"] = wrap(t.leaf_size),
+      _["leaf_id"] = wrap(t.leaf_id), _["split_coef_start"] = wrap(t.split_coef_start),
+      _["split_coef_count"] = wrap(t.split_coef_count), _["split_index"] = wrap(t.split_index),
+      _["split_weight"] = wrap(t.split_weight), _["leaf_size"] = wrap(t.leaf_size),
       _["leaf_counts"] = wrap(t.leaf_counts), _["leaf_type"] = wrap(t.leaf_type),
       _["leaf_cost"] = wrap(t.leaf_cost), _["leaf_coef_start"] = wrap(t.leaf_coef_start),
       _["coef"] = wrap(t.coef));
@@ -112,6 +114,12 @@ svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int 
   v.left_child = int_field(tree, "left_child", n_nodes, where);
   v.right_child = int_field(tree, "right_child", n_nodes, where);
   v.leaf_id = int_field(tree, "leaf_id", n_nodes, where);
+  R_xlen_t split_coef_len;
+  v.split_coef_start = int_field(tree, "split_coef_start", n_nodes, where);
+  v.split_coef_count = int_field(tree, "split_coef_count", n_nodes, where);
+  v.split_index = int_field(tree, "split_index", 0, where, &split_coef_len);
+  v.split_weight = real_field(tree, "split_weight", split_coef_len, where);
+  v.split_coef_len = split_coef_len;
   v.leaf_size = int_field(tree, "leaf_size", 0, where, &n_leaves);
   v.leaf_counts = int_field(tree, "leaf_counts", n_leaves * num_classes, where);
   v.leaf_type = int_field(tree, "leaf_type", n_leaves, where);

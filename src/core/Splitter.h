@@ -4,14 +4,27 @@
 #define SVFOREST_SPLITTER_H
 
 #include <cstddef>
+#include <vector>
 #include "Random.h"
 #include "TrainingData.h"
 
 namespace svf {
 
+// Axis rule: rows with x[var] <= value go left. Oblique rule (index not
+// empty): rows with sum_k weight[k] * x[index[k]] <= value go left.
 struct SplitRule {
   int var = -1;
-  double value = 0.0;  // rows with x[var] <= value go left
+  double value = 0.0;
+  std::vector<int> index;
+  std::vector<double> weight;
+
+  template <typename Get>
+  bool goes_left(Get get) const {
+    if (index.empty()) return get(var) <= value;
+    double s = 0.0;
+    for (size_t k = 0; k < index.size(); ++k) s += weight[k] * get(index[k]);
+    return s <= value;
+  }
 };
 
 class Splitter {

@@ -17,6 +17,11 @@ TreeView view_of(const Tree& tree) {
   v.left_child = tree.left_child.data();
   v.right_child = tree.right_child.data();
   v.leaf_id = tree.leaf_id.data();
+  v.split_coef_start = tree.split_coef_start.data();
+  v.split_coef_count = tree.split_coef_count.data();
+  v.split_index = tree.split_index.data();
+  v.split_weight = tree.split_weight.data();
+  v.split_coef_len = tree.split_index.size();
   v.leaf_size = tree.leaf_size.data();
   v.leaf_counts = tree.leaf_counts.data();
   v.leaf_type = tree.leaf_type.data();
@@ -88,7 +93,19 @@ std::string validate_tree(const TreeView& t, int num_classes, size_t p) {
       }
       seen[leaf] = 1;
     } else {
-      if (leaf != -1 || t.split_var[i] < 0 || static_cast<size_t>(t.split_var[i]) >= p) {
+      const long start = t.split_coef_start[i], count = t.split_coef_count[i];
+      if (start >= 0) {
+        if (count < 1 || static_cast<size_t>(start + count) > t.split_coef_len) {
+          err << "node " << i << " has oblique split coefficients out of range";
+          return err.str();
+        }
+        for (long k = start; k < start + count; ++k)
+          if (t.split_index[k] < 0 || static_cast<size_t>(t.split_index[k]) >= p) {
+            err << "node " << i << " splits on predictor " << t.split_index[k] << " out of range";
+            return err.str();
+          }
+      } else if (leaf != -1 || start != -1 || t.split_var[i] < 0 ||
+                 static_cast<size_t>(t.split_var[i]) >= p) {
         err << "node " << i << " splits on predictor " << t.split_var[i] << " out of range";
         return err.str();
       }

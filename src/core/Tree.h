@@ -18,6 +18,11 @@ struct Tree {
   std::vector<double> split_value;  // rows with x[split_var] <= split_value go left
   std::vector<int> left_child, right_child;  // -1 at leaves
   std::vector<int> leaf_id;         // -1 at internal nodes
+  // oblique splits: rows with sum_k split_weight[s + k] * x[split_index[s + k]]
+  // <= split_value go left, s = split_coef_start (-1 for axis splits and leaves)
+  std::vector<int> split_coef_start, split_coef_count;
+  std::vector<int> split_index;
+  std::vector<double> split_weight;
   // leaves
   std::vector<int> leaf_size;        // in-bag rows
   std::vector<int> leaf_counts;      // num_classes x leaves, column-major
@@ -32,17 +37,23 @@ struct Tree {
     left_child.push_back(-1);
     right_child.push_back(-1);
     leaf_id.push_back(-1);
+    split_coef_start.push_back(-1);
+    split_coef_count.push_back(0);
     return static_cast<int>(split_var.size()) - 1;
   }
 };
 
 struct TreeView {
-  size_t n_nodes = 0, n_leaves = 0, coef_len = 0;
+  size_t n_nodes = 0, n_leaves = 0, coef_len = 0, split_coef_len = 0;
   const int* split_var = nullptr;
   const double* split_value = nullptr;
   const int* left_child = nullptr;
   const int* right_child = nullptr;
   const int* leaf_id = nullptr;
+  const int* split_coef_start = nullptr;
+  const int* split_coef_count = nullptr;
+  const int* split_index = nullptr;
+  const double* split_weight = nullptr;
   const int* leaf_size = nullptr;
   const int* leaf_counts = nullptr;
   const int* leaf_type = nullptr;
@@ -60,8 +71,18 @@ int linear_leaf_outputs(const int* counts, int num_classes);
 template <typename Get>
 int route(const TreeView& t, Get get) {
   int node = 0;
-  while (t.leaf_id[node] < 0)
-    node = get(t.split_var[node]) <= t.split_value[node] ? t.left_child[node] : t.right_child[node];
+  while (t.leaf_id[node] < 0) {
+    double value;
+    const int start = t.split_coef_start[node];
+    if (start < 0) {
+      value = get(t.split_var[node]);
+    } else {
+      value = 0.0;
+      for (int k = start; k < start + t.split_coef_count[node]; ++k)
+        value += t.split_weight[k] * get(t.split_index[k]);
+    }
+    node = value <= t.split_value[node] ? t.left_child[node] : t.right_child[node];
+  }
   return t.leaf_id[node];
 }
 

@@ -41,7 +41,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, const Splitter& 
     if (split) {
       const DataView& x = *data.x;
       int* middle = std::stable_partition(first, first + n, [&](int r) {
-        return x.get(r, rule.var) <= rule.value;
+        return rule.goes_left([&](int col) { return x.get(r, col); });
       });
       const size_t n_left = middle - first;
       split = n_left > 0 && n_left < n;
@@ -49,6 +49,13 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, const Splitter& 
         const int left = tree.add_node(), right = tree.add_node();
         tree.split_var[nd.node] = rule.var;
         tree.split_value[nd.node] = rule.value;
+        if (!rule.index.empty()) {
+          tree.split_coef_start[nd.node] = static_cast<int>(tree.split_index.size());
+          tree.split_coef_count[nd.node] = static_cast<int>(rule.index.size());
+          tree.split_index.insert(tree.split_index.end(), rule.index.begin(), rule.index.end());
+          tree.split_weight.insert(tree.split_weight.end(), rule.weight.begin(), rule.weight.end());
+          tree.split_var[nd.node] = -1;
+        }
         tree.left_child[nd.node] = left;
         tree.right_child[nd.node] = right;
         // right first on the stack, so the left subtree is grown first

@@ -1,0 +1,97 @@
+#include "ProximalSvmSplitter.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <numeric>
+
+namespace svf {
+
+std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng) {
+  std::vector<int> present;
+  long total = 0;
+  for (int k = 0; k < num_classes; ++k)
+    if (counts[k] > 0) { present.push_back(k); total += counts[k]; }
+  rng.shuffle(present.data(), present.size());
+  std::vector<char> in_a(num_classes, 0);
+  long in_group = 0;
+  for (int k : present) {
+    if (2 * in_group >= total) break;
+    in_a[k] = 1;
+    in_group += counts[k];
+  }
+  return in_a;
+}
+
+std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t n, size_t m,
+                                       double nu) {
+  Eigen::Map<const Eigen::MatrixXd> a(A, n, m);
+  Eigen::Map<const Eigen::VectorXd> dv(d, n);
+  Eigen::MatrixXd E(n, m + 1);
+  E.leftCols(m) = a;
+  E.col(m).setConstant(-1.0);
+  Eigen::MatrixXd H = Eigen::MatrixXd::Identity(m + 1, m + 1) / nu;
+  H.selfadjointView<Eigen::Lower>().rankUpdate(E.transpose());
+  H.triangularView<Eigen::StrictlyUpper>() = H.transpose();
+  Eigen::VectorXd rhs = E.transpose() * dv;
+  Eigen::VectorXd z = H.ldlt().solve(rhs);
+  return std::vector<double>(z.data(), z.data() + m + 1);
+}
+
+bool ProximalSvmSplitter::find_split(const TrainingData& data, const int* rows, size_t n,
+                                     Rng& rng, SplitRule& rule) const {
+  std::vector<int> counts(data.num_classes, 0);
+  for (size_t r = 0; r < n; ++r) ++counts[data.y[rows[r]]];
+  for (int attempt = 0; attempt < kAttempts; ++attempt)
+    if (try_split(data, rows, n, counts, rng, rule)) return true;
+  return false;
+}
+
+bool ProximalSvmSplitter::try_split(const TrainingData& data, const int* rows, size_t n,
+                                    const std::vector<int>& counts, Rng& rng,
+                                    SplitRule& rule) const {
+  const int K = data.num_classes;
+  const size_t p = data.x->n_cols();
+  const std::vector<char> in_a = overlay_classes(counts.data(), K, rng);
+  size_t n_a = 0;
+  for (int k = 0; k < K; ++k) n_a += in_a[k] ? counts[k] : 0;
+  if (n_a <= n_min_ || n - n_a <= n_min_) return false;
+
+  const size_t m = 1 + rng.below(std::min(m_max_, p));
+  std::vector<int> features(p);
+  std::iota(features.begin(), features.end(), 0);
+  for (size_t k = 0; k < m; ++k) std::swap(features[k], features[k + rng.below(p - k)]);
+  features.resize(m);
+  std::sort(features.begin(), features.end());
+
+  // scaled predictors of the node, column-major n x m, and labels
+  std::vector<double> A(n * m), d(n);
+  for (size_t k = 0; k < m; ++k) {
+    data.x->gather(features[k], rows, n, A.data() + k * n);
+    for (size_t r = 0; r < n; ++r) A[k * n + r] = data.scaling.apply(features[k], A[k * n + r]);
+  }
+  for (size_t r = 0; r < n; ++r) d[r] = in_a[data.y[rows[r]]] ? 1.0 : -1.0;
+  const std::vector<double> z = solve_proximal_svm(A.data(), d.data(), n, m, nu_);
+
+  // x'w - gamma on scaled values = sum_k w_k f_k x_k - (gamma + sum_k w_k f_k c_k):
+  // store the rule in raw units so prediction needs no scaling.
+  rule.index = features;
+  rule.weight.resize(m);
+  double threshold = z[m];
+  for (size_t k = 0; k < m; ++k) {
+    const int j = features[k];
+    rule.weight[k] = z[k] * data.scaling.factor[j];
+    threshold += z[k] * data.scaling.factor[j] * data.scaling.center[j];
+  }
+  rule.value = threshold;
+  // the hyperplane must leave rows on both sides
+  size_t left = 0;
+  for (size_t r = 0; r < n; ++r) {
+    double s = 0.0;
+    for (size_t k = 0; k < m; ++k) s += z[k] * A[k * n + r];
+    left += s - z[m] <= 0.0;
+  }
+  return left > 0 && left < n;
+}
+
+}  // namespace svf

@@ -1,0 +1,46 @@
+// PSVM trees' oblique split (proximal SVM in randomized trees): the classes
+// present in the node are shuffled and added to overlay group A until A holds
+// at least half the rows; the rest is group B. m is drawn uniformly in
+// 1..m_max and m distinct predictors at random; the proximal SVM
+//   (I / nu + E'E) z = E' D e,  E = [A, -e],  z = (w, gamma)
+// is solved on the (scaled) predictors, and rows with x'w - gamma > 0 go to
+// one child, the others to the other. The node stays a leaf unless both
+// groups have more than n_min rows and the hyperplane leaves rows on both
+// sides. A plane on few predictors often puts every row on the majority
+// group's side; such a draw is retried (new groups and predictors) up to
+// kAttempts times before the node becomes a leaf, so trees grow unpruned as
+// in the paper.
+#ifndef SVFOREST_PROXIMALSVMSPLITTER_H
+#define SVFOREST_PROXIMALSVMSPLITTER_H
+
+#include <vector>
+#include "Splitter.h"
+
+namespace svf {
+
+class ProximalSvmSplitter : public Splitter {
+ public:
+  ProximalSvmSplitter(double nu, size_t m_max, size_t n_min)
+      : nu_(nu), m_max_(m_max < 1 ? 1 : m_max), n_min_(n_min) {}
+  size_t min_node_size() const override { return 2 * (n_min_ + 1); }
+  bool find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
+                  SplitRule& rule) const override;
+
+ private:
+  static const int kAttempts = 10;
+  bool try_split(const TrainingData& data, const int* rows, size_t n,
+                 const std::vector<int>& counts, Rng& rng, SplitRule& rule) const;
+  double nu_;
+  size_t m_max_, n_min_;
+};
+
+// Group A membership (1) of each class, by the overlay-class rule.
+std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng);
+
+// Solves the proximal SVM on n rows x m features (column-major A) with labels
+// d (+1 / -1); returns (w_1..w_m, gamma).
+std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t n, size_t m,
+                                       double nu);
+
+}  // namespace svf
+#endif

@@ -1,0 +1,4 @@
+library(testthat)
+library(svforest)
+
+test_check("svforest")
