@@ -4,7 +4,6 @@ library(testthat)
 library(svforest)
 res <- as.data.frame(test_dir("tests/testthat", reporter = "summary", stop_on_failure = FALSE,
                               package = "svforest", load_package = "installed"))
-passed <- sum(res$nb - res$failed - res$skipped - res$warning * 0)
 failed <- sum(res$failed) + sum(res$error)
 cat(sprintf("\n%d passed, %d failed, %d skipped\n", sum(res$nb) - sum(res$failed) - sum(res$skipped),
             failed, sum(res$skipped)))

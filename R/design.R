@@ -19,8 +19,9 @@ frame_design <- function(terms, mf) {
   check_finite_frame(mf)
   factors <- names(mf)[vapply(mf, is.factor, TRUE)]
   xlevels <- lapply(mf[factors], levels)
-  contrasts <- lapply(xlevels, indicator_contrasts)
-  spec <- list(type = "frame", terms = terms, xlevels = xlevels, contrasts = contrasts)
+  # One-level factors cannot take contrasts: they become a 0/1 column.
+  contrasts <- lapply(xlevels[lengths(xlevels) > 1], indicator_contrasts)
+  spec <- list(type = "frame", terms = light_terms(terms), xlevels = xlevels, contrasts = contrasts)
   x <- frame_matrix(spec, mf)
   spec$feature_names <- colnames(x)
   list(spec = spec, x = x)
@@ -32,8 +33,24 @@ indicator_contrasts <- function(levels) {
   m
 }
 
+# A model must not carry its caller's local variables: keep the formula's
+# environment only when it is a global or package environment (saved by
+# reference); otherwise use the nearest such one. Functions used in the formula
+# must then be found there at predict() time.
+light_terms <- function(terms) {
+  env <- environment(terms)
+  if (!is.null(env)) environment(terms) <- topenv(env)
+  terms
+}
+
 frame_matrix <- function(spec, mf) {
+  for (v in names(spec$xlevels)[lengths(spec$xlevels) == 1]) {
+    if (v %in% names(mf)) mf[[v]] <- as.numeric(!is.na(mf[[v]]))
+  }
   x <- stats::model.matrix(spec$terms, mf, contrasts.arg = spec$contrasts)
+  one_level <- names(spec$xlevels)[lengths(spec$xlevels) == 1]
+  hit <- match(one_level, colnames(x))
+  colnames(x)[hit[!is.na(hit)]] <- paste0(one_level, unlist(spec$xlevels[one_level]))[!is.na(hit)]
   keep <- colnames(x) != "(Intercept)"
   x <- x[, keep, drop = FALSE]
   attr(x, "assign") <- NULL

@@ -26,7 +26,7 @@ print.svforest <- function(x, ...) {
   }
   leaves <- vapply(x$forest$trees, function(t) length(t$leaf_size), 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
-  cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (every tree sees all rows)"
+  cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (no out-of-bag rows)"
       else sprintf("%.2f%%", 100 * x$oob_error), "\n")
   invisible(x)
 }

@@ -107,8 +107,10 @@ svforest.formula <- function(formula, data, method = "rsvt", ntree = NULL, num_t
   if (attr(terms, "response") == 0) stop("`formula` needs an outcome on its left side.", call. = FALSE)
   y <- stats::model.response(mf)
   tt <- stats::delete.response(terms)
-  xf <- mf[, -1, drop = FALSE]
-  if (ncol(xf) == 0) stop("`formula` has no predictors.", call. = FALSE)
+  if (length(attr(tt, "term.labels")) == 0) stop("`formula` has no predictors.", call. = FALSE)
+  # a frame of its own (with terms) so that transformed predictors, e.g.
+  # log(a), are evaluated once and found again by model.matrix()
+  xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
   design <- frame_design(tt, xf)
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, list(...), call)
 }

@@ -139,11 +139,6 @@ test_that("a model fitted through the formula interface does not carry its calle
   }
   fit <- fit_in_function()
   size <- length(serialize(fit, NULL))
-  if (size > 1e6) {
-    skip(sprintf(paste("known bug: the formula's environment (the caller's frame) is kept in",
-                       "fit$design$terms, so the saved model holds %.0f MB of the caller's objects"),
-                 size / 1e6))
-  }
   expect_lt(size, 1e6)
   expect_identical(predict(fit, iris, num_threads = 1),
                    predict(svforest(Species ~ ., data = iris, ntree = 2, seed = 1, num_threads = 1),
