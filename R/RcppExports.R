@@ -17,3 +17,11 @@
     .Call(`_svforest_svf_check_forest`, forest)
 }
 
+.svf_proximal_svm <- function(A, d, nu) {
+    .Call(`_svforest_svf_proximal_svm`, A, d, nu)
+}
+
+.svf_overlay_classes <- function(counts, seed) {
+    .Call(`_svforest_svf_overlay_classes`, counts, seed)
+}
+

@@ -61,12 +61,39 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_proximal_svm
+Rcpp::NumericVector svf_proximal_svm(Rcpp::NumericMatrix A, Rcpp::NumericVector d, double nu);
+RcppExport SEXP _svforest_svf_proximal_svm(SEXP ASEXP, SEXP dSEXP, SEXP nuSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type A(ASEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type nu(nuSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_proximal_svm(A, d, nu));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_overlay_classes
+Rcpp::LogicalVector svf_overlay_classes(Rcpp::IntegerVector counts, double seed);
+RcppExport SEXP _svforest_svf_overlay_classes(SEXP countsSEXP, SEXP seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< double >::type seed(seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_overlay_classes(counts, seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 6},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 4},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
+    {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
+    {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {NULL, NULL, 0}
 };
 

@@ -41,3 +41,19 @@ bool svf_check_forest(List forest) {
   forest_from_r(forest, handle);
   return true;
 }
+
+// Test hooks for the PSVM splitter's building blocks.
+#include "core/ProximalSvmSplitter.h"
+
+// [[Rcpp::export(.svf_proximal_svm)]]
+Rcpp::NumericVector svf_proximal_svm(Rcpp::NumericMatrix A, Rcpp::NumericVector d, double nu) {
+  std::vector<double> z = svf::solve_proximal_svm(A.begin(), d.begin(), A.nrow(), A.ncol(), nu);
+  return Rcpp::wrap(z);
+}
+
+// [[Rcpp::export(.svf_overlay_classes)]]
+Rcpp::LogicalVector svf_overlay_classes(Rcpp::IntegerVector counts, double seed) {
+  svf::Rng rng(static_cast<uint64_t>(seed), 0);
+  std::vector<char> a = svf::overlay_classes(counts.begin(), counts.size(), rng);
+  return Rcpp::LogicalVector(a.begin(), a.end());
+}

@@ -1,0 +1,83 @@
+# PSVM trees: proximal SVM oblique splits with class-frequency leaves.
+
+test_that("the proximal SVM solves (I/nu + E'E) z = E'De as computed in R", {
+  set.seed(1)
+  A <- matrix(runif(40), 20, 2)
+  d <- ifelse(A[, 1] + A[, 2] > 1, 1, -1)
+  for (nu in c(0.5, 10, 1000)) {
+    E <- cbind(A, -1)
+    z_r <- solve(diag(3) / nu + crossprod(E), crossprod(E, d))
+    expect_equal(svforest:::.svf_proximal_svm(A, d, nu), as.vector(z_r), tolerance = 1e-10)
+  }
+})
+
+test_that("overlay group A holds at least half the rows, and is minimal", {
+  for (s in 1:200) {
+    counts <- sample(0:30, sample(2:8, 1), replace = TRUE)
+    if (sum(counts > 0) < 2) next
+    in_a <- svforest:::.svf_overlay_classes(as.integer(counts), s)
+    expect_false(any(in_a & counts == 0))
+    expect_gte(sum(counts[in_a]), sum(counts) / 2)
+    # classes are added until A reaches half: without the last one added it
+    # was below half
+    expect_true(any(sum(counts[in_a]) - counts[in_a] < sum(counts) / 2))
+  }
+})
+
+test_that("oblique splits beat axis-aligned trees of the same size on a diagonal boundary", {
+  set.seed(3)
+  make <- function(n) {
+    x <- matrix(runif(n * 6), n, 6, dimnames = list(NULL, paste0("x", 1:6)))
+    list(x = x, y = factor(ifelse(x[, 1] + x[, 2] + x[, 3] > 1.5, "a", "b")))
+  }
+  tr <- make(600); te <- make(3000)
+  psvm <- svforest(tr$x, tr$y, method = "psvm", ntree = 20, seed = 1, num_threads = 2)
+  axis <- svforest(tr$x, tr$y, method = "psvm", splitter = "random_axis", min_leaf_size = 1,
+                   ntree = 20, seed = 1, num_threads = 2)
+  acc_psvm <- mean(predict(psvm, te$x) == te$y)
+  acc_axis <- mean(predict(axis, te$x) == te$y)
+  expect_gt(acc_psvm, acc_axis + 0.03)
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(x = tr$x, y = tr$y, num.trees = 20, num.threads = 2, seed = 1)
+  expect_gt(acc_psvm, mean(predict(rf, te$x)$predictions == te$y) + 0.02)
+})
+
+test_that("psvm trees are deterministic for any thread count and round-trip through saveRDS", {
+  a <- svforest(Species ~ ., data = iris, method = "psvm", ntree = 15, seed = 9, num_threads = 1)
+  b <- svforest(Species ~ ., data = iris, method = "psvm", ntree = 15, seed = 9, num_threads = 2)
+  expect_identical(a$forest, b$forest)
+  f <- tempfile(fileext = ".rds")
+  saveRDS(a, f)
+  expect_identical(predict(readRDS(f), iris, type = "prob"), predict(a, iris, type = "prob"))
+  expect_true(any(vapply(a$forest$trees, function(t) any(t$split_coef_start >= 0), TRUE)))
+})
+
+test_that("psvm nodes split only when both overlay groups exceed n_min", {
+  fit <- svforest(Species ~ ., data = iris, method = "psvm", ntree = 5, seed = 2, num_threads = 1,
+                  n_min = 60)
+  # 150 rows: the only possible split puts >= 75 rows in A, but B must exceed 60 too
+  for (t in fit$forest$trees) {
+    internal <- which(t$leaf_id < 0)
+    expect_lte(length(internal), 1)
+  }
+  big <- svforest(Species ~ ., data = iris, method = "psvm", ntree = 5, seed = 2, num_threads = 1,
+                  n_min = 200)
+  expect_true(all(vapply(big$forest$trees, function(t) length(t$leaf_size) == 1, TRUE)))
+})
+
+test_that("engine parts combine: psvm splits with SVM leaves, random splits with constant leaves", {
+  a <- svforest(Species ~ ., data = iris, splitter = "psvm", leaf = "linear_svm", ntree = 3,
+                seed = 1, num_threads = 1, n_min = 10)
+  expect_identical(a$params$splitter, "psvm")
+  expect_identical(a$params$leaf, "linear_svm")
+  b <- svforest(Species ~ ., data = iris, method = "rsvt", leaf = "constant", ntree = 3,
+                seed = 1, num_threads = 1)
+  expect_true(all(unlist(lapply(b$forest$trees, `[[`, "leaf_type")) == 0L))
+  expect_gt(mean(predict(b, iris) == iris$Species), 0.8)
+})
+
+test_that("psvm rejects bad parameters", {
+  expect_error(svforest(Species ~ ., data = iris, method = "psvm", nu = 0), "nu")
+  expect_error(svforest(Species ~ ., data = iris, method = "psvm", m_max = 0), "m_max")
+  expect_error(svforest(Species ~ ., data = iris, method = "psvm", n_min = -1), "n_min")
+})
