@@ -24,6 +24,13 @@ if (file.exists(seg)) {
 }
 spam_file <- list.files(file.path(data_dir, "sklearn"), pattern = "spam", full.names = TRUE)
 if (length(spam_file)) cat("note: spam file found but not parsed:", spam_file, "\n")
+iso <- file.path(data_dir, "isolet", c("isolet_train.csv.gz", "isolet_test.csv.gz"))
+if (all(file.exists(iso)) && !"--no-isolet" %in% args) {
+  # the standard split (isolet1-4 / isolet5) is used as given below via `fixed_split`
+  a <- read.csv(iso[1], header = FALSE); b <- read.csv(iso[2], header = FALSE)
+  datasets$isolet <- list(x = as.matrix(rbind(a, b)[, 1:617]), y = factor(c(a[, 618], b[, 618])),
+                          fixed_split = seq_len(nrow(a)))
+}
 data(Sonar); datasets$sonar <- list(x = as.matrix(Sonar[, 1:60]), y = Sonar$Class)
 data(Satellite); datasets$satellite <- list(x = as.matrix(Satellite[, 1:36]), y = Satellite$classes)
 
@@ -31,7 +38,7 @@ rows <- list()
 for (name in names(datasets)) {
   d <- datasets[[name]]
   colnames(d$x) <- paste0("v", seq_len(ncol(d$x)))
-  tr <- split_strat(d$y)
+  tr <- if (is.null(d$fixed_split)) split_strat(d$y) else d$fixed_split
   xtr <- d$x[tr, ]; ytr <- droplevels(d$y[tr]); xte <- d$x[-tr, ]; yte <- d$y[-tr]
   acc <- function(p) mean(as.character(p) == as.character(yte))
   ps <- timed(svforest(xtr, ytr, method = "psvm", seed = 1, num_threads = threads))

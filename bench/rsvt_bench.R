@@ -215,7 +215,7 @@ datasets <- list(
   },
   synthetic_80k = function() {
     # 20 N(0,1) predictors; the class is a nonlinear function of 6 of them plus
-    # Gaussian noise (Bayes error about 10%). Rows 1..80000 train, the rest test.
+    # Gaussian noise (sd 0.5): Bayes accuracy about 0.89, 49% positive. Rows 1..80000 train, the rest test.
     old <- if (exists(".Random.seed", envir = globalenv())) get(".Random.seed", envir = globalenv()) else NULL
     on.exit(if (!is.null(old)) assign(".Random.seed", old, envir = globalenv()))
     set.seed(1)
@@ -230,7 +230,10 @@ datasets <- list(
 
 # Plain reader for all-numeric comma-separated files without header (gz ok).
 read_numeric_csv <- function(path) {
-  ncol <- length(strsplit(readLines(gzfile(path), n = 1L), ",", fixed = TRUE)[[1]])
+  con <- gzfile(path, "r")  # also reads uncompressed files
+  first <- readLines(con, n = 1L)
+  close(con)
+  ncol <- length(strsplit(first, ",", fixed = TRUE)[[1]])
   matrix(scan(path, what = double(), sep = ",", quiet = TRUE), ncol = ncol, byrow = TRUE)
 }
 
