@@ -215,7 +215,8 @@ datasets <- list(
   },
   synthetic_80k = function() {
     # 20 N(0,1) predictors; the class is a nonlinear function of 6 of them plus
-    # Gaussian noise (sd 0.5): Bayes accuracy about 0.89, 49% positive. Rows 1..80000 train, the rest test.
+    # Gaussian noise (sd 0.5): Bayes accuracy about 0.89, 49% positive.
+    # Rows 1..80000 train, the rest test.
     old <- if (exists(".Random.seed", envir = globalenv())) get(".Random.seed", envir = globalenv()) else NULL
     on.exit(if (!is.null(old)) assign(".Random.seed", old, envir = globalenv()))
     set.seed(1)

@@ -42,7 +42,7 @@ std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, 
   }
   parameter param;
   std::memset(&param, 0, sizeof(param));
-  param.solver_type = L2R_L2LOSS_SVC;  // primal trust-region Newton: no rand()
+  param.solver_type = L2R_L2LOSS_SVC;  // primal trust-region Newton: draws no random numbers
   param.eps = tolerance;
   param.C = cost;
   param.nr_weight = 2;
