@@ -46,6 +46,8 @@ svf_parameters <- list(
                   check = function(x) check_count(x, "cv_folds", 1, 20)),
   min_class_rows = list(default = function(preset, n) 2L,
                         check = function(x) check_count(x, "min_class_rows", 2)),
+  rare_classes = list(default = function(preset, n) "negative",
+                      check = function(x) check_choice(x, "rare_classes", c("constant", "negative"))),
   balanced = list(default = function(preset, n) TRUE,
                   check = function(x) check_flag(x, "balanced")),
   tolerance = list(default = function(preset, n) 0.01,

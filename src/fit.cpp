@@ -44,6 +44,7 @@ std::unique_ptr<svf::LeafModel> make_leaf_model(const List& params) {
     o.balanced = param<bool>(params, "balanced");
     o.tolerance = param<double>(params, "tolerance");
     o.cv_tolerance = param<double>(params, "cv_tolerance");
+    o.rare_as_negative = param<std::string>(params, "rare_classes") == "negative";
     return std::unique_ptr<svf::LeafModel>(new svf::LinearSvmLeafModel(o));
   }
   Rcpp::stop("unknown leaf model '%s'", type);
@@ -80,6 +81,8 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int
   opt.sample_fraction = param<double>(params, "sample_fraction");
   opt.grow.max_depth = param<int>(params, "max_depth");
   opt.batch_size = std::max(8, 2 * num_threads);
+  const bool rare_negative = param<std::string>(params, "rare_classes") == "negative";
+  opt.svm_min_rows = rare_negative ? param<int>(params, "min_class_rows") : 1;
 
   std::unique_ptr<svf::Splitter> splitter = make_splitter(params);
   std::unique_ptr<svf::LeafModel> leaf = make_leaf_model(params);
@@ -92,7 +95,8 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int
   List result = List::create(
       Named("num_classes") = num_classes, Named("num_features") = static_cast<int>(x->n_cols()),
       Named("scale_center") = Rcpp::wrap(td.scaling.center),
-      Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees);
+      Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("svm_min_rows") = opt.svm_min_rows,
+      Named("trees") = trees);
   if (forest.oob.available) {
     Rcpp::IntegerMatrix votes(static_cast<int>(x->n_rows()), num_classes);
     std::copy(forest.oob.votes.begin(), forest.oob.votes.end(), votes.begin());

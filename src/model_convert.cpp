@@ -105,7 +105,8 @@ List tree_to_r(const svf::Tree& t) {
       _["coef"] = wrap(t.coef));
 }
 
-svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int index) {
+svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int index,
+                               int svm_min_rows) {
   const std::string where = "tree " + std::to_string(index + 1);
   svf::TreeView v;
   R_xlen_t n_nodes, n_leaves, coef_len;
@@ -129,6 +130,7 @@ svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int 
   v.n_nodes = n_nodes;
   v.n_leaves = n_leaves;
   v.coef_len = coef_len;
+  v.svm_min_rows = svm_min_rows;
   const std::string problem = svf::validate_tree(v, num_classes, p);
   if (!problem.empty()) stop("%s is damaged: %s", where, problem);
   return v;
@@ -139,6 +141,8 @@ void forest_from_r(const List& forest, ForestHandle& out) {
   const int K = int_scalar(forest, "num_classes", where);
   const int p = int_scalar(forest, "num_features", where);
   if (K < 2 || p < 1) stop("forest: num_classes or num_features out of range");
+  const int svm_min_rows = int_scalar(forest, "svm_min_rows", where);
+  if (svm_min_rows < 1) stop("forest: svm_min_rows out of range");
   const double* center = real_field(forest, "scale_center", p, where);
   const double* factor = real_field(forest, "scale_factor", p, where);
   out.scaling.center.assign(center, center + p);
@@ -153,6 +157,6 @@ void forest_from_r(const List& forest, ForestHandle& out) {
   for (R_xlen_t t = 0; t < tree_list.size(); ++t) {
     SEXP tree = tree_list[t];
     if (TYPEOF(tree) != VECSXP) stop("forest: tree %d is not a list", (int)t + 1);
-    out.view.trees.push_back(tree_view_from_r(List(tree), K, p, (int)t));
+    out.view.trees.push_back(tree_view_from_r(List(tree), K, p, (int)t, svm_min_rows));
   }
 }

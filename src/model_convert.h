@@ -23,7 +23,8 @@ std::unique_ptr<svf::RowSource> row_source_from_r(const Rcpp::List& data, size_t
 Rcpp::List tree_to_r(const svf::Tree& tree);
 
 // Checked view of one tree list (which must stay alive while the view is used).
-svf::TreeView tree_view_from_r(const Rcpp::List& tree, int num_classes, size_t p, int index);
+svf::TreeView tree_view_from_r(const Rcpp::List& tree, int num_classes, size_t p, int index,
+                               int svm_min_rows);
 
 // A forest list's trees and scaling, checked.
 struct ForestHandle {

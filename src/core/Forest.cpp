@@ -96,6 +96,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     // 3. assemble trees and predict their out-of-bag rows
     runner.run(count, [&](size_t b) {
       Tree& tree = work[b].grown.tree;
+      tree.svm_min_rows = options.svm_min_rows;
       assemble_leaves(tree, fits.cbegin() + first_fit[b]);
       work[b].grown.rows = std::vector<int>();
       const TreeView view = view_of(tree);

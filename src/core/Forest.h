@@ -27,6 +27,7 @@ struct ForestOptions {
   double sample_fraction = 1.0;
   GrowOptions grow;
   size_t batch_size = 8;  // trees whose rows are held in memory at once
+  int svm_min_rows = 1;   // see Tree::svm_min_rows
 };
 
 struct OobResult {

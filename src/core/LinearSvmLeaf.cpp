@@ -79,10 +79,13 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
                              const int* counts, Rng& rng, LeafFit& out) const {
   out = LeafFit();
   const int K = data.num_classes;
-  std::vector<int> present;
+  std::vector<int> present;  // classes with an SVM output
   for (int k = 0; k < K; ++k) {
     if (counts[k] <= 0) continue;
-    if (counts[k] < opt_.min_class_rows) return;  // too few rows to learn this class
+    if (counts[k] < opt_.min_class_rows) {
+      if (!opt_.rare_as_negative) return;  // too few rows to learn this class
+      continue;
+    }
     present.push_back(k);
   }
   if (present.size() < 2) return;

@@ -17,6 +17,9 @@ struct LinearSvmOptions {
   std::vector<double> cost_grid{0.25, 0.5, 1, 2, 4};  // ascending
   int cv_folds = 3;
   int min_class_rows = 2;
+  // false: a class with fewer than min_class_rows rows makes the leaf constant
+  // (SPEC). true: such classes get no SVM output, their rows stay negatives.
+  bool rare_as_negative = false;
   bool balanced = true;
   double tolerance = 0.01;     // LIBLINEAR's default for this solver
   double cv_tolerance = 0.1;   // for the cross-validation solves

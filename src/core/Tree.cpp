@@ -1,5 +1,6 @@
 #include "Tree.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -27,12 +28,14 @@ TreeView view_of(const Tree& tree) {
   v.leaf_type = tree.leaf_type.data();
   v.leaf_coef_start = tree.leaf_coef_start.data();
   v.coef = tree.coef.data();
+  v.svm_min_rows = tree.svm_min_rows;
   return v;
 }
 
-int linear_leaf_outputs(const int* counts, int num_classes) {
+int linear_leaf_outputs(const int* counts, int num_classes, int min_rows) {
   int present = 0;
-  for (int k = 0; k < num_classes; ++k) present += counts[k] > 0;
+  for (int k = 0; k < num_classes; ++k) present += counts[k] >= min_rows && counts[k] > 0;
+  if (present < 2) return 0;  // not a valid linear leaf
   return present == 2 ? 1 : present;
 }
 
@@ -48,17 +51,18 @@ int leaf_class(const TreeView& t, int leaf, int num_classes, size_t p, const fea
   if (t.leaf_type[leaf] != kLeafLinear) return majority_class(counts, num_classes);
   const double* w = t.coef + t.leaf_coef_start[leaf];
   const size_t stride = p + 1;
-  if (linear_leaf_outputs(counts, num_classes) == 1) {
-    // binary leaf: positive side is the second class present
+  const int min_rows = std::max(1, t.svm_min_rows);
+  if (linear_leaf_outputs(counts, num_classes, min_rows) == 1) {
+    // binary leaf: positive side is the second SVM class
     int first = -1, second = -1;
     for (int k = 0; k < num_classes; ++k)
-      if (counts[k] > 0) { if (first < 0) first = k; else { second = k; break; } }
+      if (counts[k] >= min_rows) { if (first < 0) first = k; else { second = k; break; } }
     return dot(w, row) > 0.0 ? second : first;
   }
   int best = -1, o = 0;
   double best_value = -HUGE_VAL;
   for (int k = 0; k < num_classes; ++k) {
-    if (counts[k] <= 0) continue;
+    if (counts[k] < min_rows) continue;
     const double d = dot(w + o * stride, row);
     if (best < 0 || d > best_value) { best = k; best_value = d; }
     ++o;
@@ -127,7 +131,7 @@ std::string validate_tree(const TreeView& t, int num_classes, size_t p) {
     }
     if (total <= 0) return "a leaf has no rows";
     if (t.leaf_type[leaf] == kLeafLinear) {
-      const int outputs = linear_leaf_outputs(counts, num_classes);
+      const int outputs = linear_leaf_outputs(counts, num_classes, std::max(1, t.svm_min_rows));
       const long start = t.leaf_coef_start[leaf];
       if (outputs < 1 || start < 0 ||
           static_cast<size_t>(start) + static_cast<size_t>(outputs) * (p + 1) > t.coef_len)

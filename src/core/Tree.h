@@ -30,6 +30,8 @@ struct Tree {
   std::vector<double> leaf_cost;     // chosen C (NaN for constant leaves)
   std::vector<int> leaf_coef_start;  // offset into coef, -1 for constant leaves
   std::vector<double> coef;          // (p + 1) weights per output, last = bias
+  // classes with at least this many rows in a linear leaf have an SVM output
+  int svm_min_rows = 1;
 
   int add_node() {
     split_var.push_back(-1);
@@ -45,6 +47,7 @@ struct Tree {
 
 struct TreeView {
   size_t n_nodes = 0, n_leaves = 0, coef_len = 0, split_coef_len = 0;
+  int svm_min_rows = 1;
   const int* split_var = nullptr;
   const double* split_value = nullptr;
   const int* left_child = nullptr;
@@ -63,9 +66,10 @@ struct TreeView {
 
 TreeView view_of(const Tree& tree);
 
-// Number of SVM outputs of a linear leaf with these class counts: one for two
-// classes present, one per class (one-vs-rest) for more.
-int linear_leaf_outputs(const int* counts, int num_classes);
+// Number of SVM outputs of a linear leaf with these class counts: the leaf's
+// SVM classes are those with at least min_rows rows; one output for two such
+// classes, one per class (one-vs-rest) for more.
+int linear_leaf_outputs(const int* counts, int num_classes, int min_rows);
 
 // Leaf reached by a row; get(col) returns the row's raw value of a predictor.
 template <typename Get>

@@ -22,7 +22,8 @@ expect_valid_model <- function(fit, n, p, levels, ntree, all_rows = TRUE) {
     expect_identical(as.integer(colSums(counts)), t$leaf_size)
     expect_true(all(t$leaf_type %in% c(0L, 1L)))
     expect_identical(sort(t$leaf_id[t$leaf_id >= 0]), seq_len(L) - 1L)
-    present <- colSums(counts > 0)
+    # SVM outputs: classes with at least svm_min_rows rows in the leaf
+    present <- colSums(counts >= max(1L, fit$forest$svm_min_rows) & counts > 0)
     outputs <- ifelse(present == 2, 1L, present)
     expect_equal(length(t$coef), sum(outputs[t$leaf_type == 1L]) * (p + 1))
     expect_true(all(t$leaf_coef_start[t$leaf_type == 0L] == -1L))
@@ -89,7 +90,7 @@ reference_predict <- function(fit, x) {
       counts <- tree$leaf_counts[(l - 1L) * K + seq_len(K)]
       dist <- numeric(K)
       if (tree$leaf_type[l] == 1L) {
-        present <- which(counts > 0)
+        present <- which(counts >= max(1L, f$svm_min_rows) & counts > 0)
         row <- c(xs[i, ], 1)
         score <- function(o) sum(tree$coef[tree$leaf_coef_start[l] + (o - 1L) * (p + 1L) + seq_len(p + 1L)] * row)
         cls <- if (length(present) == 2) {

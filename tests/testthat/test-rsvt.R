@@ -111,10 +111,16 @@ test_that("a leaf with one class, or a class with fewer than 2 rows, is a consta
   prob <- predict(fit, x, type = "prob", num_threads = 1)
   expect_equal(unname(prob), matrix(rep(c(5, 1) / 6, each = 6), 6, 2))
   expect_true(all(predict(fit, x, num_threads = 1) == "a"))
-  # three classes, one with a single row: still constant
-  fit3 <- svforest(x, factor(c("a", "a", "b", "b", "b", "c")), ntree = 1, seed = 1,
-                   num_threads = 1, min_leaf_size = 6)
+  # three classes, one with a single row: constant with rare_classes = "constant" (SPEC rule)
+  y3 <- factor(c("a", "a", "b", "b", "b", "c"))
+  fit3 <- svforest(x, y3, ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 6,
+                   rare_classes = "constant")
   expect_identical(fit3$forest$trees[[1]]$leaf_type, 0L)
+  # default rare_classes = "negative": an SVM between a and b, c only as negatives
+  fit3n <- svforest(x, y3, ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 6)
+  expect_identical(fit3n$forest$trees[[1]]$leaf_type, 1L)
+  expect_length(fit3n$forest$trees[[1]]$coef, 2)  # one binary output: a vs b
+  expect_false(any(predict(fit3n, x, num_threads = 1) == "c"))
   # two classes with 3 rows each: an SVM, which separates them
   fit2 <- svforest(x, factor(c("a", "a", "a", "b", "b", "b")), ntree = 1, seed = 1,
                    num_threads = 1, min_leaf_size = 6)
