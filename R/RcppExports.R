@@ -9,8 +9,8 @@
     invisible(.Call(`_svforest_svf_init`))
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves) {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves)
+.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class)
 }
 
 .svf_check_forest <- function(forest) {

@@ -29,7 +29,7 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
   type <- check_choice(type[1], "type", c("class", "prob", "votes", "leaf"))
   num_threads <- resolve_threads(num_threads)
   data <- new_engine_data(object, newdata)
-  res <- .svf_predict(object$forest, data, num_threads, type == "leaf")
+  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE)
   lev <- object$levels
   switch(type,
     class = factor(lev[predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
@@ -55,7 +55,7 @@ predicted_class <- function(votes, prob, aggregation) {
 # Error after 1, 2, ... trees on labelled data (uses each tree's class).
 error_curve <- function(object, newdata, y) {
   data <- new_engine_data(object, newdata)
-  res <- .svf_predict(object$forest, data, 1L, FALSE)
+  res <- .svf_predict(object$forest, data, 1L, FALSE, TRUE)
   yi <- as.integer(factor(y, levels = object$levels))
   K <- length(object$levels)
   votes <- matrix(0L, nrow(res$tree_class), K)

@@ -37,8 +37,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_predict
-List svf_predict(List forest, List data, int num_threads, bool want_leaves);
-RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP) {
+List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class);
+RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -46,7 +46,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< List >::type data(dataSEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type want_leaves(want_leavesSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves));
+    Rcpp::traits::input_parameter< bool >::type want_tree_class(want_tree_classSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves, want_tree_class));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -90,7 +91,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 6},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
-    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 4},
+    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 5},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},

@@ -10,7 +10,7 @@ using Rcpp::List;
 using Rcpp::Named;
 
 // [[Rcpp::export(.svf_predict)]]
-List svf_predict(List forest, List data, int num_threads, bool want_leaves) {
+List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -22,12 +22,13 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves) {
   Rcpp::NumericMatrix prob(n, K);
   Rcpp::IntegerMatrix votes(n, K);
   Rcpp::IntegerMatrix leaves(want_leaves ? n : 0, want_leaves ? ntree : 0);
-  Rcpp::IntegerMatrix tree_class(n, ntree);
+  // per-tree outputs are n x ntree: allocated only when asked for
+  Rcpp::IntegerMatrix tree_class(want_tree_class ? n : 0, want_tree_class ? ntree : 0);
   svf::PredictOutput out;
   out.prob = prob.begin();
   out.votes = votes.begin();
   out.leaves = want_leaves ? leaves.begin() : nullptr;
-  out.tree_class = tree_class.begin();
+  out.tree_class = want_tree_class ? tree_class.begin() : nullptr;
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
   return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
