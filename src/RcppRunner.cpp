@@ -56,7 +56,8 @@ void RcppRunner::progress(size_t done, size_t total) {
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double since = std::chrono::duration<double>(now - last_print_).count();
-  if (done < total && since < 0.5) return;
+  if (elapsed < delay_) return;
+  if (done < total && printed_ && since < 0.5) return;
   last_print_ = now;
   const double share = static_cast<double>(done) / total;
   std::string eta = done < total ? ", about " + format_seconds(elapsed / share * (1 - share)) + " left"

@@ -11,9 +11,12 @@
 class RcppRunner : public svf::TaskRunner {
  public:
   RcppRunner(int num_threads, bool verbose, std::string label = "Growing trees");
+  ~RcppRunner() { finish(); }  // ends the progress line also when interrupted
   void run(size_t n, const std::function<void(size_t)>& task) override;
   void progress(size_t done, size_t total) override;
   void finish();
+  // Progress stays hidden until a fit has run this long (quick fits print nothing).
+  void set_delay(double seconds) { delay_ = seconds; }
 
  private:
   int threads_;
@@ -21,6 +24,7 @@ class RcppRunner : public svf::TaskRunner {
   std::string label_;
   std::chrono::steady_clock::time_point start_, last_print_;
   bool printed_ = false;
+  double delay_ = 0;
 };
 
 #endif

@@ -87,6 +87,7 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int
   std::unique_ptr<svf::Splitter> splitter = make_splitter(params);
   std::unique_ptr<svf::LeafModel> leaf = make_leaf_model(params);
   RcppRunner runner(num_threads, verbose);
+  if (params.containsElementNamed("progress_delay")) runner.set_delay(param<double>(params, "progress_delay"));
   svf::FittedForest forest = svf::train_forest(td, *splitter, *leaf, opt, runner);
   runner.finish();
 

@@ -1,0 +1,68 @@
+#' Grow one forest across the workers of a future plan
+#'
+#' Splits the trees of one forest into contiguous chunks, grows each chunk as
+#' a future (on the workers of the current [future::plan()]: local R
+#' sessions, a cluster of machines, or a batchtools scheduler), and
+#' [combine()]s the parts. Tree `t` is always grown from the random stream
+#' `(seed, t)`, whatever machine grows it, so the result equals
+#' `svforest(..., seed = seed)` grown on one machine: same trees, same
+#' predictions, same out-of-bag error (only the out-of-bag error curve is
+#' dropped, see [combine()]).
+#'
+#' The workers need svforest installed (the same version). The training data
+#' is sent to every worker that grows a chunk. The seed is drawn here, on the
+#' calling process, when `seed` is `NULL`.
+#'
+#' @param ... Arguments of [svforest()]: `x, y` or `formula, data`, `method`
+#'   and method parameters.
+#' @param ntree Number of trees of the whole forest (method default when
+#'   `NULL`).
+#' @param seed Seed of the whole forest; `NULL` draws one from R's generator.
+#' @param chunks Number of parts (futures); default: the number of workers
+#'   of the plan, at most `ntree`.
+#' @param num_threads Threads used by each worker (default 1: one R worker
+#'   per core).
+#' @return An `svforest` model.
+#' @seealso `vignette("scaling-out", package = "svforest")`; for a scheduler
+#'   without futures, fit parts with `svforest(..., ntree = m, seed = s,
+#'   first_tree = k)` yourself and [combine()] them.
+#' @examples
+#' if (requireNamespace("future.apply", quietly = TRUE)) {
+#'   future::plan(future::sequential)  # e.g. plan(multisession, workers = 4)
+#'   fit <- svforest_future(Species ~ ., data = iris, ntree = 6, seed = 1, chunks = 3)
+#'   whole <- svforest(Species ~ ., data = iris, ntree = 6, seed = 1, num_threads = 1)
+#'   identical(predict(fit, iris, type = "prob"), predict(whole, iris, type = "prob"))
+#' }
+#' @export
+svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_threads = 1L) {
+  if (!requireNamespace("future.apply", quietly = TRUE) || !requireNamespace("future", quietly = TRUE)) {
+    stop("svforest_future() needs the packages 'future' and 'future.apply': install.packages(\"future.apply\").",
+         call. = FALSE)
+  }
+  args <- list(...)
+  if ("first_tree" %in% names(args)) {
+    stop("`first_tree` is chosen by svforest_future(); give only `ntree`.", call. = FALSE)
+  }
+  method <- if (is.null(args$method)) "rsvt" else check_choice(args$method, "method", names(svf_presets))
+  ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
+  seed <- resolve_seed(seed)
+  num_threads <- check_count(num_threads, "num_threads", 1, 1024)
+  if (is.null(chunks)) chunks <- future::nbrOfWorkers()
+  chunks <- min(check_count(chunks, "chunks", 1), ntree)
+
+  # contiguous ranges of trees: chunk j grows trees starts[j] + 1 ... starts[j] + sizes[j]
+  sizes <- rep(ntree %/% chunks, chunks) + (seq_len(chunks) <= ntree %% chunks)
+  starts <- cumsum(c(0L, sizes))[seq_len(chunks)]
+  grow_part <- function(j, args, seed, sizes, starts, num_threads) {
+    part <- do.call(svforest::svforest, c(args, list(ntree = sizes[j], seed = seed, first_tree = starts[j],
+                                                      num_threads = num_threads, verbose = FALSE)))
+    part$call <- NULL  # do.call() put the data itself in the call: don't send it back
+    part
+  }
+  parts <- future.apply::future_lapply(seq_len(chunks), grow_part, args = args, seed = seed,
+                                       sizes = sizes, starts = starts, num_threads = num_threads,
+                                       future.packages = "svforest", future.seed = FALSE)
+  out <- combine(parts)
+  out$call <- match.call()
+  out
+}
