@@ -1,0 +1,116 @@
+#' A caret model for support vector forests
+#'
+#' Returns a custom model list for `caret::train()`: use
+#' `train(x, y, method = svforest_caret())`. Class probabilities are
+#' available (`trainControl(classProbs = TRUE)`).
+#'
+#' The tuned parameters are numeric method parameters of [svforest()]; by
+#' default the one that governs tree size for the method's splitter:
+#' `leaf_size_factor` for random axis splits (`"rsvt"`), `nu` for proximal
+#' SVM splits (`"psvm"`); a method whose preset names `tune` parameters uses
+#' those. The grid for `tuneLength = len` spreads `len` values over the
+#' ranges below (log scale); random search draws from the same ranges.
+#' Tunable: `leaf_size_factor` (0.25 to 4), `min_leaf_size` (2 to 200), `nu`
+#' (10 to 10000), `sample_fraction` (0.3 to 1), `max_depth` (2 to 30),
+#' `n_min` (1 to 20). With `tune = character()` nothing is tuned.
+#'
+#' @param method Method preset, see [svforest_methods()].
+#' @param ... Fixed method parameters passed to every [svforest()] fit.
+#' @param tune Names of the parameters to tune (see Details), or `NULL` for
+#'   the method's default.
+#' @param ntree Trees per fit (method default when `NULL`).
+#' @param num_threads Threads per fit (default 1: safe when caret itself runs
+#'   resamples in parallel).
+#' @return A list in caret's custom model format.
+#' @examples
+#' if (requireNamespace("caret", quietly = TRUE)) {
+#'   ctrl <- caret::trainControl(method = "cv", number = 3, classProbs = TRUE)
+#'   set.seed(1)
+#'   tuned <- caret::train(iris[, 1:4], iris$Species, method = svforest_caret(ntree = 3),
+#'                         tuneLength = 2, trControl = ctrl)
+#'   tuned$bestTune
+#' }
+#' @export
+svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_threads = 1L) {
+  method <- check_choice(method, "method", names(svf_presets))
+  fixed <- list(...)
+  if (length(fixed) > 0) resolve_parameters(method, fixed, 100L)  # early error for typos
+  if (is.null(tune)) tune <- default_tuned(method)
+  if (!is.character(tune)) stop("`tune` must be a character vector of parameter names.", call. = FALSE)
+  bad <- setdiff(tune, names(caret_ranges))
+  if (length(bad)) {
+    stop(sprintf("Cannot tune %s; tunable parameters are: %s.", paste0("`", bad, "`", collapse = ", "),
+                 paste(names(caret_ranges), collapse = ", ")), call. = FALSE)
+  }
+  if (any(tune %in% names(fixed))) stop("A parameter cannot be both tuned and fixed.", call. = FALSE)
+  ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
+  num_threads <- check_count(num_threads, "num_threads", 1, 1024)
+
+  parameters <- if (length(tune)) {
+    data.frame(parameter = tune, class = "numeric", label = tune, stringsAsFactors = FALSE)
+  } else {
+    data.frame(parameter = "parameter", class = "character", label = "none", stringsAsFactors = FALSE)
+  }
+
+  grid <- function(x, y, len = NULL, search = "grid") {
+    if (!length(tune)) return(data.frame(parameter = "none"))
+    if (is.null(len)) len <- 3
+    values <- lapply(caret_ranges[tune], function(r) {
+      v <- if (search == "grid") {
+        seq(log(r$lower), log(r$upper), length.out = len)
+      } else {
+        stats::runif(len, log(r$lower), log(r$upper))
+      }
+      v <- exp(v)
+      if (r$integer) v <- round(v)
+      signif(v, 3)
+    })
+    g <- if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else as.data.frame(values)
+    unique(g)
+  }
+
+  fit <- function(x, y, wts, param, lev, last, weights, classProbs, ...) {
+    tuned <- if (length(tune)) as.list(param[1, tune, drop = FALSE]) else list()
+    for (p in names(tuned)) if (caret_ranges[[p]]$integer) tuned[[p]] <- as.integer(round(tuned[[p]]))
+    do.call(svforest, c(list(x = x, y = y, method = method, ntree = ntree, num_threads = num_threads,
+                             verbose = FALSE), fixed, tuned))
+  }
+
+  list(
+    label = sprintf("Support vector forest (svforest, method \"%s\")", method),
+    library = "svforest",
+    type = "Classification",
+    parameters = parameters,
+    grid = grid,
+    fit = fit,
+    predict = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
+      as.character(predict(modelFit, newdata, type = "class", num_threads = num_threads))
+    },
+    prob = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
+      as.data.frame(predict(modelFit, newdata, type = "prob", num_threads = num_threads),
+                    stringsAsFactors = FALSE)
+    },
+    sort = function(x) x,
+    levels = function(x) x$levels,
+    tags = c("Random Forest", "Support Vector Machines", "Ensemble Model"),
+    loop = NULL
+  )
+}
+
+# Ranges of the parameters svforest_caret() can tune.
+caret_ranges <- list(
+  leaf_size_factor = list(lower = 0.25, upper = 4, integer = FALSE),
+  min_leaf_size = list(lower = 2, upper = 200, integer = TRUE),
+  nu = list(lower = 10, upper = 10000, integer = FALSE),
+  sample_fraction = list(lower = 0.3, upper = 1, integer = FALSE),
+  max_depth = list(lower = 2, upper = 30, integer = TRUE),
+  n_min = list(lower = 1, upper = 20, integer = TRUE)
+)
+
+# The parameter tuned by default: the preset's own choice when it names one,
+# else the tree-size parameter of its splitter.
+default_tuned <- function(method) {
+  preset <- svf_presets[[method]]
+  if (!is.null(preset$tune)) return(preset$tune)
+  switch(preset$splitter, random_axis = "leaf_size_factor", psvm = "nu", character())
+}

@@ -1,0 +1,58 @@
+# svforest_caret(): a caret model list that train() can tune by
+# cross-validation, with class probabilities.
+
+# caret's dependencies ask the system for the time zone when TZ is unset,
+# which warns in containers without systemd
+if (!nzchar(Sys.getenv("TZ"))) withr::local_envvar(TZ = "UTC", .local_envir = testthat::teardown_env())
+
+test_that("caret::train() tunes an svforest by cross-validation", {
+  skip_if_not_installed("caret")
+  d <- xor_linear_df(300, p = 2, noise = 0.1, seed = 71)
+  test <- xor_linear_df(300, p = 2, seed = 72)
+  ctrl <- caret::trainControl(method = "cv", number = 3, classProbs = TRUE,
+                              summaryFunction = caret::twoClassSummary)
+  set.seed(1)
+  model <- svforest_caret(ntree = 3)
+  expect_identical(model$parameters$parameter, "leaf_size_factor")
+  tuned <- suppressWarnings(caret::train(d[, c("x1", "x2")], d$y, method = model, tuneLength = 3,
+                                         trControl = ctrl, metric = "ROC"))
+  expect_s3_class(tuned, "train")
+  expect_identical(nrow(tuned$results), 3L)
+  expect_identical(tuned$results$leaf_size_factor, c(0.25, 1, 4))
+  expect_true(all(tuned$results$ROC > 0.5))
+  # leaves of ~sqrt(n) rows with SVMs beat a leaf_size_factor of 4 (few big
+  # leaves: close to one linear SVM) on XOR-like data
+  expect_gt(max(tuned$results$ROC[1:2]), tuned$results$ROC[3])
+  expect_s3_class(tuned$finalModel, "svforest")
+  expect_identical(tuned$finalModel$params$leaf_size_factor, tuned$bestTune$leaf_size_factor)
+  prob <- predict(tuned, test[, c("x1", "x2")], type = "prob")
+  expect_identical(names(prob), levels(d$y))
+  expect_equal(rowSums(prob), rep(1, nrow(test)), ignore_attr = TRUE)
+  expect_gt(mean(predict(tuned, test[, c("x1", "x2")]) == test$y), 0.85)
+})
+
+test_that("svforest_caret() works with the formula interface, other methods and fixed grids", {
+  skip_if_not_installed("caret")
+  set.seed(2)
+  tuned <- caret::train(Species ~ ., data = iris, method = svforest_caret("psvm", ntree = 5),
+                        tuneGrid = data.frame(nu = c(10, 1000)),
+                        trControl = caret::trainControl(method = "cv", number = 2))
+  expect_identical(tuned$results$nu, c(10, 1000))
+  expect_identical(tuned$finalModel$method, "psvm")
+  # nothing tuned, a fixed parameter
+  m <- svforest_caret(tune = character(), ntree = 2, leaf_size_factor = 0.5)
+  set.seed(3)
+  fixed <- caret::train(iris[, 1:4], iris$Species, method = m,
+                        trControl = caret::trainControl(method = "cv", number = 2))
+  expect_identical(fixed$finalModel$params$leaf_size_factor, 0.5)
+  g <- svforest_caret(tune = c("leaf_size_factor", "min_leaf_size"))$grid(NULL, NULL, len = 2)
+  expect_identical(dim(g), c(4L, 2L))
+  expect_true(is.numeric(g$min_leaf_size))
+})
+
+test_that("svforest_caret() rejects bad arguments", {
+  expect_error(svforest_caret("nope"), "method")
+  expect_error(svforest_caret(tune = "cost"), "Cannot tune `cost`")
+  expect_error(svforest_caret(lef = 1), "Unknown argument")
+  expect_error(svforest_caret(tune = "nu", nu = 3), "both tuned and fixed")
+})
