@@ -64,6 +64,10 @@
 #'   get an SVM, class balancing, LIBLINEAR's stopping tolerance for the final
 #'   fit (default 0.01, LIBLINEAR's own) and for the CV fits (default 0.1:
 #'   only their held-out accuracy is used, and it is 2x faster).}
+#' \item{`first_tree`}{index (from 0) of the first tree grown (default 0):
+#'   a fit with `ntree = m, first_tree = k` grows trees `k + 1` to `k + m` of
+#'   the forest with that `seed`, so machines can grow parts of one forest
+#'   that [combine()] merges; see [svforest_future()].}
 #' \item{`scale`}{scale predictors for the SVMs: min-max to \[0, 1\] for dense
 #'   input, division by the largest absolute value for sparse input (zeros stay
 #'   zero).}
@@ -91,7 +95,10 @@
 #' @param seed Whole number; `NULL` draws one from R's generator (so
 #'   [set.seed()] makes fits repeatable). Tree `t` uses the stream
 #'   `(seed, t)`.
-#' @param verbose Show progress with an estimate of the time left.
+#' @param verbose Show a progress bar with an estimate of the time left:
+#'   `TRUE` always, `FALSE` never; `NULL` (default) in interactive sessions
+#'   for fits that run longer than 2 seconds. Fits stop promptly on an
+#'   interrupt (Ctrl-C, Esc).
 #' @param ... Method parameters (see the sections below).
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
@@ -106,8 +113,10 @@ svforest <- function(x, ...) UseMethod("svforest")
 
 #' @rdname svforest
 #' @export
-svforest.formula <- function(formula, data, method = "rsvt", ntree = NULL, num_threads = NULL,
-                             seed = NULL, verbose = FALSE, ...) {
+# `...` comes before the named arguments so that method parameters are never
+# partially matched to them (`nu = 10` would otherwise set num_threads).
+svforest.formula <- function(formula, data, ..., method = "rsvt", ntree = NULL, num_threads = NULL,
+                             seed = NULL, verbose = NULL) {
   call <- match.call()
   if (missing(data) || !is.data.frame(data)) stop("`data` must be a data frame.", call. = FALSE)
   mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
@@ -125,8 +134,8 @@ svforest.formula <- function(formula, data, method = "rsvt", ntree = NULL, num_t
 
 #' @rdname svforest
 #' @export
-svforest.default <- function(x, y, method = "rsvt", ntree = NULL, num_threads = NULL, seed = NULL,
-                             verbose = FALSE, ...) {
+svforest.default <- function(x, y, ..., method = "rsvt", ntree = NULL, num_threads = NULL, seed = NULL,
+                             verbose = NULL) {
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   design <- x_design(x)
@@ -141,7 +150,11 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
   y <- check_outcome(y, n)
-  verbose <- check_flag(verbose, "verbose")
+  # NULL: progress only in interactive sessions and only once a fit is slow
+  progress_delay <- if (is.null(verbose)) 2 else 0
+  verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
+  first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
+  user$first_tree <- NULL
   ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
   num_threads <- resolve_threads(num_threads)
   seed <- resolve_seed(seed)
@@ -149,7 +162,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   if (is.na(params$m_max)) params$m_max <- ncol(x)
   params$m_max <- min(params$m_max, ncol(x))
 
-  engine_params <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = 0L))
+  engine_params <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
+                                  progress_delay = progress_delay))
   forest <- .svf_fit(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, num_threads, verbose)
 
   oob <- forest$oob
@@ -176,6 +190,10 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     oob_error = if (is.null(oob)) NA_real_ else oob$error,
     oob_error_curve = if (is.null(oob)) NULL else oob$error_curve,
     oob_predictions = oob_predictions,
+    # kept so that combine() can merge the out-of-bag votes of parts
+    oob_votes = if (is.null(oob)) NULL else oob$votes,
+    oob_y = if (is.null(oob)) NULL else as.integer(y),
+    first_tree = first_tree,
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
   ), class = "svforest")
