@@ -43,6 +43,9 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   if ("first_tree" %in% names(args)) {
     stop("`first_tree` is chosen by svforest_future(); give only `ntree`.", call. = FALSE)
   }
+  # a formula would carry its whole environment (the caller's local variables)
+  # to every worker; models keep only the global or package environment anyway
+  args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
   method <- if (is.null(args$method)) "rsvt" else check_choice(args$method, "method", names(svf_presets))
   ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
   seed <- resolve_seed(seed)
@@ -61,7 +64,11 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   }
   parts <- future.apply::future_lapply(seq_len(chunks), grow_part, args = args, seed = seed,
                                        sizes = sizes, starts = starts, num_threads = num_threads,
-                                       future.packages = "svforest", future.seed = FALSE)
+                                       future.packages = "svforest",
+                                       # svforest uses no R random numbers here (the seed is given);
+                                       # NULL also skips future's check, which packages loaded on
+                                       # a worker may trip
+                                       future.seed = NULL)
   out <- combine(parts)
   out$call <- match.call()
   out
