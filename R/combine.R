@@ -23,6 +23,9 @@
 #' every tree's out-of-bag predictions, which are not stored: it is dropped
 #' (`plot()` then draws the error curve on `newdata` when given).
 #'
+#' randomForest and dplyr also export a `combine()`: when one of them is
+#' attached after svforest, write `svforest::combine()`.
+#'
 #' @param ... Fitted [svforest()] models, or one list of them.
 #' @return An `svforest` model.
 #' @examples
