@@ -84,10 +84,10 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
     grid = grid,
     fit = fit,
     predict = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
-      as.character(predict(modelFit, newdata, type = "class", num_threads = num_threads))
+      as.character(stats::predict(modelFit, newdata, type = "class", num_threads = num_threads))
     },
     prob = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
-      as.data.frame(predict(modelFit, newdata, type = "prob", num_threads = num_threads),
+      as.data.frame(stats::predict(modelFit, newdata, type = "prob", num_threads = num_threads),
                     stringsAsFactors = FALSE)
     },
     sort = function(x) x,

@@ -4,8 +4,8 @@
   # (parsnip is only suggested; this is the vctrs::s3_register() pattern)
   register <- function(...) {
     tryCatch(register_parsnip_engine(),
-             error = function(e) packageStartupMessage("svforest: parsnip engine not registered: ",
-                                                       conditionMessage(e)))
+             error = function(e) warning("svforest: parsnip engine not registered: ",
+                                         conditionMessage(e), call. = FALSE))
   }
   if (isNamespaceLoaded("parsnip")) register()
   setHook(packageEvent("parsnip", "onLoad"), register)
