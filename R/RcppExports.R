@@ -25,3 +25,7 @@
     .Call(`_svforest_svf_overlay_classes`, counts, seed)
 }
 
+.svf_learn_transform <- function(A, B, rank, iterations, step, dim) {
+    .Call(`_svforest_svf_learn_transform`, A, B, rank, iterations, step, dim)
+}
+

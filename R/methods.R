@@ -10,6 +10,10 @@ svf_presets <- list(
   psvm = list(
     sampler = "all", splitter = "psvm", leaf = "constant",
     aggregation = "vote", ntree = 100L
+  ),
+  transform = list(
+    sampler = "subsample", splitter = "transform", leaf = "constant",
+    aggregation = "prob", ntree = 20L, max_depth = 9L
   )
 )
 
@@ -21,7 +25,7 @@ svf_parameters <- list(
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
                          check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
   splitter = list(default = function(preset, n) preset$splitter,
-                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm"))),
+                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "transform"))),
   leaf = list(default = function(preset, n) preset$leaf,
               check = function(x) check_choice(x, "leaf", c("linear_svm", "constant"))),
   aggregation = list(default = function(preset, n) preset$aggregation,
@@ -32,7 +36,7 @@ svf_parameters <- list(
                        check = function(x) check_count(x, "min_leaf_size", 1)),
   split_rule = list(default = function(preset, n) "admissible",
                     check = function(x) check_choice(x, "split_rule", c("admissible", "published"))),
-  max_depth = list(default = function(preset, n) 0L,
+  max_depth = list(default = function(preset, n) if (is.null(preset$max_depth)) 0L else preset$max_depth,
                    check = function(x) check_count(x, "max_depth", 0, 10000)),
   nu = list(default = function(preset, n) 1000,
             check = function(x) check_number(x, "nu", 0, min_open = TRUE)),
@@ -40,6 +44,17 @@ svf_parameters <- list(
                check = function(x) if (identical(x, NA_integer_)) x else check_count(x, "m_max", 1)),
   n_min = list(default = function(preset, n) 2L,
                check = function(x) check_count(x, "n_min", 0)),
+  # transformation splits
+  transform_rank = list(default = function(preset, n) NA_integer_,  # NA: square T
+                        check = function(x) if (is.atomic(x) && length(x) == 1 && is.na(x)) NA_integer_ else check_count(x, "transform_rank", 2)),
+  subspace_dim = list(default = function(preset, n) 10L,
+                      check = function(x) check_count(x, "subspace_dim", 1)),
+  transform_iter = list(default = function(preset, n) 30L,
+                        check = function(x) check_count(x, "transform_iter", 0, 10000)),
+  transform_step = list(default = function(preset, n) 0.5,
+                        check = function(x) check_number(x, "transform_step", 0, min_open = TRUE)),
+  min_node_size = list(default = function(preset, n) 5L,
+                       check = function(x) check_count(x, "min_node_size", 2)),
   cost = list(default = function(preset, n) c(0.25, 0.5, 1, 2, 4),
               check = function(x) sort(unique(check_numbers(x, "cost")))),
   cv_folds = list(default = function(preset, n) 3L,

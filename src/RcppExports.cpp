@@ -87,6 +87,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_learn_transform
+List svf_learn_transform(Rcpp::NumericMatrix A, Rcpp::NumericMatrix B, int rank, int iterations, double step, int dim);
+RcppExport SEXP _svforest_svf_learn_transform(SEXP ASEXP, SEXP BSEXP, SEXP rankSEXP, SEXP iterationsSEXP, SEXP stepSEXP, SEXP dimSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type A(ASEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type B(BSEXP);
+    Rcpp::traits::input_parameter< int >::type rank(rankSEXP);
+    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< int >::type dim(dimSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_learn_transform(A, B, rank, iterations, step, dim));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 6},
@@ -95,6 +111,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
+    {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},
     {NULL, NULL, 0}
 };
 

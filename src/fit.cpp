@@ -9,6 +9,7 @@
 #include "core/LinearSvmLeaf.h"
 #include "core/ProximalSvmSplitter.h"
 #include "core/RandomAxisSplitter.h"
+#include "core/TransformSplitter.h"
 #include "model_convert.h"
 
 using Rcpp::List;
@@ -30,6 +31,15 @@ std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
   if (type == "psvm")
     return std::unique_ptr<svf::Splitter>(new svf::ProximalSvmSplitter(
         param<double>(params, "nu"), param<int>(params, "m_max"), param<int>(params, "n_min")));
+  if (type == "transform") {
+    svf::TransformOptions o;
+    o.rank = param<int>(params, "transform_rank");
+    o.dim = param<int>(params, "subspace_dim");
+    o.iterations = param<int>(params, "transform_iter");
+    o.step = param<double>(params, "transform_step");
+    o.min_node_size = param<int>(params, "min_node_size");
+    return std::unique_ptr<svf::Splitter>(new svf::TransformSplitter(o));
+  }
   Rcpp::stop("unknown splitter '%s'", type);
 }
 

@@ -102,7 +102,10 @@ List tree_to_r(const svf::Tree& t) {
       _["split_weight"] = wrap(t.split_weight), _["leaf_size"] = wrap(t.leaf_size),
       _["leaf_counts"] = wrap(t.leaf_counts), _["leaf_type"] = wrap(t.leaf_type),
       _["leaf_cost"] = wrap(t.leaf_cost), _["leaf_coef_start"] = wrap(t.leaf_coef_start),
-      _["coef"] = wrap(t.coef));
+      _["coef"] = wrap(t.coef),
+      // transformation splits
+      _["tf_start"] = wrap(t.tf_start), _["tf_rank"] = wrap(t.tf_rank),
+      _["tf_dim"] = wrap(t.tf_dim), _["tf_values"] = wrap(t.tf_values));
 }
 
 svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int index,
@@ -131,6 +134,13 @@ svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int 
   v.n_leaves = n_leaves;
   v.coef_len = coef_len;
   v.svm_min_rows = svm_min_rows;
+  R_xlen_t tf_len;
+  v.tf_start = int_field(tree, "tf_start", n_nodes, where);
+  v.tf_rank = int_field(tree, "tf_rank", n_nodes, where);
+  v.tf_dim = int_field(tree, "tf_dim", n_nodes, where);
+  v.tf_values = real_field(tree, "tf_values", 0, where, &tf_len);
+  v.tf_len = tf_len;
+  v.tf_cols = p;
   const std::string problem = svf::validate_tree(v, num_classes, p);
   if (!problem.empty()) stop("%s is damaged: %s", where, problem);
   return v;

@@ -58,3 +58,25 @@ Rcpp::LogicalVector svf_overlay_classes(Rcpp::IntegerVector counts, double seed)
   std::vector<char> a = svf::overlay_classes(counts.begin(), counts.size(), rng);
   return Rcpp::LogicalVector(a.begin(), a.end());
 }
+
+// Test hooks for the transformation splitter: A and B hold the two groups'
+// rows (as rows); returns T, the objective trace and each group's basis.
+#include "core/TransformSplitter.h"
+
+// [[Rcpp::export(.svf_learn_transform)]]
+List svf_learn_transform(Rcpp::NumericMatrix A, Rcpp::NumericMatrix B, int rank, int iterations,
+                         double step, int dim) {
+  if (A.ncol() != B.ncol() || A.nrow() < 1 || B.nrow() < 1 || dim < 1 || iterations < 0)
+    Rcpp::stop("bad arguments");
+  Eigen::Map<const Eigen::MatrixXd> a(A.begin(), A.nrow(), A.ncol()), b(B.begin(), B.nrow(), B.ncol());
+  const Eigen::MatrixXd at = a.transpose(), bt = b.transpose();
+  const svf::LearnedTransform lt = svf::learn_transform(at, bt, rank, iterations, step);
+  auto to_r = [](const Eigen::MatrixXd& m) {
+    Rcpp::NumericMatrix out(m.rows(), m.cols());
+    std::copy(m.data(), m.data() + m.size(), out.begin());
+    return out;
+  };
+  return List::create(Named("T") = to_r(lt.T), Named("objective") = Rcpp::wrap(lt.objective),
+                      Named("basis_a") = to_r(svf::group_basis(lt.T, at, dim)),
+                      Named("basis_b") = to_r(svf::group_basis(lt.T, bt, dim)));
+}

@@ -7,19 +7,31 @@
 #include <vector>
 #include "Random.h"
 #include "TrainingData.h"
+#include "Tree.h"
 
 namespace svf {
 
 // Axis rule: rows with x[var] <= value go left. Oblique rule (index not
 // empty): rows with sum_k weight[k] * x[index[k]] <= value go left.
+// Transformation rule (subspace not empty): [T, U_A, U_B] as in
+// subspace_goes_left() (Tree.h), T of subspace_rank x subspace_cols.
 struct SplitRule {
   int var = -1;
   double value = 0.0;
   std::vector<int> index;
   std::vector<double> weight;
+  std::vector<double> subspace;
+  int subspace_rank = 0, subspace_dim = 0;
+  size_t subspace_cols = 0;
+  mutable std::vector<double> scratch;
 
   template <typename Get>
   bool goes_left(Get get) const {
+    if (!subspace.empty()) {
+      scratch.resize(subspace_rank);
+      return subspace_goes_left(subspace.data(), subspace_rank, subspace_dim, subspace_cols, get,
+                                scratch.data());
+    }
     if (index.empty()) return get(var) <= value;
     double s = 0.0;
     for (size_t k = 0; k < index.size(); ++k) s += weight[k] * get(index[k]);

@@ -29,6 +29,12 @@ TreeView view_of(const Tree& tree) {
   v.leaf_coef_start = tree.leaf_coef_start.data();
   v.coef = tree.coef.data();
   v.svm_min_rows = tree.svm_min_rows;
+  v.tf_start = tree.tf_start.data();
+  v.tf_rank = tree.tf_rank.data();
+  v.tf_dim = tree.tf_dim.data();
+  v.tf_values = tree.tf_values.data();
+  v.tf_len = tree.tf_values.size();
+  v.tf_cols = tree.tf_cols;
   return v;
 }
 
@@ -98,7 +104,18 @@ std::string validate_tree(const TreeView& t, int num_classes, size_t p) {
       seen[leaf] = 1;
     } else {
       const long start = t.split_coef_start[i], count = t.split_coef_count[i];
-      if (start >= 0) {
+      const long tf = t.tf_start[i], rank = t.tf_rank[i], dim = t.tf_dim[i];
+      if (tf >= 0) {
+        // T (r x p) and two r x k bases must lie inside tf_values
+        if (start != -1 || rank < 1 || dim < 1 || dim > rank || t.tf_cols != p ||
+            static_cast<size_t>(tf) + static_cast<size_t>(rank) * (p + 2 * dim) > t.tf_len) {
+          err << "node " << i << " has transformation split values out of range";
+          return err.str();
+        }
+      } else if (tf != -1) {
+        err << "node " << i << " has a negative transformation offset";
+        return err.str();
+      } else if (start >= 0) {
         if (count < 1 || static_cast<size_t>(start + count) > t.split_coef_len) {
           err << "node " << i << " has oblique split coefficients out of range";
           return err.str();

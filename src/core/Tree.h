@@ -4,6 +4,7 @@
 #ifndef SVFOREST_TREE_H
 #define SVFOREST_TREE_H
 
+#include <algorithm>
 #include <string>
 #include <vector>
 #include <linear.h>
@@ -32,6 +33,12 @@ struct Tree {
   std::vector<double> coef;          // (p + 1) weights per output, last = bias
   // classes with at least this many rows in a linear leaf have an SVM output
   int svm_min_rows = 1;
+  // transformation (subspace) splits: node i with tf_start[i] >= 0 keeps, from
+  // tf_values[tf_start[i]], T (tf_rank x p), then the bases of groups A and B
+  // (tf_rank x tf_dim each), all column-major; see subspace_goes_left()
+  std::vector<int> tf_start, tf_rank, tf_dim;  // per node; -1 / 0 / 0 otherwise
+  std::vector<double> tf_values;
+  size_t tf_cols = 0;  // p, set when the tree has transformation splits
 
   int add_node() {
     split_var.push_back(-1);
@@ -41,6 +48,9 @@ struct Tree {
     leaf_id.push_back(-1);
     split_coef_start.push_back(-1);
     split_coef_count.push_back(0);
+    tf_start.push_back(-1);
+    tf_rank.push_back(0);
+    tf_dim.push_back(0);
     return static_cast<int>(split_var.size()) - 1;
   }
 };
@@ -62,6 +72,12 @@ struct TreeView {
   const int* leaf_type = nullptr;
   const int* leaf_coef_start = nullptr;
   const double* coef = nullptr;
+  // transformation splits (see Tree)
+  const int* tf_start = nullptr;
+  const int* tf_rank = nullptr;
+  const int* tf_dim = nullptr;
+  const double* tf_values = nullptr;
+  size_t tf_len = 0, tf_cols = 0;
 };
 
 TreeView view_of(const Tree& tree);
@@ -71,21 +87,56 @@ TreeView view_of(const Tree& tree);
 // classes, one per class (one-vs-rest) for more.
 int linear_leaf_outputs(const int* counts, int num_classes, int min_rows);
 
+// Transformation split: with z = T x (T is r x p), the row goes left (group A)
+// when basis A reconstructs z at least as well as basis B, i.e.
+// ||z - U_A U_A' z|| <= ||z - U_B U_B' z||, which for orthonormal (or zero)
+// basis columns is ||U_A' z||^2 >= ||U_B' z||^2. The rule is invariant to the
+// scale of x. v = [T, U_A, U_B] column-major; z is scratch of length r.
+template <typename Get>
+bool subspace_goes_left(const double* v, int r, int k, size_t p, Get get, double* z) {
+  std::fill(z, z + r, 0.0);
+  for (size_t j = 0; j < p; ++j) {
+    const double xj = get(static_cast<int>(j));
+    if (xj == 0.0) continue;
+    const double* tj = v + j * r;
+    for (int i = 0; i < r; ++i) z[i] += tj[i] * xj;
+  }
+  const double* ua = v + p * r;
+  const double* ub = ua + static_cast<size_t>(r) * k;
+  double ea = 0.0, eb = 0.0;
+  for (int c = 0; c < k; ++c) {
+    double sa = 0.0, sb = 0.0;
+    for (int i = 0; i < r; ++i) {
+      sa += ua[c * r + i] * z[i];
+      sb += ub[c * r + i] * z[i];
+    }
+    ea += sa * sa;
+    eb += sb * sb;
+  }
+  return ea >= eb;
+}
+
 // Leaf reached by a row; get(col) returns the row's raw value of a predictor.
 template <typename Get>
 int route(const TreeView& t, Get get) {
   int node = 0;
+  std::vector<double> z;  // scratch of transformation splits, allocated on first use
   while (t.leaf_id[node] < 0) {
-    double value;
+    bool left;
     const int start = t.split_coef_start[node];
-    if (start < 0) {
-      value = get(t.split_var[node]);
-    } else {
-      value = 0.0;
+    if (start >= 0) {
+      double value = 0.0;
       for (int k = start; k < start + t.split_coef_count[node]; ++k)
         value += t.split_weight[k] * get(t.split_index[k]);
+      left = value <= t.split_value[node];
+    } else if (t.tf_start[node] < 0) {
+      left = get(t.split_var[node]) <= t.split_value[node];
+    } else {
+      z.resize(t.tf_rank[node]);
+      left = subspace_goes_left(t.tf_values + t.tf_start[node], t.tf_rank[node], t.tf_dim[node],
+                                t.tf_cols, get, z.data());
     }
-    node = value <= t.split_value[node] ? t.left_child[node] : t.right_child[node];
+    node = left ? t.left_child[node] : t.right_child[node];
   }
   return t.leaf_id[node];
 }

@@ -56,6 +56,14 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, const Splitter& 
           tree.split_weight.insert(tree.split_weight.end(), rule.weight.begin(), rule.weight.end());
           tree.split_var[nd.node] = -1;
         }
+        if (!rule.subspace.empty()) {
+          tree.tf_start[nd.node] = static_cast<int>(tree.tf_values.size());
+          tree.tf_rank[nd.node] = rule.subspace_rank;
+          tree.tf_dim[nd.node] = rule.subspace_dim;
+          tree.tf_values.insert(tree.tf_values.end(), rule.subspace.begin(), rule.subspace.end());
+          tree.tf_cols = rule.subspace_cols;
+          tree.split_var[nd.node] = -1;
+        }
         tree.left_child[nd.node] = left;
         tree.right_child[nd.node] = right;
         // right first on the stack, so the left subtree is grown first

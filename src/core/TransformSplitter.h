@@ -1,0 +1,67 @@
+// Transformation forests' split (Qiu & Sapiro, "Learning transformations for
+// classification forests"): the classes present in the node are divided at
+// random into two groups A and B; a linear transform T (r x p) is learned by
+// projected subgradient descent on
+//   f(T) = ||T A||_* + ||T B||_* - ||T [A, B]||_*   subject to ||T||_2 = 1
+// (columns of A, B are the groups' rows), which makes each group low-rank and
+// pushes the groups' subspaces apart (f >= 0, f = 0 when they are orthogonal).
+// Each group is then modelled by the top `dim` left singular vectors of its
+// transformed rows, and a row goes to the group whose subspace reconstructs
+// T x with the smaller residual.
+//
+// Inputs are used raw (no min-max scaling): subspaces pass through the origin
+// and a shift would destroy that structure. Each row is divided by its norm
+// for learning (every row weighs the same in the nuclear norms); routing is
+// invariant to the scale of a row, so prediction needs no scaling at all.
+//
+// Cost: a group with m >= p rows is handled through its p x p Gram matrix
+// (built once per node, m p^2), so an iteration costs O(r p^2 + r^3),
+// independent of the number of rows; smaller groups work on their rows
+// directly, O(r p m + min(r, m)^3).
+#ifndef SVFOREST_TRANSFORMSPLITTER_H
+#define SVFOREST_TRANSFORMSPLITTER_H
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "Splitter.h"
+
+namespace svf {
+
+struct TransformOptions {
+  int rank = 0;         // rows of T; <= 0 (R's NA) or >= p: square T (identity start)
+  int dim = 10;         // subspace dimension of each group
+  int iterations = 30;  // subgradient steps
+  double step = 0.5;    // step size (rows are unit norm and divided by sqrt(node size))
+  size_t min_node_size = 5;
+};
+
+struct LearnedTransform {
+  Eigen::MatrixXd T;               // the iterate with the smallest objective
+  std::vector<double> objective;   // f at the start and after every step
+};
+
+// A (p x m_a) and B (p x m_b): the two groups' rows as columns, already
+// normalised as the caller wishes. rank < p gives a fat T started from the
+// top principal directions of [A, B] (the identity restricted to them).
+LearnedTransform learn_transform(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, int rank,
+                                 int iterations, double step);
+
+// Top `dim` left singular vectors of T M (r x dim); directions with a zero
+// singular value are left as zero columns.
+Eigen::MatrixXd group_basis(const Eigen::MatrixXd& T, const Eigen::MatrixXd& M, int dim);
+
+class TransformSplitter : public Splitter {
+ public:
+  explicit TransformSplitter(const TransformOptions& o) : o_(o) {}
+  size_t min_node_size() const override { return o_.min_node_size; }
+  bool find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
+                  SplitRule& rule) const override;
+
+ private:
+  static const int kAttempts = 3;  // new class groups when a rule sends every row one way
+  TransformOptions o_;
+};
+
+}  // namespace svf
+#endif

@@ -1,0 +1,191 @@
+# Transformation forests: nuclear-norm learned transforms at split nodes.
+
+# Rows drawn from a union of subspaces: class k lies in a dim-dimensional
+# subspace of R^d; all classes' subspaces are tilted copies of one base
+# subspace (small principal angles), so the raw data is hard to split and a
+# learned transform helps. The subspaces are fixed; `seed` draws the rows.
+union_of_subspaces <- function(n_per_class, K = 4, d = 12, dim = 2, tilt = 0.35, noise = 0.02,
+                               seed = 1) {
+  bases <- withr_seed(100 + K + d, {
+    base <- qr.Q(qr(matrix(stats::rnorm(d * d), d)))[, 1:dim]
+    lapply(seq_len(K), function(k) qr.Q(qr(base + tilt * matrix(stats::rnorm(d * dim), d, dim))))
+  })
+  withr_seed(seed, {
+    x <- do.call(rbind, lapply(bases, function(U) {
+      t(U %*% matrix(stats::rnorm(dim * n_per_class), dim)) +
+        noise * matrix(stats::rnorm(n_per_class * d), n_per_class, d)
+    }))
+    colnames(x) <- paste0("x", seq_len(d))
+    list(x = x, y = factor(rep(paste0("c", seq_len(K)), each = n_per_class)))
+  })
+}
+
+unit_rows <- function(m) m / sqrt(rowSums(m^2))
+
+# Smallest principal angle (degrees) between the column spaces of a and b.
+smallest_angle <- function(a, b, rank) {
+  qa <- svd(a)$u[, seq_len(rank), drop = FALSE]
+  qb <- svd(b)$u[, seq_len(rank), drop = FALSE]
+  acos(min(1, max(svd(crossprod(qa, qb))$d))) * 180 / pi
+}
+
+two_subspaces <- function(m = 40, d = 8, seed = 3) {
+  withr_seed(seed, {
+    Q <- qr.Q(qr(matrix(stats::rnorm(d * d), d)))
+    s1 <- Q[, 1:2]
+    s2 <- qr.Q(qr(cbind(Q[, 1] * cos(0.25) + Q[, 3] * sin(0.25), Q[, 2] * cos(0.4) + Q[, 4] * sin(0.4))))
+    list(a = t(s1 %*% matrix(stats::rnorm(2 * m), 2)), b = t(s2 %*% matrix(stats::rnorm(2 * m), 2)))
+  })
+}
+
+test_that("the objective decreases and the learned T separates two close subspaces", {
+  g <- two_subspaces()
+  n <- nrow(g$a) + nrow(g$b)
+  a <- unit_rows(g$a) / sqrt(n)
+  b <- unit_rows(g$b) / sqrt(n)
+  nuc <- function(m) sum(svd(m)$d)
+  objective <- function(T) nuc(T %*% t(a)) + nuc(T %*% t(b)) - nuc(T %*% t(rbind(a, b)))
+  r <- svforest:::.svf_learn_transform(a, b, 0L, 60L, 0.5, 2L)
+  obj <- r$objective
+  expect_length(obj, 61)
+  # the trace is the objective of the iterates, computed independently in R at the start
+  expect_equal(obj[1], objective(diag(ncol(a))), tolerance = 1e-8)
+  expect_equal(min(obj), objective(r$T), tolerance = 1e-6)
+  expect_lt(min(obj), 0.05 * obj[1])
+  expect_true(all(diff(obj[1:10]) < 0))  # early steps descend
+  expect_equal(max(svd(r$T)$d), 1, tolerance = 1e-6)  # ||T||_2 = 1
+  # the paper's Fig. 1 claim: the smallest principal angle between the two
+  # classes grows (here from about 14 degrees to nearly 90)
+  before <- smallest_angle(t(g$a), t(g$b), 2)
+  after <- smallest_angle(r$T %*% t(g$a), r$T %*% t(g$b), 2)
+  expect_lt(before, 20)
+  expect_gt(after, 80)
+  # bases are the top left singular vectors of each transformed group
+  ua <- svd(r$T %*% t(a))$u[, 1:2]
+  expect_equal(abs(crossprod(ua, r$basis_a)), diag(2), tolerance = 1e-6)
+})
+
+test_that("a fat transform reduces the dimension and still separates the groups", {
+  g <- two_subspaces(d = 10)
+  n <- nrow(g$a) + nrow(g$b)
+  r <- svforest:::.svf_learn_transform(unit_rows(g$a) / sqrt(n), unit_rows(g$b) / sqrt(n), 4L, 60L,
+                                       0.5, 2L)
+  expect_identical(dim(r$T), c(4L, 10L))
+  expect_lt(min(r$objective), 0.1 * r$objective[1])
+  expect_gt(smallest_angle(r$T %*% t(g$a), r$T %*% t(g$b), 2), 60)
+})
+
+test_that("routing agrees with a direct computation in R", {
+  tr <- union_of_subspaces(40)
+  te <- union_of_subspaces(30, seed = 2)
+  fit <- svforest(tr$x, tr$y, method = "transform", ntree = 3, seed = 4, num_threads = 1,
+                  subspace_dim = 2, transform_rank = 6)
+  leaves <- predict(fit, te$x, type = "leaf")
+  for (t in seq_along(fit$forest$trees)) {
+    tree <- fit$forest$trees[[t]]
+    expect_true(all(tree$tf_start[tree$leaf_id < 0] >= 0))
+    p <- ncol(te$x)
+    for (i in seq_len(nrow(te$x))) {
+      node <- 1L
+      while (tree$leaf_id[node] < 0) {
+        r <- tree$tf_rank[node]
+        k <- tree$tf_dim[node]
+        v <- tree$tf_values[tree$tf_start[node] + seq_len(r * (p + 2 * k))]
+        T <- matrix(v[seq_len(r * p)], r, p)
+        ua <- matrix(v[r * p + seq_len(r * k)], r, k)
+        ub <- matrix(v[r * p + r * k + seq_len(r * k)], r, k)
+        z <- T %*% te$x[i, ]
+        # residuals of the two subspaces' reconstructions
+        res_a <- sum((z - ua %*% crossprod(ua, z))^2)
+        res_b <- sum((z - ub %*% crossprod(ub, z))^2)
+        node <- (if (res_a <= res_b) tree$left_child[node] else tree$right_child[node]) + 1L
+      }
+      expect_identical(tree$leaf_id[node] + 1L, leaves[i, t])
+    }
+  }
+})
+
+test_that("at a node, the learned T routes held-out rows of two class groups better", {
+  # groups of three classes each: a group spans 6 dimensions but is modelled
+  # by a 2-dimensional subspace, so the raw subspaces overlap; T makes each
+  # group closer to low-rank and the groups closer to orthogonal
+  tr <- union_of_subspaces(40, K = 6, d = 16, tilt = 0.5, noise = 0.05, seed = 5)
+  te <- union_of_subspaces(150, K = 6, d = 16, tilt = 0.5, noise = 0.05, seed = 6)
+  in_a <- tr$y %in% c("c1", "c3", "c5")
+  x <- unit_rows(tr$x) / sqrt(nrow(tr$x))
+  routed_right <- function(iterations) {
+    r <- svforest:::.svf_learn_transform(x[in_a, ], x[!in_a, ], 0L, iterations, 0.5, 2L)
+    z <- r$T %*% t(te$x)
+    to_a <- colSums(crossprod(r$basis_a, z)^2) >= colSums(crossprod(r$basis_b, z)^2)
+    mean(to_a == te$y %in% c("c1", "c3", "c5"))
+  }
+  identity <- routed_right(0L)
+  learned <- routed_right(50L)
+  expect_gt(learned, identity + 0.04)
+})
+
+test_that("on a union of subspaces one transformation tree beats 100 ranger trees", {
+  tr <- union_of_subspaces(40, K = 6, d = 16, tilt = 0.1, noise = 0.05, seed = 5)
+  te <- union_of_subspaces(150, K = 6, d = 16, tilt = 0.1, noise = 0.05, seed = 6)
+  fit <- svforest(tr$x, tr$y, method = "transform", ntree = 1, sample_fraction = 1, seed = 1,
+                  num_threads = 2, subspace_dim = 2)
+  acc <- mean(predict(fit, te$x) == te$y)
+  expect_gt(acc, 0.85)
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(x = tr$x, y = tr$y, num.trees = 100, num.threads = 2, seed = 1)
+  expect_gt(acc, mean(predict(rf, te$x)$predictions == te$y) + 0.04)
+})
+
+test_that("transform forests are deterministic across threads and round-trip through saveRDS", {
+  tr <- union_of_subspaces(30)
+  a <- svforest(tr$x, tr$y, method = "transform", ntree = 6, seed = 8, num_threads = 1)
+  b <- svforest(tr$x, tr$y, method = "transform", ntree = 6, seed = 8, num_threads = 2)
+  expect_identical(a$forest, b$forest)
+  expect_false(is.na(a$oob_error))  # subsampling leaves rows out
+  f <- tempfile(fileext = ".rds")
+  saveRDS(a, f)
+  expect_identical(predict(readRDS(f), tr$x, type = "prob"), predict(a, tr$x, type = "prob"))
+  expect_identical(a$params$aggregation, "prob")
+  expect_identical(a$params$max_depth, 9L)
+  expect_true(all(vapply(a$forest$trees, function(t) svforest:::tree_depth(t) <= 9, TRUE)))
+})
+
+test_that("max_depth and min_node_size limit the trees", {
+  tr <- union_of_subspaces(30)
+  fit <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 1, num_threads = 1,
+                  max_depth = 1)
+  for (t in fit$forest$trees) expect_lte(length(t$leaf_size), 2)
+  big <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 1, num_threads = 1,
+                  min_node_size = 1000)
+  for (t in big$forest$trees) expect_length(t$leaf_size, 1)
+})
+
+test_that("transform parameters are checked and damaged transformation splits are rejected", {
+  tr <- union_of_subspaces(10)
+  fit_tf <- function(...) svforest(tr$x, tr$y, method = "transform", ntree = 1, num_threads = 1, ...)
+  expect_error(fit_tf(transform_rank = 1), "transform_rank")
+  expect_error(fit_tf(subspace_dim = 0), "subspace_dim")
+  expect_error(fit_tf(transform_iter = -1), "transform_iter")
+  expect_error(fit_tf(transform_step = 0), "transform_step")
+  expect_error(fit_tf(min_node_size = 1), "min_node_size")
+  expect_error(fit_tf(splitter = "nuclear"), "splitter")
+
+  fit <- fit_tf(seed = 1)
+  tree <- fit$forest$trees[[1]]
+  node <- which(tree$tf_start >= 0)[1]
+  damage <- list(
+    start_high = function(t) { t$tf_start[node] <- length(t$tf_values); t },
+    start_below = function(t) { t$tf_start[node] <- -2L; t },
+    rank_zero = function(t) { t$tf_rank[node] <- 0L; t },
+    dim_above_rank = function(t) { t$tf_dim[node] <- t$tf_rank[node] + 1L; t },
+    values_truncated = function(t) { t$tf_values <- head(t$tf_values, -1); t },
+    values_integer = function(t) { t$tf_values <- integer(length(t$tf_values)); t },
+    start_truncated = function(t) { t$tf_start <- t$tf_start[-1]; t },
+    also_oblique = function(t) { t$split_coef_start[node] <- 0L; t$split_coef_count[node] <- 1L; t }
+  )
+  for (what in names(damage)) {
+    m <- fit
+    m$forest$trees[[1]] <- damage[[what]](tree)
+    expect_error(predict(m, tr$x), "tree 1", info = what)
+  }
+})
