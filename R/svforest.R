@@ -44,19 +44,46 @@
 #' freely, e.g. `splitter = "psvm", leaf = "linear_svm"`, or
 #' `method = "rsvt", leaf = "constant"`.
 #'
+#' @section Method "transform" (transformation forests):
+#' Each tree grows on a random subsample (`sample_fraction`, default 0.632,
+#' without replacement) to `max_depth = 9` (the paper's depth); leaves keep
+#' class frequencies and the forest averages them (`aggregation = "prob"`).
+#' At each node the classes present are divided at random into two non-empty
+#' groups, and a linear transform `T` is learned by projected subgradient
+#' descent (`transform_iter` steps of size `transform_step`, identity start)
+#' on `||T A||_* + ||T B||_* - ||T [A, B]||_*` subject to `||T||_2 = 1`,
+#' where `A`, `B` hold the groups' rows as columns and `||.||_*` is the
+#' nuclear norm: it makes each group low-rank and pushes the two groups'
+#' subspaces apart. Each group is modelled by the top `subspace_dim` left
+#' singular vectors of its transformed rows; a row `x` goes to the child of
+#' the group whose subspace reconstructs `T x` with the smaller residual. The
+#' iterate with the smallest objective is kept. `transform_rank = r` learns a
+#' "fat" `r x p` transform (dimension reduction; started from the node's top
+#' `r` principal directions, and much faster on wide data); the default `NA`
+#' is the paper's square `T`. Nodes with fewer than `min_node_size` rows are
+#' leaves; a node whose rule sends every row one way is retried with new
+#' groups (3 attempts). Predictors are used as they are, without scaling
+#' (`scale` is ignored): subspaces pass through the origin and a shift would
+#' break them; rows are divided by their norm for learning, and routing does
+#' not depend on a row's scale. Cost per node: `O(n p^2)` once, then per
+#' step `O(r p^2 + r^3)` (groups with fewer rows than `p`: `O(r p m)`).
+#'
 #' @section Engine parts and parameters (passed through `...`):
 #' \describe{
 #' \item{`sampler`}{`"all"` rows, `"bootstrap"` or `"subsample"` (these two
 #'   give an out-of-bag error).}
 #' \item{`sample_fraction`}{share of rows drawn by the sampler (default 1, or
 #'   0.632 for `"subsample"`).}
-#' \item{`splitter`}{`"random_axis"` (RSVT) or `"psvm"` (proximal SVM
-#'   oblique splits), with `nu`, `m_max`, `n_min` for the latter.}
+#' \item{`splitter`}{`"random_axis"` (RSVT), `"psvm"` (proximal SVM
+#'   oblique splits), with `nu`, `m_max`, `n_min` for the latter, or
+#'   `"transform"` (learned transformations), with `transform_rank`,
+#'   `subspace_dim` (default 10), `transform_iter` (default 30),
+#'   `transform_step` (default 0.5) and `min_node_size` (default 5).}
 #' \item{`leaf`}{`"linear_svm"` or `"constant"` (class frequencies).}
 #' \item{`aggregation`}{`"vote"` (majority vote, ties broken by averaged
 #'   probabilities) or `"prob"` (largest averaged probability).}
 #' \item{`leaf_size_factor`, `min_leaf_size`, `split_rule`, `max_depth`}{tree
-#'   size (`max_depth = 0`: unlimited).}
+#'   size (`max_depth = 0`: unlimited; the method default is 0, 9 for `"transform"`).}
 #' \item{`rare_classes`}{`"negative"` or `"constant"`, see above.}
 #' \item{`cost`, `cv_folds`, `min_class_rows`, `balanced`, `tolerance`,
 #'   `cv_tolerance`}{the leaf SVMs: grid of `C`, folds of the inner CV (1: no
@@ -88,7 +115,7 @@
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()].
 #' @param ntree Number of trees (method default when `NULL`: 10 for `"rsvt"`,
-#'   100 for `"psvm"`).
+#'   100 for `"psvm"`, 20 for `"transform"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`). The model does not depend on it.

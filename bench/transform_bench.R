@@ -1,0 +1,122 @@
+# Transformation forests (svforest, method "transform") against ranger and
+# RSVT on the paper's kind of data, all in one process:
+#   union  synthetic union of subspaces: 10 classes, each a 4-dimensional
+#          subspace of R^64, all tilted copies of one subspace; 60 rows per
+#          class to train, 200 to test, noise sd 0.05
+#   yaleb  Extended Yale B, 32x32 averaged down to 16x16 (256 pixels, as in
+#          the paper); per subject half of the images (the paper: 32 lighting
+#          conditions) to train, the rest to test
+#   usps   USPS digits, standard 7291 / 2007 split
+#   optdigits  UCI optical digits, standard .tra / .tes split
+# Models: transform with 1 tree (all rows, as the paper's single tree) and
+# with 20 trees (subsample 0.632, the method default); the identity learner
+# (transform_iter = 0, 1 tree) as an ablation; ranger with 100 and 500 trees;
+# RSVT with its defaults (10 trees). num_threads = 2 everywhere, seed 1.
+# TF settings per dataset are printed (fat T of rank 64 on 256-pixel data to
+# keep the cost down; optdigits has 64 predictors, so its T is square).
+#
+#   Rscript bench/transform_bench.R [data_dir] [--only=union,yaleb,usps,optdigits] [--no-rsvt]
+# Writes bench/results/transform_bench.csv.
+suppressPackageStartupMessages({ library(svforest); library(ranger) })
+args <- commandArgs(trailingOnly = TRUE)
+pos <- args[!startsWith(args, "--")]
+data_dir <- if (length(pos)) pos[1] else "../shared/data"
+only <- sub("^--only=", "", grep("^--only=", args, value = TRUE))
+only <- if (length(only)) strsplit(only[1], ",")[[1]] else c("union", "yaleb", "usps", "optdigits")
+with_rsvt <- !"--no-rsvt" %in% args
+threads <- 2L
+script_dir <- local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench"
+})
+dir.create(file.path(script_dir, "results"), showWarnings = FALSE)
+csv_path <- file.path(script_dir, "results", "transform_bench.csv")
+say <- function(...) { cat(..., sep = ""); flush(stdout()) }
+say("load at start: ", system("uptime", intern = TRUE), "\n")
+
+# --- data ----------------------------------------------------------------------
+
+union_data <- function() {
+  K <- 10; d <- 64; dim <- 4
+  set.seed(7)
+  base <- qr.Q(qr(matrix(rnorm(d * d), d)))[, 1:dim]
+  bases <- lapply(1:K, function(k) qr.Q(qr(base + 0.3 * matrix(rnorm(d * dim), d, dim))))
+  draw <- function(m) {
+    x <- do.call(rbind, lapply(bases, function(U) t(U %*% matrix(rnorm(dim * m), dim))))
+    list(x = x + 0.05 * matrix(rnorm(length(x)), nrow(x)), y = factor(rep(1:K, each = m)))
+  }
+  tr <- draw(60); te <- draw(200)
+  list(xtr = tr$x, ytr = tr$y, xte = te$x, yte = te$y, tf = list(subspace_dim = dim, transform_rank = NA))
+}
+
+yaleb_data <- function() {
+  d <- as.matrix(read.csv(gzfile(file.path(data_dir, "yaleb", "yaleb_32x32.csv.gz")), header = FALSE))
+  y <- factor(d[, 1025]); x <- d[, 1:1024]
+  top_left <- as.vector(outer(0:15, 0:15, function(i, j) 2 * i * 32 + 2 * j + 1))  # row-major images
+  x <- (x[, top_left] + x[, top_left + 1] + x[, top_left + 32] + x[, top_left + 33]) / 4
+  set.seed(1)
+  tr <- sort(unlist(lapply(split(seq_along(y), y), function(i) sample(i, floor(length(i) / 2)))))
+  list(xtr = x[tr, ], ytr = y[tr], xte = x[-tr, ], yte = y[-tr],
+       tf = list(subspace_dim = 20, transform_rank = 64))
+}
+
+usps_data <- function() {
+  rd <- function(f) as.matrix(read.table(gzfile(file.path(data_dir, "usps", f))))
+  a <- rd("zip.train.gz"); b <- rd("zip.test.gz")
+  list(xtr = a[, -1], ytr = factor(a[, 1], levels = 0:9), xte = b[, -1], yte = factor(b[, 1], levels = 0:9),
+       tf = list(subspace_dim = 10, transform_rank = 64))
+}
+
+optdigits_data <- function() {
+  rd <- function(f) as.matrix(read.csv(file.path(data_dir, "optdigits", f), header = FALSE))
+  a <- rd("optdigits.tra"); b <- rd("optdigits.tes")
+  list(xtr = a[, 1:64], ytr = factor(a[, 65], levels = 0:9), xte = b[, 1:64],
+       yte = factor(b[, 65], levels = 0:9), tf = list(subspace_dim = 10, transform_rank = NA))
+}
+
+# --- runs ----------------------------------------------------------------------
+
+run_model <- function(name, ntree, fit_fun, pred_fun, d) {
+  fit_s <- system.time(model <- fit_fun())[["elapsed"]]
+  pred_s <- system.time(pred <- pred_fun(model))[["elapsed"]]
+  data.frame(model = name, ntree = ntree, acc = mean(as.character(pred) == as.character(d$yte)),
+             fit_s = fit_s, predict_s = pred_s)
+}
+
+all_rows <- list()
+for (name in only) {
+  d <- get(paste0(name, "_data"))()
+  colnames(d$xtr) <- colnames(d$xte) <- paste0("v", seq_len(ncol(d$xtr)))
+  say(sprintf("\n== %s: %d train x %d, %d test, %d classes; TF subspace_dim = %d, transform_rank = %s ==\n",
+              name, nrow(d$xtr), ncol(d$xtr), nrow(d$xte), nlevels(d$ytr), d$tf$subspace_dim,
+              format(d$tf$transform_rank)))
+  tf <- function(ntree, ...) {
+    function() do.call(svforest, c(list(d$xtr, d$ytr, method = "transform", ntree = ntree, seed = 1,
+                                        num_threads = threads), d$tf, list(...)))
+  }
+  pred_svf <- function(m) predict(m, d$xte, num_threads = threads)
+  rf <- function(ntree) function() ranger(x = d$xtr, y = d$ytr, num.trees = ntree, num.threads = threads, seed = 1)
+  pred_rf <- function(m) predict(m, d$xte, num.threads = threads)$predictions
+  rows <- list(
+    run_model("transform", 1, tf(1, sample_fraction = 1), pred_svf, d),
+    run_model("identity (transform_iter = 0)", 1, tf(1, sample_fraction = 1, transform_iter = 0), pred_svf, d),
+    run_model("ranger", 100, rf(100), pred_rf, d),
+    run_model("ranger", 500, rf(500), pred_rf, d),
+    run_model("transform", 20, tf(20), pred_svf, d))
+  if (with_rsvt) {
+    rows[[length(rows) + 1]] <- run_model("rsvt", 10, function() {
+      svforest(d$xtr, d$ytr, method = "rsvt", seed = 1, num_threads = threads)
+    }, pred_svf, d)
+  }
+  tab <- do.call(rbind, rows)
+  ref <- tab$acc[tab$model == "ranger" & tab$ntree == 500]
+  tab$acc_minus_ranger500_pts <- 100 * (tab$acc - ref)
+  tab$fit_vs_ranger500 <- tab$fit_s / tab$fit_s[tab$model == "ranger" & tab$ntree == 500]
+  tab <- cbind(data = name, tab)
+  print(tab, digits = 4, row.names = FALSE)
+  all_rows[[name]] <- tab
+  write.csv(do.call(rbind, all_rows), csv_path, row.names = FALSE)
+}
+say("\n== all ==\n")
+print(do.call(rbind, all_rows), digits = 4, row.names = FALSE)
+say("load at end: ", system("uptime", intern = TRUE), "\n")
