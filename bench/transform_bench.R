@@ -30,7 +30,8 @@ script_dir <- local({
   if (length(f)) dirname(normalizePath(f[1])) else "bench"
 })
 dir.create(file.path(script_dir, "results"), showWarnings = FALSE)
-csv_path <- file.path(script_dir, "results", "transform_bench.csv")
+csv_path <- file.path(script_dir, "results", paste0("transform_bench",
+                      if (any(grepl("^--only=", args))) paste0("_", paste(only, collapse = "_")), ".csv"))
 say <- function(...) { cat(..., sep = ""); flush(stdout()) }
 say("load at start: ", system("uptime", intern = TRUE), "\n")
 
