@@ -10,6 +10,10 @@ svf_presets <- list(
   psvm = list(
     sampler = "all", splitter = "psvm", leaf = "constant",
     aggregation = "vote", ntree = 100L
+  ),
+  tdsvm = list(
+    sampler = "all", splitter = "cart", leaf = "kernel_svm",
+    aggregation = "vote", ntree = 1L, cost = 10^(0:4)
   )
 )
 
@@ -21,9 +25,9 @@ svf_parameters <- list(
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
                          check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
   splitter = list(default = function(preset, n) preset$splitter,
-                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm"))),
+                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "cart"))),
   leaf = list(default = function(preset, n) preset$leaf,
-              check = function(x) check_choice(x, "leaf", c("linear_svm", "constant"))),
+              check = function(x) check_choice(x, "leaf", c("linear_svm", "constant", "kernel_svm"))),
   aggregation = list(default = function(preset, n) preset$aggregation,
                      check = function(x) check_choice(x, "aggregation", c("vote", "prob"))),
   leaf_size_factor = list(default = function(preset, n) 1,
@@ -40,7 +44,7 @@ svf_parameters <- list(
                check = function(x) if (identical(x, NA_integer_)) x else check_count(x, "m_max", 1)),
   n_min = list(default = function(preset, n) 2L,
                check = function(x) check_count(x, "n_min", 0)),
-  cost = list(default = function(preset, n) c(0.25, 0.5, 1, 2, 4),
+  cost = list(default = function(preset, n) if (is.null(preset$cost)) c(0.25, 0.5, 1, 2, 4) else preset$cost,
               check = function(x) sort(unique(check_numbers(x, "cost")))),
   cv_folds = list(default = function(preset, n) 3L,
                   check = function(x) check_count(x, "cv_folds", 1, 20)),
@@ -55,7 +59,29 @@ svf_parameters <- list(
   cv_tolerance = list(default = function(preset, n) 0.1,
                       check = function(x) check_number(x, "cv_tolerance", 0, min_open = TRUE)),
   scale = list(default = function(preset, n) TRUE,
-               check = function(x) check_flag(x, "scale"))
+               check = function(x) check_flag(x, "scale")),
+  # tree decomposition (splitter "cart") and kernel SVM leaves
+  sigma = list(default = function(preset, n) NA_integer_,  # NA: chosen by the search
+               check = function(x) if (identical(x, NA) || identical(x, NA_integer_) || identical(x, NA_real_))
+                 NA_integer_ else check_count(x, "sigma", 2)),
+  sigma0 = list(default = function(preset, n) as.integer(min(1500, max(50, ceiling(n / 8)))),
+                check = function(x) check_count(x, "sigma0", 2)),
+  sigma_factor = list(default = function(preset, n) 4L,
+                      check = function(x) check_count(x, "sigma_factor", 2, 1000)),
+  gamma = list(default = function(preset, n) 10^(-1:2),
+               check = function(x) sort(unique(check_numbers(x, "gamma")))),
+  top_k = list(default = function(preset, n) 5L,
+               check = function(x) check_count(x, "top_k", 1)),
+  min_gain = list(default = function(preset, n) 0.5,
+                  check = function(x) check_number(x, "min_gain", 0, 100)),
+  validation_fraction = list(default = function(preset, n) 0.2,
+                             check = function(x) check_number(x, "validation_fraction", 0, 0.9, min_open = TRUE)),
+  multiclass = list(default = function(preset, n) "ovo",
+                    check = function(x) check_choice(x, "multiclass", c("ovo", "ovr"))),
+  svm_tolerance = list(default = function(preset, n) 0.001,
+                       check = function(x) check_number(x, "svm_tolerance", 0, min_open = TRUE)),
+  cache_size = list(default = function(preset, n) 100,
+                    check = function(x) check_number(x, "cache_size", 1, 1e6))
 )
 
 # Resolves the parameters of a fit: preset defaults, then user overrides, each
