@@ -233,4 +233,17 @@ test_that("validation_fraction is not taken for validation data", {
   fit <- svforest(d$x, d$y, method = "tdsvm", sigma0 = 50, cost = 10, gamma = c(1, 10),
                   validation_fraction = 0.3, seed = 1, num_threads = 1)
   expect_identical(fit$tdsvm$n_validation, 90L)
+test_that("sparse input gives the dense model when both scalings agree", {
+  d <- td_data(500, seed = 15)
+  x <- d$x
+  x[x < 0.2] <- 0  # many zeros; every column's minimum is 0, so min-max = max-abs scaling
+  x[1, ] <- 0
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  args <- list(method = "tdsvm", sigma0 = 50, cost = c(1, 10), gamma = c(1, 10), seed = 2, num_threads = 1)
+  dense <- do.call(svforest, c(list(x, d$y), args))
+  sparse <- do.call(svforest, c(list(xs, d$y), args))
+  expect_identical(sparse$tdsvm, dense$tdsvm)
+  test <- td_data(300, seed = 16)$x
+  expect_identical(predict(sparse, Matrix::Matrix(test, sparse = TRUE), type = "prob"),
+                   predict(dense, test, type = "prob"))
 })
