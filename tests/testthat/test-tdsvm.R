@@ -233,6 +233,8 @@ test_that("validation_fraction is not taken for validation data", {
   fit <- svforest(d$x, d$y, method = "tdsvm", sigma0 = 50, cost = 10, gamma = c(1, 10),
                   validation_fraction = 0.3, seed = 1, num_threads = 1)
   expect_identical(fit$tdsvm$n_validation, 90L)
+})
+
 test_that("sparse input gives the dense model when both scalings agree", {
   d <- td_data(500, seed = 15)
   x <- d$x
