@@ -29,3 +29,11 @@
     .Call(`_svforest_svf_learn_transform`, A, B, rank, iterations, step, dim)
 }
 
+.svf_fit_tdsvm <- function(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose) {
+    .Call(`_svforest_svf_fit_tdsvm`, data, y, num_classes, params, valid_data, valid_y, num_threads, verbose)
+}
+
+.svf_cart_merge <- function(data, y, num_classes, sigma0, sigma) {
+    .Call(`_svforest_svf_cart_merge`, data, y, num_classes, sigma0, sigma)
+}
+

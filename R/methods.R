@@ -13,9 +13,20 @@ svf_presets <- list(
   ),
   transform = list(
     sampler = "subsample", splitter = "transform", leaf = "constant",
-    aggregation = "prob", ntree = 20L, max_depth = 9L
+    aggregation = "prob", ntree = 20L,
+    defaults = list(max_depth = 9L)
+  ),
+  tdsvm = list(
+    sampler = "all", splitter = "cart", leaf = "kernel_svm",
+    aggregation = "vote", ntree = 1L,
+    defaults = list(cost = 10^(0:4))
   )
 )
+
+# A preset's own default for a parameter, else the general one.
+preset_default <- function(preset, name, value) {
+  if (!is.null(preset$defaults[[name]])) preset$defaults[[name]] else value
+}
 
 # Every tunable parameter: its default and its check. `n` (training rows) and
 # `method` are available to defaults that depend on the data.
@@ -25,9 +36,9 @@ svf_parameters <- list(
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
                          check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
   splitter = list(default = function(preset, n) preset$splitter,
-                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "transform"))),
+                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "transform", "cart"))),
   leaf = list(default = function(preset, n) preset$leaf,
-              check = function(x) check_choice(x, "leaf", c("linear_svm", "constant"))),
+              check = function(x) check_choice(x, "leaf", c("linear_svm", "constant", "kernel_svm"))),
   aggregation = list(default = function(preset, n) preset$aggregation,
                      check = function(x) check_choice(x, "aggregation", c("vote", "prob"))),
   leaf_size_factor = list(default = function(preset, n) 1,
@@ -36,7 +47,7 @@ svf_parameters <- list(
                        check = function(x) check_count(x, "min_leaf_size", 1)),
   split_rule = list(default = function(preset, n) "admissible",
                     check = function(x) check_choice(x, "split_rule", c("admissible", "published"))),
-  max_depth = list(default = function(preset, n) if (is.null(preset$max_depth)) 0L else preset$max_depth,
+  max_depth = list(default = function(preset, n) preset_default(preset, "max_depth", 0L),
                    check = function(x) check_count(x, "max_depth", 0, 10000)),
   nu = list(default = function(preset, n) 1000,
             check = function(x) check_number(x, "nu", 0, min_open = TRUE)),
@@ -55,7 +66,7 @@ svf_parameters <- list(
                         check = function(x) check_number(x, "transform_step", 0, min_open = TRUE)),
   min_node_size = list(default = function(preset, n) 5L,
                        check = function(x) check_count(x, "min_node_size", 2)),
-  cost = list(default = function(preset, n) c(0.25, 0.5, 1, 2, 4),
+  cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),
               check = function(x) sort(unique(check_numbers(x, "cost")))),
   cv_folds = list(default = function(preset, n) 3L,
                   check = function(x) check_count(x, "cv_folds", 1, 20)),
@@ -70,7 +81,29 @@ svf_parameters <- list(
   cv_tolerance = list(default = function(preset, n) 0.1,
                       check = function(x) check_number(x, "cv_tolerance", 0, min_open = TRUE)),
   scale = list(default = function(preset, n) TRUE,
-               check = function(x) check_flag(x, "scale"))
+               check = function(x) check_flag(x, "scale")),
+  # tree decomposition (splitter "cart") and kernel SVM leaves
+  sigma = list(default = function(preset, n) NA_integer_,  # NA: chosen by the search
+               check = function(x) if (identical(x, NA) || identical(x, NA_integer_) || identical(x, NA_real_))
+                 NA_integer_ else check_count(x, "sigma", 2)),
+  sigma0 = list(default = function(preset, n) as.integer(min(1500, max(50, ceiling(n / 8)))),
+                check = function(x) check_count(x, "sigma0", 2)),
+  sigma_factor = list(default = function(preset, n) 4L,
+                      check = function(x) check_count(x, "sigma_factor", 2, 1000)),
+  gamma = list(default = function(preset, n) 10^(-1:2),
+               check = function(x) sort(unique(check_numbers(x, "gamma")))),
+  top_k = list(default = function(preset, n) 5L,
+               check = function(x) check_count(x, "top_k", 1)),
+  min_gain = list(default = function(preset, n) 0.5,
+                  check = function(x) check_number(x, "min_gain", 0, 100)),
+  validation_fraction = list(default = function(preset, n) 0.2,
+                             check = function(x) check_number(x, "validation_fraction", 0, 0.9, min_open = TRUE)),
+  multiclass = list(default = function(preset, n) "ovo",
+                    check = function(x) check_choice(x, "multiclass", c("ovo", "ovr"))),
+  svm_tolerance = list(default = function(preset, n) 0.001,
+                       check = function(x) check_number(x, "svm_tolerance", 0, min_open = TRUE)),
+  cache_size = list(default = function(preset, n) 100,
+                    check = function(x) check_number(x, "cache_size", 1, 1e6))
 )
 
 # Resolves the parameters of a fit: preset defaults, then user overrides, each

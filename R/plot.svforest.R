@@ -4,7 +4,10 @@
 #' the leaves of each tree split into SVM and constant leaves, the `C`
 #' chosen by the leaves' cross-validation, and the error against the number
 #' of trees: out-of-bag when the sampler leaves rows out, else on `newdata`
-#' and `y` when given.
+#' and `y` when given. For a tree decomposition model (method `"tdsvm"`)
+#' the last panel is the validation curve of the search instead: accuracy of
+#' every parameter pair tried against the ceiling size `sigma`, the best of
+#' each stage joined, the chosen one marked.
 #'
 #' @param x A fitted [svforest()] model.
 #' @param newdata,y Optional labelled data for the error curve.
@@ -26,8 +29,8 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
 
   trees <- x$forest$trees
   per_tree <- rbind(
-    SVM = vapply(trees, function(t) sum(t$leaf_type == 1L), 0L),
-    constant = vapply(trees, function(t) sum(t$leaf_type != 1L), 0L))
+    SVM = vapply(trees, function(t) sum(t$leaf_type != 0L), 0L),
+    constant = vapply(trees, function(t) sum(t$leaf_type == 0L), 0L))
   graphics::barplot(per_tree, col = c("steelblue", "grey75"), border = NA, names.arg = seq_along(trees),
                     main = "Leaves per tree", xlab = "tree", ylab = "leaves")
   graphics::legend("topright", legend = rownames(per_tree), fill = c("steelblue", "grey75"),
@@ -43,6 +46,10 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
 
   curve <- NULL
   label <- NULL
+  if (!is.null(x$tdsvm)) {
+    plot_tdsvm_curve(x$tdsvm)
+    return(invisible(x))
+  }
   if (!is.null(x$oob_error_curve)) {
     curve <- x$oob_error_curve
     label <- "OOB error"
@@ -59,4 +66,15 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
                    main = paste(label, "vs trees"), xlab = "trees", ylab = label, ...)
   }
   invisible(x)
+}
+
+plot_tdsvm_curve <- function(sel) {
+  curve <- sel$curve
+  best <- tdsvm_stages(curve)
+  graphics::plot(curve$sigma, 100 * curve$accuracy, log = "x", pch = 1, col = "grey50",
+                 main = "Validation accuracy (search)", xlab = "ceiling size sigma",
+                 ylab = "accuracy (%)")
+  graphics::lines(best$sigma, 100 * best$accuracy, type = "b", pch = 19, lwd = 2, col = "firebrick")
+  chosen <- best[best$sigma == sel$sigma, ]
+  graphics::points(chosen$sigma, 100 * chosen$accuracy, pch = 8, cex = 2, col = "steelblue")
 }

@@ -24,6 +24,11 @@ print.svforest <- function(x, ...) {
   if (identical(x$params$splitter, "random_axis")) {
     cat("  Minimum leaf size:    ", x$params$min_leaf_size, sprintf("(%s rule)", x$params$split_rule), "\n")
   }
+  if (!is.null(x$tdsvm)) {
+    cat("  Chosen by validation: ", tdsvm_choice(x$tdsvm), "\n")
+  } else if (identical(x$params$splitter, "cart")) {
+    cat("  Ceiling size sigma:   ", x$params$sigma, "\n")
+  }
   leaves <- vapply(x$forest$trees, function(t) length(t$leaf_size), 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (no out-of-bag rows)"
@@ -46,9 +51,10 @@ summary.svforest <- function(object, ...) {
     leaves_per_tree = vapply(trees, function(t) length(t$leaf_size), 0L),
     depth = vapply(trees, tree_depth, 0L),
     leaf_size = leaf_size,
-    svm_leaf_share = mean(leaf_type == 1L),
-    cost = table(factor(cost[leaf_type == 1L], levels = object$params$cost)),
-    min_leaf_size = object$params$min_leaf_size,
+    svm_leaf_share = mean(leaf_type != 0L),
+    cost = table(factor(cost[leaf_type != 0L], levels = object$params$cost)),
+    tdsvm = object$tdsvm,
+    min_leaf_size = if (identical(object$params$splitter, "random_axis")) object$params$min_leaf_size,
     oob_error = object$oob_error, params = object$params
   ), class = "summary.svforest")
 }
@@ -82,6 +88,25 @@ print.summary.svforest <- function(x, ...) {
     cat("Chosen C in SVM leaves:\n")
     print(x$cost)
   }
+  if (!is.null(x$tdsvm)) {
+    cat("Tree decomposition search:", tdsvm_choice(x$tdsvm), "\n")
+    cat(sprintf("  (training part %d rows, validation %d rows); best validation accuracy per stage:\n",
+                x$tdsvm$n_train, x$tdsvm$n_validation))
+    print(tdsvm_stages(x$tdsvm$curve), row.names = FALSE)
+  }
   cat("OOB error:", if (is.na(x$oob_error)) "not available" else sprintf("%.2f%%", 100 * x$oob_error), "\n")
   invisible(x)
+}
+
+tdsvm_choice <- function(sel) {
+  paste0("sigma = ", sel$sigma, ", C = ", format(sel$cost),
+         if (!is.na(sel$gamma)) paste0(", gamma = ", format(sel$gamma)) else "")
+}
+
+# Best accuracy of each stage of the search, with its parameters.
+tdsvm_stages <- function(curve) {
+  rows <- lapply(split(curve, curve$stage), function(d) d[which.max(d$accuracy), ])
+  out <- do.call(rbind, rows)
+  out$tried <- as.vector(table(curve$stage))
+  out[, c("stage", "sigma", "leaves", "svm_leaves", "tried", "cost", "gamma", "accuracy")]
 }

@@ -68,6 +68,41 @@
 #' not depend on a row's scale. Cost per node: `O(n p^2)` once, then per
 #' step `O(r p^2 + r^3)` (groups with fewer rows than `p`: `O(r p m)`).
 #'
+#' @section Method "tdsvm" (tree decomposition SVM):
+#' One CART tree cuts the data into leaves of fewer than `sigma` rows (the
+#' ceiling size); RBF-kernel C-SVMs (LIBSVM, on scaled predictors) are fitted
+#' on the leaves with more than one class, homogeneous leaves predict their
+#' class. A node with `sigma` or more rows is split at the cut of largest
+#' entropy gain over all predictors (midpoint between consecutive distinct
+#' values); a node with no cut of positive gain is a leaf. The paper's
+#' fallback for such non-homogeneous nodes (a balanced cut) is not
+#' implemented: they keep an SVM.
+#'
+#' `sigma` and the SVM parameters `cost` x `gamma` are chosen on validation
+#' data: `validation = list(x = , y = )` (or, with a formula, a data frame
+#' with the outcome), else a stratified `validation_fraction` share of the
+#' training rows (drawn from `seed`). Stage 0 grows the tree with `sigma0`
+#' (paper: 1500; default `min(1500, max(50, ceiling(n / 8)))`) and tries every
+#' (`cost`, `gamma`); stage t sets `sigma_t = sigma_factor * sigma_{t-1}`
+#' (4), merges the nodes of fewer than `sigma_t` rows of the same tree into
+#' leaves (the tree grown with `sigma_t`, without regrowing) and tries only
+#' the `top_k` (5) best pairs of stage 0. The search stops when the best
+#' validation accuracy gains less than `min_gain` (0.5) percentage points
+#' (the previous stage is kept) or `sigma_t` reaches the number of training
+#' rows. The final tree is grown with the chosen `sigma` on all training rows
+#' (training part plus held-out share) with the chosen `cost` and `gamma`.
+#' Giving `sigma` skips the sigma search; a single `cost` and `gamma` with a
+#' given `sigma` skips validation altogether. The paper's grid is
+#' `cost = 10^(-1:5)`, `gamma = 10^(-4:4)`; the default grid is the cheaper
+#' `cost = 10^(0:4)`, `gamma = 10^(-1:2)` (predictors min-max scaled to
+#' \[0, 1\]). The choice and every validation accuracy are kept in the
+#' model's `tdsvm` element and shown by `summary()` and `plot()`.
+#' `multiclass = "ovo"` (default) uses LIBSVM's one-against-one voting,
+#' `"ovr"` one SVM per class against the others (largest decision value).
+#' `leaf = "linear_svm"` fits linear SVM leaves instead (the grid is then
+#' `cost` only). `svm_tolerance` and `cache_size` (MB) go to LIBSVM.
+#' [support_vectors_used()] counts the support vectors a prediction uses.
+#'
 #' @section Engine parts and parameters (passed through `...`):
 #' \describe{
 #' \item{`sampler`}{`"all"` rows, `"bootstrap"` or `"subsample"` (these two
@@ -75,11 +110,14 @@
 #' \item{`sample_fraction`}{share of rows drawn by the sampler (default 1, or
 #'   0.632 for `"subsample"`).}
 #' \item{`splitter`}{`"random_axis"` (RSVT), `"psvm"` (proximal SVM
-#'   oblique splits), with `nu`, `m_max`, `n_min` for the latter, or
-#'   `"transform"` (learned transformations), with `transform_rank`,
-#'   `subspace_dim` (default 10), `transform_iter` (default 30),
-#'   `transform_step` (default 0.5) and `min_node_size` (default 5).}
-#' \item{`leaf`}{`"linear_svm"` or `"constant"` (class frequencies).}
+#'   oblique splits, with `nu`, `m_max`, `n_min`), `"transform"` (learned
+#'   transformations, with `transform_rank`, `subspace_dim` (default 10),
+#'   `transform_iter` (default 30), `transform_step` (default 0.5) and
+#'   `min_node_size` (default 5)) or `"cart"` (entropy splits, see method
+#'   "tdsvm").}
+#' \item{`leaf`}{`"linear_svm"`, `"constant"` (class frequencies) or
+#'   `"kernel_svm"` (RBF SVM with the first `cost` and `gamma` outside
+#'   method "tdsvm").}
 #' \item{`aggregation`}{`"vote"` (majority vote, ties broken by averaged
 #'   probabilities) or `"prob"` (largest averaged probability).}
 #' \item{`leaf_size_factor`, `min_leaf_size`, `split_rule`, `max_depth`}{tree
@@ -115,7 +153,7 @@
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()].
 #' @param ntree Number of trees (method default when `NULL`: 10 for `"rsvt"`,
-#'   100 for `"psvm"`, 20 for `"transform"`).
+#'   100 for `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`). The model does not depend on it.
@@ -156,7 +194,9 @@ svforest.formula <- function(formula, data, ..., method = "rsvt", ntree = NULL, 
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
   design <- frame_design(tt, xf)
-  fit_forest(design, y, method, ntree, num_threads, seed, verbose, list(...), call)
+  user <- list(...)
+  if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
 
 #' @rdname svforest
@@ -185,13 +225,26 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
   num_threads <- resolve_threads(num_threads)
   seed <- resolve_seed(seed)
+  validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
+  user[["validation"]] <- NULL       # user$validation would match validation_fraction)
   params <- resolve_parameters(method, user, n)
   if (is.na(params$m_max)) params$m_max <- ncol(x)
   params$m_max <- min(params$m_max, ncol(x))
 
   engine_params <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
                                   progress_delay = progress_delay))
-  forest <- .svf_fit(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, num_threads, verbose)
+  tdsvm <- NULL
+  if (identical(params$splitter, "cart")) {
+    valid <- validation_data(validation, design$spec, ncol(x), levels(y))
+    res <- .svf_fit_tdsvm(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, valid$data,
+                          valid$y, num_threads, verbose)
+    forest <- res$forest
+    tdsvm <- res$selection
+    params$sigma <- res$sigma
+  } else {
+    if (!is.null(validation)) stop("`validation` is used only by the \"cart\" splitter (method \"tdsvm\").", call. = FALSE)
+    forest <- .svf_fit(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, num_threads, verbose)
+  }
 
   oob <- forest$oob
   forest$oob <- NULL
@@ -221,6 +274,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     oob_votes = if (is.null(oob)) NULL else oob$votes,
     oob_y = if (is.null(oob)) NULL else as.integer(y),
     first_tree = first_tree,
+    tdsvm = tdsvm,
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
   ), class = "svforest")

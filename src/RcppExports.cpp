@@ -103,6 +103,39 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_fit_tdsvm
+List svf_fit_tdsvm(List data, Rcpp::IntegerVector y, int num_classes, List params, SEXP valid_data, Rcpp::IntegerVector valid_y, int num_threads, bool verbose);
+RcppExport SEXP _svforest_svf_fit_tdsvm(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type valid_data(valid_dataSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type valid_y(valid_ySEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_fit_tdsvm(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_cart_merge
+List svf_cart_merge(List data, Rcpp::IntegerVector y, int num_classes, int sigma0, int sigma);
+RcppExport SEXP _svforest_svf_cart_merge(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP sigma0SEXP, SEXP sigmaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< int >::type sigma0(sigma0SEXP);
+    Rcpp::traits::input_parameter< int >::type sigma(sigmaSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_cart_merge(data, y, num_classes, sigma0, sigma));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 6},
@@ -112,6 +145,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},
+    {"_svforest_svf_fit_tdsvm", (DL_FUNC) &_svforest_svf_fit_tdsvm, 8},
+    {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {NULL, NULL, 0}
 };
 

@@ -5,23 +5,18 @@
 #include <memory>
 
 #include "RcppRunner.h"
+#include "core/CartSplitter.h"
 #include "core/Forest.h"
+#include "core/KernelSvmLeaf.h"
 #include "core/LinearSvmLeaf.h"
 #include "core/ProximalSvmSplitter.h"
 #include "core/RandomAxisSplitter.h"
 #include "core/TransformSplitter.h"
+#include "fit_parts.h"
 #include "model_convert.h"
 
 using Rcpp::List;
 using Rcpp::Named;
-
-namespace {
-
-template <typename T>
-T param(const List& params, const char* name) {
-  if (!params.containsElementNamed(name)) Rcpp::stop("internal: parameter '%s' missing", name);
-  return Rcpp::as<T>(params[name]);
-}
 
 std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
   const std::string type = param<std::string>(params, "splitter");
@@ -40,6 +35,8 @@ std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
     o.min_node_size = param<int>(params, "min_node_size");
     return std::unique_ptr<svf::Splitter>(new svf::TransformSplitter(o));
   }
+  if (type == "cart")
+    return std::unique_ptr<svf::Splitter>(new svf::CartSplitter(param<int>(params, "sigma")));
   Rcpp::stop("unknown splitter '%s'", type);
 }
 
@@ -57,7 +54,21 @@ std::unique_ptr<svf::LeafModel> make_leaf_model(const List& params) {
     o.rare_as_negative = param<std::string>(params, "rare_classes") == "negative";
     return std::unique_ptr<svf::LeafModel>(new svf::LinearSvmLeafModel(o));
   }
+  if (type == "kernel_svm") {
+    svf::KernelSvmOptions o = kernel_options(params);
+    o.cost = param<std::vector<double>>(params, "cost").at(0);
+    o.gamma = param<std::vector<double>>(params, "gamma").at(0);
+    return std::unique_ptr<svf::LeafModel>(new svf::KernelSvmLeafModel(o));
+  }
   Rcpp::stop("unknown leaf model '%s'", type);
+}
+
+svf::KernelSvmOptions kernel_options(const List& params) {
+  svf::KernelSvmOptions o;
+  o.one_vs_one = param<std::string>(params, "multiclass") == "ovo";
+  o.tolerance = param<double>(params, "svm_tolerance");
+  o.cache_mb = param<double>(params, "cache_size");
+  return o;
 }
 
 svf::SamplerType sampler_type(const std::string& s) {
@@ -67,7 +78,15 @@ svf::SamplerType sampler_type(const std::string& s) {
   Rcpp::stop("unknown sampler '%s'", s);
 }
 
-}  // namespace
+List forest_to_r(const svf::TrainingData& td, const svf::FittedForest& forest, int svm_min_rows) {
+  List trees(forest.trees.size());
+  for (size_t t = 0; t < forest.trees.size(); ++t) trees[t] = tree_to_r(forest.trees[t]);
+  return List::create(
+      Named("num_classes") = td.num_classes, Named("num_features") = static_cast<int>(td.x->n_cols()),
+      Named("scale_center") = Rcpp::wrap(td.scaling.center),
+      Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("svm_min_rows") = svm_min_rows,
+      Named("trees") = trees);
+}
 
 // [[Rcpp::export(.svf_fit)]]
 List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int num_threads,
@@ -101,13 +120,7 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int
   svf::FittedForest forest = svf::train_forest(td, *splitter, *leaf, opt, runner);
   runner.finish();
 
-  List trees(forest.trees.size());
-  for (size_t t = 0; t < forest.trees.size(); ++t) trees[t] = tree_to_r(forest.trees[t]);
-  List result = List::create(
-      Named("num_classes") = num_classes, Named("num_features") = static_cast<int>(x->n_cols()),
-      Named("scale_center") = Rcpp::wrap(td.scaling.center),
-      Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("svm_min_rows") = opt.svm_min_rows,
-      Named("trees") = trees);
+  List result = forest_to_r(td, forest, opt.svm_min_rows);
   if (forest.oob.available) {
     Rcpp::IntegerMatrix votes(static_cast<int>(x->n_rows()), num_classes);
     std::copy(forest.oob.votes.begin(), forest.oob.votes.end(), votes.begin());

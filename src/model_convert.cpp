@@ -94,18 +94,51 @@ std::unique_ptr<svf::RowSource> row_source_from_r(const List& data, size_t& n_co
 
 List tree_to_r(const svf::Tree& t) {
   using namespace Rcpp;
-  return List::create(
-      _["split_var"] = wrap(t.split_var), _["split_value"] = wrap(t.split_value),
-      _["left_child"] = wrap(t.left_child), _["right_child"] = wrap(t.right_child),
-      _["leaf_id"] = wrap(t.leaf_id), _["split_coef_start"] = wrap(t.split_coef_start),
-      _["split_coef_count"] = wrap(t.split_coef_count), _["split_index"] = wrap(t.split_index),
-      _["split_weight"] = wrap(t.split_weight), _["leaf_size"] = wrap(t.leaf_size),
-      _["leaf_counts"] = wrap(t.leaf_counts), _["leaf_type"] = wrap(t.leaf_type),
-      _["leaf_cost"] = wrap(t.leaf_cost), _["leaf_coef_start"] = wrap(t.leaf_coef_start),
-      _["coef"] = wrap(t.coef),
-      // transformation splits
-      _["tf_start"] = wrap(t.tf_start), _["tf_rank"] = wrap(t.tf_rank),
-      _["tf_dim"] = wrap(t.tf_dim), _["tf_values"] = wrap(t.tf_values));
+  // more elements than List::create() takes; each value is stored (and so
+  // protected) as soon as it is made
+  List out(31);
+  CharacterVector names(31);
+  int k = 0;
+  auto set = [&](const char* name, SEXP value) {
+    out[k] = value;
+    names[k++] = name;
+  };
+  set("split_var", wrap(t.split_var));
+  set("split_value", wrap(t.split_value));
+  set("left_child", wrap(t.left_child));
+  set("right_child", wrap(t.right_child));
+  set("leaf_id", wrap(t.leaf_id));
+  set("split_coef_start", wrap(t.split_coef_start));
+  set("split_coef_count", wrap(t.split_coef_count));
+  set("split_index", wrap(t.split_index));
+  set("split_weight", wrap(t.split_weight));
+  set("leaf_size", wrap(t.leaf_size));
+  set("leaf_counts", wrap(t.leaf_counts));
+  set("leaf_type", wrap(t.leaf_type));
+  set("leaf_cost", wrap(t.leaf_cost));
+  set("leaf_coef_start", wrap(t.leaf_coef_start));
+  set("coef", wrap(t.coef));
+  // transformation splits
+  set("tf_start", wrap(t.tf_start));
+  set("tf_rank", wrap(t.tf_rank));
+  set("tf_dim", wrap(t.tf_dim));
+  set("tf_values", wrap(t.tf_values));
+  // kernel SVM leaves
+  set("leaf_gamma", wrap(t.leaf_gamma));
+  set("leaf_sv_start", wrap(t.leaf_sv_start));
+  set("leaf_sv_count", wrap(t.leaf_sv_count));
+  set("leaf_class_start", wrap(t.leaf_class_start));
+  set("leaf_class_count", wrap(t.leaf_class_count));
+  set("leaf_rho_start", wrap(t.leaf_rho_start));
+  set("svm_class", wrap(t.svm_class));
+  set("svm_class_sv", wrap(t.svm_class_sv));
+  set("svm_rho", wrap(t.svm_rho));
+  set("sv_ptr", wrap(t.sv_ptr));
+  set("sv_index", wrap(t.sv_index));
+  set("sv_value", wrap(t.sv_value));
+  if (k != out.size()) stop("internal: tree_to_r element count");
+  out.attr("names") = names;
+  return out;
 }
 
 svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int index,
@@ -141,6 +174,27 @@ svf::TreeView tree_view_from_r(const List& tree, int num_classes, size_t p, int 
   v.tf_values = real_field(tree, "tf_values", 0, where, &tf_len);
   v.tf_len = tf_len;
   v.tf_cols = p;
+  // kernel SVM leaves: the arrays are absent in models saved before they existed
+  if (tree.containsElementNamed("leaf_gamma")) {
+    R_xlen_t n_sv_ptr, sv_nnz, n_class, n_rho;
+    v.leaf_gamma = real_field(tree, "leaf_gamma", n_leaves, where);
+    v.leaf_sv_start = int_field(tree, "leaf_sv_start", n_leaves, where);
+    v.leaf_sv_count = int_field(tree, "leaf_sv_count", n_leaves, where);
+    v.leaf_class_start = int_field(tree, "leaf_class_start", n_leaves, where);
+    v.leaf_class_count = int_field(tree, "leaf_class_count", n_leaves, where);
+    v.leaf_rho_start = int_field(tree, "leaf_rho_start", n_leaves, where);
+    v.svm_class = int_field(tree, "svm_class", 0, where, &n_class);
+    v.svm_class_sv = int_field(tree, "svm_class_sv", n_class, where);
+    v.svm_rho = real_field(tree, "svm_rho", 0, where, &n_rho);
+    v.sv_ptr = int_field(tree, "sv_ptr", 0, where, &n_sv_ptr);
+    if (n_sv_ptr < 1) stop("%s: element 'sv_ptr' must not be empty", where);
+    v.sv_index = int_field(tree, "sv_index", 0, where, &sv_nnz);
+    v.sv_value = real_field(tree, "sv_value", sv_nnz, where);
+    v.n_sv = n_sv_ptr - 1;
+    v.sv_nnz = sv_nnz;
+    v.n_svm_class = n_class;
+    v.n_rho = n_rho;
+  }
   const std::string problem = svf::validate_tree(v, num_classes, p);
   if (!problem.empty()) stop("%s is damaged: %s", where, problem);
   return v;

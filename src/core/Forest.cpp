@@ -20,26 +20,52 @@ struct LeafTask {
   int leaf;
 };
 
-// Places each fitted leaf into its tree's flat arrays.
+}  // namespace
+
 void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
   const size_t L = tree.leaf_size.size();
   tree.leaf_type.resize(L);
   tree.leaf_cost.resize(L);
   tree.leaf_coef_start.resize(L);
   tree.coef.clear();
+  tree.leaf_gamma.assign(L, NAN);
+  tree.leaf_sv_start.assign(L, -1);
+  tree.leaf_sv_count.assign(L, 0);
+  tree.leaf_class_start.assign(L, -1);
+  tree.leaf_class_count.assign(L, 0);
+  tree.leaf_rho_start.assign(L, -1);
+  tree.svm_class.clear();
+  tree.svm_class_sv.clear();
+  tree.svm_rho.clear();
+  tree.sv_ptr.assign(1, 0);
+  tree.sv_index.clear();
+  tree.sv_value.clear();
   for (size_t l = 0; l < L; ++l, ++fits) {
     tree.leaf_type[l] = fits->type;
     tree.leaf_cost[l] = fits->cost;
-    if (fits->type == kLeafLinear) {
-      tree.leaf_coef_start[l] = static_cast<int>(tree.coef.size());
-      tree.coef.insert(tree.coef.end(), fits->coef.begin(), fits->coef.end());
-    } else {
+    if (fits->type == kLeafConstant) {
       tree.leaf_coef_start[l] = -1;
+      continue;
+    }
+    tree.leaf_coef_start[l] = static_cast<int>(tree.coef.size());
+    tree.coef.insert(tree.coef.end(), fits->coef.begin(), fits->coef.end());
+    if (is_kernel_leaf(fits->type)) {
+      tree.leaf_gamma[l] = fits->gamma;
+      tree.leaf_sv_start[l] = static_cast<int>(tree.sv_ptr.size()) - 1;
+      tree.leaf_sv_count[l] = static_cast<int>(fits->sv_ptr.size()) - 1;
+      tree.leaf_class_start[l] = static_cast<int>(tree.svm_class.size());
+      tree.leaf_class_count[l] = static_cast<int>(fits->classes.size());
+      tree.leaf_rho_start[l] = static_cast<int>(tree.svm_rho.size());
+      tree.svm_class.insert(tree.svm_class.end(), fits->classes.begin(), fits->classes.end());
+      tree.svm_class_sv.insert(tree.svm_class_sv.end(), fits->class_sv.begin(), fits->class_sv.end());
+      tree.svm_rho.insert(tree.svm_rho.end(), fits->rho.begin(), fits->rho.end());
+      const int base = static_cast<int>(tree.sv_index.size());
+      for (size_t s = 1; s < fits->sv_ptr.size(); ++s) tree.sv_ptr.push_back(base + fits->sv_ptr[s]);
+      tree.sv_index.insert(tree.sv_index.end(), fits->sv_index.begin(), fits->sv_index.end());
+      tree.sv_value.insert(tree.sv_value.end(), fits->sv_value.begin(), fits->sv_value.end());
     }
   }
 }
-
-}  // namespace
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner) {

@@ -43,6 +43,9 @@ struct FittedForest {
   OobResult oob;
 };
 
+// Places each fitted leaf (fits in leaf order) into the tree's flat arrays.
+void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits);
+
 // Fills data.scaled if the leaf model needs it.
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner);

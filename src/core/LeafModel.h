@@ -15,7 +15,13 @@ namespace svf {
 struct LeafFit {
   int type = kLeafConstant;
   double cost = NAN;
-  std::vector<double> coef;  // outputs x (p + 1)
+  std::vector<double> coef;  // outputs x (p + 1); kernel leaves: see Tree::coef
+  // kernel SVM leaves (see Tree.h): support vectors numbered from 0 here
+  double gamma = NAN;
+  std::vector<int> classes, class_sv;
+  std::vector<double> rho;
+  std::vector<int> sv_ptr{0}, sv_index;
+  std::vector<double> sv_value;
 };
 
 class LeafModel {

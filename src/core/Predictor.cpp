@@ -10,7 +10,7 @@ int tree_predict(const TreeView& tree, int num_classes, size_t p, const Scaling&
   const int leaf = route(tree, [&](int col) { return rows.get(row, col); });
   if (leaf_out) *leaf_out = leaf;
   const feature_node* scaled = nullptr;
-  if (tree.leaf_type[leaf] == kLeafLinear) scaled = rows.scaled_row(row, scaling, buffer);
+  if (tree.leaf_type[leaf] != kLeafConstant) scaled = rows.scaled_row(row, scaling, buffer);
   leaf_distribution(tree, leaf, num_classes, p, scaled, dist);
   int best = 0;
   for (int k = 1; k < num_classes; ++k)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "KernelSvmLeaf.h"
 #include "ScaledRows.h"
 
 namespace svf {
@@ -35,6 +36,24 @@ TreeView view_of(const Tree& tree) {
   v.tf_values = tree.tf_values.data();
   v.tf_len = tree.tf_values.size();
   v.tf_cols = tree.tf_cols;
+  if (!tree.leaf_gamma.empty()) {
+    v.n_sv = tree.sv_ptr.size() - 1;
+    v.sv_nnz = tree.sv_index.size();
+    v.n_svm_class = tree.svm_class.size();
+    v.n_rho = tree.svm_rho.size();
+    v.leaf_gamma = tree.leaf_gamma.data();
+    v.leaf_sv_start = tree.leaf_sv_start.data();
+    v.leaf_sv_count = tree.leaf_sv_count.data();
+    v.leaf_class_start = tree.leaf_class_start.data();
+    v.leaf_class_count = tree.leaf_class_count.data();
+    v.leaf_rho_start = tree.leaf_rho_start.data();
+    v.svm_class = tree.svm_class.data();
+    v.svm_class_sv = tree.svm_class_sv.data();
+    v.svm_rho = tree.svm_rho.data();
+    v.sv_ptr = tree.sv_ptr.data();
+    v.sv_index = tree.sv_index.data();
+    v.sv_value = tree.sv_value.data();
+  }
   return v;
 }
 
@@ -54,6 +73,7 @@ static int majority_class(const int* counts, int num_classes) {
 
 int leaf_class(const TreeView& t, int leaf, int num_classes, size_t p, const feature_node* row) {
   const int* counts = t.leaf_counts + static_cast<size_t>(leaf) * num_classes;
+  if (is_kernel_leaf(t.leaf_type[leaf])) return kernel_leaf_class(t, leaf, p, row);
   if (t.leaf_type[leaf] != kLeafLinear) return majority_class(counts, num_classes);
   const double* w = t.coef + t.leaf_coef_start[leaf];
   const size_t stride = p + 1;
@@ -80,7 +100,7 @@ void leaf_distribution(const TreeView& t, int leaf, int num_classes, size_t p,
                        const feature_node* row, double* out) {
   const int* counts = t.leaf_counts + static_cast<size_t>(leaf) * num_classes;
   for (int k = 0; k < num_classes; ++k) out[k] = 0.0;
-  if (t.leaf_type[leaf] == kLeafLinear) {
+  if (t.leaf_type[leaf] != kLeafConstant) {
     out[leaf_class(t, leaf, num_classes, p, row)] = 1.0;
     return;
   }
@@ -138,6 +158,10 @@ std::string validate_tree(const TreeView& t, int num_classes, size_t p) {
       }
     }
   }
+  if (t.leaf_gamma != nullptr) {
+    const std::string problem = validate_support_vectors(t, p);
+    if (!problem.empty()) return problem;
+  }
   for (size_t leaf = 0; leaf < t.n_leaves; ++leaf) {
     if (!seen[leaf]) return "a leaf is not reached by any node";
     const int* counts = t.leaf_counts + leaf * num_classes;
@@ -153,6 +177,9 @@ std::string validate_tree(const TreeView& t, int num_classes, size_t p) {
       if (outputs < 1 || start < 0 ||
           static_cast<size_t>(start) + static_cast<size_t>(outputs) * (p + 1) > t.coef_len)
         return "SVM coefficients of a leaf are out of range";
+    } else if (is_kernel_leaf(t.leaf_type[leaf])) {
+      const std::string problem = validate_kernel_leaf(t, leaf, num_classes);
+      if (!problem.empty()) return problem;
     } else if (t.leaf_type[leaf] != kLeafConstant) {
       return "unknown leaf type";
     }

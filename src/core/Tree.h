@@ -11,7 +11,9 @@
 
 namespace svf {
 
-enum LeafType { kLeafConstant = 0, kLeafLinear = 1 };
+enum LeafType { kLeafConstant = 0, kLeafLinear = 1, kLeafKernelOvo = 2, kLeafKernelOvr = 3 };
+
+inline bool is_kernel_leaf(int type) { return type == kLeafKernelOvo || type == kLeafKernelOvr; }
 
 struct Tree {
   // nodes
@@ -39,6 +41,23 @@ struct Tree {
   std::vector<int> tf_start, tf_rank, tf_dim;  // per node; -1 / 0 / 0 otherwise
   std::vector<double> tf_values;
   size_t tf_cols = 0;  // p, set when the tree has transformation splits
+  // kernel (RBF) SVM leaves, see KernelSvmLeaf.h. Per leaf (NaN / -1 / 0 for
+  // other leaves): gamma, the leaf's support vectors sv_start .. + sv_count,
+  // its SVM classes svm_class[class_start .. + class_count] (LIBSVM's order)
+  // with svm_class_sv support vectors each (one-against-one), its rho values
+  // from rho_start, and its coefficients in `coef` from leaf_coef_start
+  // (rows x sv_count, row-major; rows = classes - 1 for one-against-one,
+  // classes for one-against-others).
+  std::vector<double> leaf_gamma;
+  std::vector<int> leaf_sv_start, leaf_sv_count;
+  std::vector<int> leaf_class_start, leaf_class_count, leaf_rho_start;
+  std::vector<int> svm_class, svm_class_sv;
+  std::vector<double> svm_rho;
+  // support vectors as scaled sparse rows: vector s has predictors
+  // sv_index[sv_ptr[s] .. sv_ptr[s + 1]) (0-based, increasing) and values sv_value
+  std::vector<int> sv_ptr{0};
+  std::vector<int> sv_index;
+  std::vector<double> sv_value;
 
   int add_node() {
     split_var.push_back(-1);
@@ -78,6 +97,20 @@ struct TreeView {
   const int* tf_dim = nullptr;
   const double* tf_values = nullptr;
   size_t tf_len = 0, tf_cols = 0;
+  // kernel SVM leaves (null when the model has none)
+  size_t n_sv = 0, sv_nnz = 0, n_svm_class = 0, n_rho = 0;
+  const double* leaf_gamma = nullptr;
+  const int* leaf_sv_start = nullptr;
+  const int* leaf_sv_count = nullptr;
+  const int* leaf_class_start = nullptr;
+  const int* leaf_class_count = nullptr;
+  const int* leaf_rho_start = nullptr;
+  const int* svm_class = nullptr;
+  const int* svm_class_sv = nullptr;
+  const double* svm_rho = nullptr;
+  const int* sv_ptr = nullptr;
+  const int* sv_index = nullptr;
+  const double* sv_value = nullptr;
 };
 
 TreeView view_of(const Tree& tree);

@@ -124,7 +124,7 @@ test_that("bad method parameters are errors naming them", {
   expect_error(fit1(sample_fraction = 0), "`sample_fraction`")
   expect_error(fit1(sample_fraction = 1.5), "`sample_fraction`")
   expect_error(fit1(splitter = "oblique"), "`splitter` must be one of")
-  expect_error(fit1(leaf = "kernel_svm"), "`leaf` must be one of")
+  expect_error(fit1(leaf = "rbf"), "`leaf` must be one of")
   expect_error(fit1(aggregation = "mean"), "`aggregation` must be one of")
   expect_error(fit1(min_leaf_size = 0), "`min_leaf_size`")
   expect_error(fit1(min_leaf_size = 2.5), "`min_leaf_size`")

@@ -1,0 +1,208 @@
+#include "TdSvm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "CartSplitter.h"
+#include "Forest.h"
+#include "Predictor.h"
+
+namespace svf {
+
+void merge_leaves(const GrownTree& grown, size_t sigma, GrownTree& out) {
+  const Tree& t = grown.tree;
+  const size_t N = t.split_var.size();
+  // rows and leaf range of every subtree (leaves are numbered depth first,
+  // left subtree first, so a subtree's leaves are consecutive)
+  std::vector<long> size(N);
+  std::vector<int> first(N), last(N);
+  for (size_t i = N; i-- > 0;) {
+    if (t.leaf_id[i] >= 0) {
+      size[i] = t.leaf_size[t.leaf_id[i]];
+      first[i] = last[i] = t.leaf_id[i];
+    } else {
+      size[i] = size[t.left_child[i]] + size[t.right_child[i]];
+      first[i] = first[t.left_child[i]];
+      last[i] = last[t.right_child[i]];
+    }
+  }
+  const size_t K = t.leaf_size.empty() ? 0 : t.leaf_counts.size() / t.leaf_size.size();
+  Tree& m = out.tree;
+  m = Tree();
+  out.rows.clear();
+  out.leaf_begin.assign(1, 0);
+  // same visiting order as grow_tree(): both children are added together,
+  // the left subtree is finished first
+  std::vector<std::pair<int, int>> stack;  // (old node, new node)
+  stack.push_back({0, m.add_node()});
+  while (!stack.empty()) {
+    const int o = stack.back().first, nn = stack.back().second;
+    stack.pop_back();
+    if (t.leaf_id[o] < 0 && size[o] >= static_cast<long>(sigma)) {
+      const int l = m.add_node(), r = m.add_node();
+      m.split_var[nn] = t.split_var[o];
+      m.split_value[nn] = t.split_value[o];
+      if (t.split_coef_start[o] >= 0) {
+        const int s = t.split_coef_start[o], c = t.split_coef_count[o];
+        m.split_coef_start[nn] = static_cast<int>(m.split_index.size());
+        m.split_coef_count[nn] = c;
+        m.split_index.insert(m.split_index.end(), t.split_index.begin() + s, t.split_index.begin() + s + c);
+        m.split_weight.insert(m.split_weight.end(), t.split_weight.begin() + s, t.split_weight.begin() + s + c);
+      }
+      m.left_child[nn] = l;
+      m.right_child[nn] = r;
+      stack.push_back({t.right_child[o], r});
+      stack.push_back({t.left_child[o], l});
+      continue;
+    }
+    m.leaf_id[nn] = static_cast<int>(m.leaf_size.size());
+    m.leaf_size.push_back(static_cast<int>(size[o]));
+    std::vector<int> counts(K, 0);
+    for (int leaf = first[o]; leaf <= last[o]; ++leaf)
+      for (size_t k = 0; k < K; ++k) counts[k] += t.leaf_counts[leaf * K + k];
+    m.leaf_counts.insert(m.leaf_counts.end(), counts.begin(), counts.end());
+    const size_t begin = out.rows.size();
+    out.rows.insert(out.rows.end(), grown.rows.begin() + grown.leaf_begin[first[o]],
+                    grown.rows.begin() + grown.leaf_begin[last[o] + 1]);
+    std::sort(out.rows.begin() + begin, out.rows.end());  // as the node held them
+    out.leaf_begin.push_back(out.rows.size());
+  }
+}
+
+std::vector<char> stratified_holdout(const int* y, size_t n, int num_classes, double fraction, Rng& rng) {
+  std::vector<char> held(n, 0);
+  std::vector<std::vector<int>> by_class(num_classes);
+  for (size_t r = 0; r < n; ++r) by_class[y[r]].push_back(static_cast<int>(r));
+  for (auto& rows : by_class) {
+    if (rows.empty()) continue;
+    rng.shuffle(rows.data(), rows.size());
+    const size_t take = static_cast<size_t>(std::floor(fraction * rows.size() + 0.5));
+    for (size_t k = 0; k < take && k < rows.size(); ++k) held[rows[k]] = 1;
+  }
+  return held;
+}
+
+namespace {
+
+struct Evaluator {
+  const TrainingData& data;
+  const ValidationSet& valid;
+  const std::vector<TdCandidate>& candidates;
+  const TdSearchOptions& options;
+  TaskRunner& runner;
+  std::vector<feature_node> vnodes;  // scaled validation rows
+  std::vector<size_t> voffset;
+
+  Evaluator(const TrainingData& d, const ValidationSet& v, const std::vector<TdCandidate>& c,
+            const TdSearchOptions& o, TaskRunner& r)
+      : data(d), valid(v), candidates(c), options(o), runner(r) {
+    std::vector<feature_node> buffer;
+    for (size_t k = 0; k < valid.index.size(); ++k) {
+      voffset.push_back(vnodes.size());
+      const feature_node* row = valid.rows->scaled_row(valid.index[k], data.scaling, buffer);
+      for (; row->index != -1; ++row) vnodes.push_back(*row);
+      vnodes.push_back(feature_node{-1, 0.0});
+    }
+  }
+
+  // Validation accuracy of each candidate in `which` on tree g.
+  std::vector<double> run(const GrownTree& g, const std::vector<int>& which, size_t& svm_leaves) {
+    const int K = data.num_classes;
+    const size_t p = data.x->n_cols();
+    const size_t L = g.tree.leaf_size.size(), nv = valid.index.size();
+    const TreeView view = view_of(g.tree);
+    std::vector<std::vector<int>> at_leaf(L);
+    for (size_t v = 0; v < nv; ++v) {
+      const int leaf = route(view, [&](int col) { return valid.rows->get(valid.index[v], col); });
+      at_leaf[leaf].push_back(static_cast<int>(v));
+    }
+    svm_leaves = 0;
+    for (size_t l = 0; l < L; ++l) {
+      const int* c = g.tree.leaf_counts.data() + l * K;
+      svm_leaves += std::count_if(c, c + K, [](int x) { return x > 0; }) > 1;
+    }
+    std::vector<long> correct(which.size() * L, 0);
+    runner.run(which.size() * L, [&](size_t task) {
+      const size_t l = task % L;
+      if (at_leaf[l].empty()) return;  // no validation row reaches this leaf
+      const TdCandidate& cand = candidates[which[task / L]];
+      const int* counts = g.tree.leaf_counts.data() + l * K;
+      Rng rng(options.seed, stream_id(0, static_cast<int64_t>(l)));
+      std::vector<LeafFit> fit(1);
+      cand.model->fit(data, g.rows.data() + g.leaf_begin[l], g.leaf_begin[l + 1] - g.leaf_begin[l],
+                      counts, rng, fit[0]);
+      // score through a one-leaf tree, so prediction is the model's own code
+      Tree one;
+      one.add_node();
+      one.leaf_id[0] = 0;
+      one.leaf_size.push_back(g.tree.leaf_size[l]);
+      one.leaf_counts.assign(counts, counts + K);
+      one.svm_min_rows = options.svm_min_rows;
+      assemble_leaves(one, fit.cbegin());
+      const TreeView v1 = view_of(one);
+      long ok = 0;
+      for (int v : at_leaf[l]) ok += leaf_class(v1, 0, K, p, &vnodes[voffset[v]]) == valid.y[v];
+      correct[task] = ok;
+    });
+    std::vector<double> acc(which.size(), 0.0);
+    for (size_t c = 0; c < which.size(); ++c) {
+      long ok = 0;
+      for (size_t l = 0; l < L; ++l) ok += correct[c * L + l];
+      acc[c] = nv > 0 ? static_cast<double>(ok) / nv : 0.0;
+    }
+    return acc;
+  }
+};
+
+}  // namespace
+
+TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train_rows,
+                         const ValidationSet& valid, const std::vector<TdCandidate>& candidates,
+                         const TdSearchOptions& options, TaskRunner& runner) {
+  TdSearchResult result;
+  const size_t n_train = train_rows.size();
+  GrownTree tree0;
+  {
+    CartSplitter splitter(options.sigma0);
+    Rng rng(options.seed, stream_id(0, -1));
+    grow_tree(data, train_rows, splitter, options.grow, rng, tree0);
+  }
+  Evaluator eval(data, valid, candidates, options, runner);
+
+  // stage 0: the whole grid
+  std::vector<int> all(candidates.size());
+  std::iota(all.begin(), all.end(), 0);
+  size_t svm_leaves = 0;
+  std::vector<double> acc = eval.run(tree0, all, svm_leaves);
+  for (size_t c = 0; c < all.size(); ++c)
+    result.curve.push_back({0, options.sigma0, all[c], acc[c], tree0.tree.leaf_size.size(), svm_leaves});
+  std::vector<int> rank(all);
+  std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) { return acc[a] > acc[b]; });
+  result.sigma = options.sigma0;
+  result.candidate = rank[0];
+  double best = acc[rank[0]];
+  if (!options.search_sigma) return result;
+  rank.resize(std::min(rank.size(), std::max<size_t>(1, options.top_k)));
+
+  size_t sigma = options.sigma0;
+  for (int stage = 1; sigma < n_train; ++stage) {
+    if (sigma > static_cast<size_t>(1) << 40) break;
+    sigma *= options.factor;
+    GrownTree merged;
+    merge_leaves(tree0, sigma, merged);
+    acc = eval.run(merged, rank, svm_leaves);
+    size_t top = 0;
+    for (size_t c = 0; c < rank.size(); ++c) {
+      result.curve.push_back({stage, sigma, rank[c], acc[c], merged.tree.leaf_size.size(), svm_leaves});
+      if (acc[c] > acc[top]) top = c;
+    }
+    if (acc[top] - best < options.min_gain - 1e-12) break;  // keep the previous stage
+    best = acc[top];
+    result.sigma = sigma;
+    result.candidate = rank[top];
+  }
+  return result;
+}
+
+}  // namespace svf
