@@ -60,7 +60,8 @@ describe <- function(x) {
 #' Resolves the thread count once, in R: the `svforest.num_threads` option,
 #' else the `SVFOREST_NUM_THREADS` environment variable, else all cores. When
 #' R CMD check limits cores (`_R_CHECK_LIMIT_CORES_`), at most 2 are used.
-#' Asking for more threads than cores is allowed; it only adds overhead.
+#' Asking for more threads than cores is allowed: they are reduced to the
+#' number of cores.
 #' @param num_threads `NULL` or a whole number >= 1.
 #' @return An integer.
 #' @keywords internal
@@ -76,6 +77,13 @@ resolve_threads <- function(num_threads) {
     if (nzchar(limit) && !identical(toupper(limit), "FALSE")) num_threads <- min(num_threads, 2)
   }
   check_count(num_threads, "num_threads", min = 1, max = 1024)
+}
+
+# Threads handed to the engine: TBB cannot run more workers than cores (it
+# warns on stderr); the model does not depend on the thread count, so more
+# threads than cores are reduced to the number of cores.
+engine_threads <- function(num_threads) {
+  as.integer(min(num_threads, max(1L, parallel::detectCores(logical = TRUE), na.rm = TRUE)))
 }
 
 # Seed: NULL draws one from R's generator, so set.seed() makes fits repeatable.

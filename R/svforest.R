@@ -91,7 +91,8 @@
 #'   100 for `"psvm"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
-#'   `R CMD check`). The model does not depend on it.
+#'   `R CMD check`). More threads than cores are reduced to the number of
+#'   cores. The model does not depend on it.
 #' @param seed Whole number; `NULL` draws one from R's generator (so
 #'   [set.seed()] makes fits repeatable). Tree `t` uses the stream
 #'   `(seed, t)`.
@@ -119,6 +120,9 @@ svforest.formula <- function(formula, data, ..., method = "rsvt", ntree = NULL, 
                              seed = NULL, verbose = NULL) {
   call <- match.call()
   if (missing(data) || !is.data.frame(data)) stop("`data` must be a data frame.", call. = FALSE)
+  if (ncol(data) == 0) stop("`data` has no columns.", call. = FALSE)
+  used <- all.vars(formula)
+  check_frame_columns(data[if ("." %in% used) names(data) else intersect(used, names(data))], "data")
   mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0) stop("`formula` needs an outcome on its left side.", call. = FALSE)
@@ -156,7 +160,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
   ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
-  num_threads <- resolve_threads(num_threads)
+  num_threads <- engine_threads(resolve_threads(num_threads))
   seed <- resolve_seed(seed)
   params <- resolve_parameters(method, user, n)
   if (is.na(params$m_max)) params$m_max <- ncol(x)
@@ -209,6 +213,7 @@ check_outcome <- function(y, n) {
     stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
   }
   if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
+  if (anyNA(levels(y))) stop("`y` has a level that is NA (see addNA()); give the missing class a name.", call. = FALSE)
   counts <- table(y)
   if (sum(counts > 0) < 2) {
     stop("`y` must have at least two classes with rows; found ",

@@ -1,0 +1,22 @@
+# Small, fast settings per method for tests that loop over every method of
+# svforest_methods(). A method without an entry here is tested with its own
+# defaults and `ntree = 2`, so a new method is covered as soon as it exists;
+# add an entry when its defaults are too slow for a unit test.
+fast_settings <- list(
+  rsvt = list(ntree = 2),
+  psvm = list(ntree = 3)
+)
+
+all_methods <- function() svforest_methods()$method
+
+method_args <- function(method) {
+  args <- fast_settings[[method]]
+  if (is.null(args)) args <- list(ntree = 2)
+  c(list(method = method), args)
+}
+
+# Fits with a method's fast settings; `...` adds or overrides arguments.
+fit_method <- function(.method, .x, ...) {
+  args <- utils::modifyList(c(method_args(.method), list(seed = 1, num_threads = 1)), list(...))
+  do.call(svforest, c(list(.x), args))
+}
