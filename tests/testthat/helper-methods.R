@@ -20,3 +20,6 @@ fit_method <- function(.method, .x, ...) {
   args <- utils::modifyList(c(method_args(.method), list(seed = 1, num_threads = 1)), list(...))
   do.call(svforest, c(list(.x), args))
 }
+
+# The model format after the current one (a model "from another version").
+model_format_version_next <- function() svforest:::model_format_version + 1L
