@@ -59,7 +59,8 @@ describe <- function(x) {
 #'
 #' Resolves the thread count once, in R: the `svforest.num_threads` option,
 #' else the `SVFOREST_NUM_THREADS` environment variable, else all cores. When
-#' R CMD check limits cores (`_R_CHECK_LIMIT_CORES_`), at most 2 are used.
+#' R CMD check limits cores (`_R_CHECK_LIMIT_CORES_`), at most 2 are used;
+#' a set `OMP_THREAD_LIMIT` (as on CRAN's machines) is an upper bound too.
 #' Asking for more threads than cores is allowed: they are reduced to the
 #' number of cores.
 #' @param num_threads `NULL` or a whole number >= 1.
@@ -75,6 +76,8 @@ resolve_threads <- function(num_threads) {
     }
     limit <- Sys.getenv("_R_CHECK_LIMIT_CORES_", "")
     if (nzchar(limit) && !identical(toupper(limit), "FALSE")) num_threads <- min(num_threads, 2)
+    omp <- suppressWarnings(as.numeric(Sys.getenv("OMP_THREAD_LIMIT", "")))
+    if (!is.na(omp) && omp >= 1) num_threads <- min(num_threads, floor(omp))
   }
   check_count(num_threads, "num_threads", min = 1, max = 1024)
 }

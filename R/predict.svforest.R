@@ -61,6 +61,12 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
     idx <- start:min(n, start + chunk - 1)
     res <- predict_rows(object, slice_rows(newdata, idx), type, num_threads)
     if (type == "class") out[idx] <- as.integer(res) else out[idx, ] <- res
+    # The chunk's copies are garbage now. Next to a large newdata, R would
+    # let such garbage grow to about the size of newdata before collecting
+    # it; a young-generation collection per chunk is cheap and keeps the
+    # peak at one chunk.
+    rm(res)
+    gc(verbose = FALSE, full = FALSE)
   }
   if (type == "class") out <- factor(lev[out], levels = lev)
   out

@@ -91,7 +91,7 @@
 #'   100 for `"psvm"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
-#'   `R CMD check`). More threads than cores are reduced to the number of
+#'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
 #'   cores. The model does not depend on it.
 #' @param seed Whole number; `NULL` draws one from R's generator (so
 #'   [set.seed()] makes fits repeatable). Tree `t` uses the stream

@@ -267,7 +267,7 @@ for (m in all_methods()) {
   test_that(paste(m, "- huge ntree is bounded; more threads than cores give the same model"), {
     case(expect_error(fit_method(m, x, y = y, ntree = 2e6), "between 1 and 1e\\+06"))
     case({
-      many <- fit_method(m, x, y = y, num_threads = 4 * parallel::detectCores())
+      many <- fit_method(m, x, y = y, num_threads = threads_above_cores())
       expect_identical(many$forest, fit_method(m, x, y = y, num_threads = 1)$forest)
     })
   })
@@ -399,7 +399,7 @@ for (m in all_methods()) {
         case(expect_error(predict(fit, newdata_for[[kind]], num_threads = bad), "`num_threads`"))
       }
       case(expect_error(predict(fit, newdata_for[[kind]], typo = "prob"), "Unknown argument `typo`"))
-      case(expect_identical(predict(fit, newdata_for[[kind]], type = "prob", num_threads = 16),
+      case(expect_identical(predict(fit, newdata_for[[kind]], type = "prob", num_threads = threads_above_cores()),
                             predict(fit, newdata_for[[kind]], type = "prob", num_threads = 1)))
     }
   })
