@@ -227,6 +227,9 @@ test_that("1200 random mutations of models of every method give a valid result o
       outcome[k] <- if (valid) "ok" else paste("invalid", type)
     }
   })
+  if (nzchar(Sys.getenv("SVFOREST_REPORT_CASES"))) {
+    message("mutations: ", paste(names(table(outcome)), table(outcome), sep = " = ", collapse = ", "))
+  }
   expect_identical(setdiff(outcome, c("ok", "error")), character(0))
   expect_length(outcome, n_mutations)
   # the mutations exercise both outcomes
