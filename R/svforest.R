@@ -76,9 +76,18 @@
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level;
 #' levels unseen in training are an error at prediction time. Missing or
-#' infinite predictor values are an error. Constant predictors are kept but
-#' never split on and get zero weight. An outcome level with no rows is kept
-#' (it is never predicted) with a warning.
+#' infinite predictor values are an error naming the column; so are columns
+#' of other types (dates, complex numbers, lists). Logical columns count as
+#' 0/1. Constant predictors are kept but never split on and get zero weight
+#' (also in a `dgCMatrix`, where a column holding one non-zero value in every
+#' row is constant): when no predictor varies, every tree is one leaf and all
+#' rows get the same prediction. Duplicated rows are kept as they are (they
+#' weigh more). Explicit zeros stored in a `dgCMatrix` are the same as
+#' implicit ones, and a `dgCMatrix` without non-zeros is all-constant data.
+#' Matrix column names, when given, must be unique and non-empty: `predict()`
+#' matches columns by them. An outcome level with no rows is kept (it is never
+#' predicted) with a warning; a level that is `NA` is an error. Zero rows or
+#' zero predictor columns are an error; one predictor is fine.
 #'
 #' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
 #'   predictors, or a formula for the formula method.
@@ -87,8 +96,8 @@
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()].
-#' @param ntree Number of trees (method default when `NULL`: 10 for `"rsvt"`,
-#'   100 for `"psvm"`).
+#' @param ntree Number of trees, a whole number from 1 to 10^6 (method
+#'   default when `NULL`: 10 for `"rsvt"`, 100 for `"psvm"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
