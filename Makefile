@@ -22,11 +22,14 @@ check: deps
 # The CRAN-style check (needs the network only for the incoming checks).
 # _R_SHLIB_STRIP_=true (R's own switch, as R CMD INSTALL --strip) strips debug symbols at install: with
 # R's default -g the library is ~10 MB of debug info (0.4 MB stripped), which
-# would give the "installed package size" NOTE. See tools/README.md.
+# would give the "installed package size" NOTE. --strip-debug keeps the symbol
+# table for the compiled-code checks. --no-manual: the PDF manual needs LaTeX.
+# See tools/README.md.
 check-cran: deps
 	rm -rf /tmp/svforest-check && mkdir -p /tmp/svforest-check
 	R CMD build . && mv svforest_*.tar.gz /tmp/svforest-check/
-	cd /tmp/svforest-check && _R_SHLIB_STRIP_=true R CMD check --as-cran svforest_*.tar.gz
+	cd /tmp/svforest-check && _R_SHLIB_STRIP_=true R_STRIP_SHARED_LIB="strip --strip-debug" \
+	  R CMD check --as-cran --no-manual svforest_*.tar.gz
 
 # Optional, slow, not part of `make test`: the test suite under AddressSanitizer
 # + UndefinedBehaviorSanitizer, and under valgrind memcheck (see
