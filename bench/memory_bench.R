@@ -155,7 +155,7 @@ for (spec in cases) {
     variant = if (p[1] == "predict") paste(p[4], p[5], p[6]) else "",
     input_mb = as.numeric(f[3]), extra_peak_mb = as.numeric(f[4]),
     multiple = round(as.numeric(f[4]) / as.numeric(f[3]), 2),
-    seconds = as.numeric(f[5]), model_mb = as.numeric(f[6]))
+    seconds = as.numeric(f[5]), model_mb = suppressWarnings(as.numeric(f[6])))
   r <- rows[[length(rows)]]
   cat(sprintf("%-8s %-8s %9.0f %-26s input %8.1f MB  extra peak %8.1f MB  x%6.2f  %7.1f s\n",
               r$task, r$tool, r$rows, r$variant, r$input_mb, r$extra_peak_mb, r$multiple, r$seconds))
