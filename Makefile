@@ -1,5 +1,5 @@
 # The two commands of the README. Both install everything first.
-.PHONY: demo test check deps
+.PHONY: demo test check check-cran deps sanitize valgrind
 
 deps:
 	sh .ci/install-deps
@@ -18,3 +18,24 @@ check: deps
 	rm -rf /tmp/svforest-check && mkdir -p /tmp/svforest-check
 	R CMD build --no-manual . && mv svforest_*.tar.gz /tmp/svforest-check/
 	cd /tmp/svforest-check && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual svforest_*.tar.gz
+
+# The CRAN-style check (needs the network only for the incoming checks).
+# _R_SHLIB_STRIP_=true (R's own switch, as R CMD INSTALL --strip) strips debug symbols at install: with
+# R's default -g the library is ~10 MB of debug info (0.4 MB stripped), which
+# would give the "installed package size" NOTE. --strip-debug keeps the symbol
+# table for the compiled-code checks. --no-manual: the PDF manual needs LaTeX.
+# See tools/README.md.
+check-cran: deps
+	rm -rf /tmp/svforest-check && mkdir -p /tmp/svforest-check
+	R CMD build . && mv svforest_*.tar.gz /tmp/svforest-check/
+	cd /tmp/svforest-check && _R_SHLIB_STRIP_=true R_STRIP_SHARED_LIB="strip --strip-debug" \
+	  R CMD check --as-cran --no-manual svforest_*.tar.gz
+
+# Optional, slow, not part of `make test`: the test suite under AddressSanitizer
+# + UndefinedBehaviorSanitizer, and under valgrind memcheck (see
+# tools/README.md). Both fail on any report from svforest's code.
+sanitize:
+	sh tools/sanitize.sh
+
+valgrind:
+	sh tools/valgrind.sh

@@ -59,8 +59,10 @@ describe <- function(x) {
 #'
 #' Resolves the thread count once, in R: the `svforest.num_threads` option,
 #' else the `SVFOREST_NUM_THREADS` environment variable, else all cores. When
-#' R CMD check limits cores (`_R_CHECK_LIMIT_CORES_`), at most 2 are used.
-#' Asking for more threads than cores is allowed; it only adds overhead.
+#' R CMD check limits cores (`_R_CHECK_LIMIT_CORES_`), at most 2 are used;
+#' a set `OMP_THREAD_LIMIT` (as on CRAN's machines) is an upper bound too.
+#' Asking for more threads than cores is allowed: they are reduced to the
+#' number of cores.
 #' @param num_threads `NULL` or a whole number >= 1.
 #' @return An integer.
 #' @keywords internal
@@ -74,8 +76,17 @@ resolve_threads <- function(num_threads) {
     }
     limit <- Sys.getenv("_R_CHECK_LIMIT_CORES_", "")
     if (nzchar(limit) && !identical(toupper(limit), "FALSE")) num_threads <- min(num_threads, 2)
+    omp <- suppressWarnings(as.numeric(Sys.getenv("OMP_THREAD_LIMIT", "")))
+    if (!is.na(omp) && omp >= 1) num_threads <- min(num_threads, floor(omp))
   }
   check_count(num_threads, "num_threads", min = 1, max = 1024)
+}
+
+# Threads handed to the engine: TBB cannot run more workers than cores (it
+# warns on stderr); the model does not depend on the thread count, so more
+# threads than cores are reduced to the number of cores.
+engine_threads <- function(num_threads) {
+  as.integer(min(num_threads, max(1L, parallel::detectCores(logical = TRUE), na.rm = TRUE)))
 }
 
 # Seed: NULL draws one from R's generator, so set.seed() makes fits repeatable.

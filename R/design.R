@@ -82,6 +82,7 @@ x_design <- function(x) {
       stop("`x` must have unique, non-empty column names.", call. = FALSE)
     }
     x <- as.data.frame(x)  # tibbles and friends
+    check_frame_columns(x, "x")
     vars <- lapply(names(x), as.name)
     rhs <- Reduce(function(a, b) call("+", a, b), vars)
     terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
@@ -90,9 +91,8 @@ x_design <- function(x) {
   }
   if (inherits(x, "Matrix")) {
     x <- as_dgc(x)
-    if (anyNA(x@x) || any(is.infinite(x@x))) {
-      stop("`x` contains missing or infinite values.", call. = FALSE)
-    }
+    check_column_names(x, "x")
+    check_finite_matrix(x, "x")
     spec <- list(type = "sparse", feature_names = colnames(x))
     return(list(spec = spec, x = x))
   }
@@ -102,17 +102,51 @@ x_design <- function(x) {
                    typeof(x)), call. = FALSE)
     }
     storage.mode(x) <- "double"
-    bad <- which(colSums(!is.finite(x)) > 0)
-    if (length(bad)) {
-      nm <- if (is.null(colnames(x))) paste0("column ", bad) else paste0("`", colnames(x)[bad], "`")
-      stop(sprintf("`x` contains missing or infinite values in %s.", paste(utils::head(nm, 5), collapse = ", ")),
-           call. = FALSE)
-    }
+    check_column_names(x, "x")
+    check_finite_matrix(x, "x")
     spec <- list(type = "matrix", feature_names = colnames(x))
     return(list(spec = spec, x = x))
   }
   stop(sprintf("`x` must be a data frame, a numeric matrix or a Matrix::dgCMatrix, not %s.", describe(x)),
        call. = FALSE)
+}
+
+# Columns of a matrix or dgCMatrix are matched by name at predict() time, so
+# names, when given, must identify the columns.
+check_column_names <- function(x, arg) {
+  nm <- colnames(x)
+  if (is.null(nm)) return(invisible())
+  if (anyNA(nm) || any(nm == "") || anyDuplicated(nm)) {
+    stop(sprintf("`%s` must have unique, non-empty column names, or none (columns are then matched by position).",
+                 arg), call. = FALSE)
+  }
+}
+
+# Missing or infinite values of a numeric matrix or dgCMatrix: an error
+# naming the first columns that hold them.
+check_finite_matrix <- function(x, arg) {
+  if (methods::is(x, "dgCMatrix")) {
+    bad_entry <- which(!is.finite(x@x))
+    if (!length(bad_entry)) return(invisible())
+    bad <- unique(findInterval(bad_entry - 1, x@p, rightmost.closed = FALSE))
+  } else {
+    if (all(is.finite(x))) return(invisible())
+    bad <- which(colSums(!is.finite(x)) > 0)
+  }
+  nm <- if (is.null(colnames(x))) paste0("column ", bad) else paste0("`", colnames(x)[bad], "`")
+  stop(sprintf("`%s` contains missing or infinite values in %s%s.", arg,
+               paste(utils::head(nm, 5), collapse = ", "), if (length(nm) > 5) ", ..." else ""),
+       call. = FALSE)
+}
+
+# Data frame columns must not be lists.
+check_frame_columns <- function(x, arg) {
+  bad <- names(x)[vapply(x, is.list, TRUE)]
+  if (length(bad)) {
+    stop(sprintf("Column%s %s of `%s` must be numeric, logical, factor or character, not lists.",
+                 if (length(bad) > 1) "s" else "", paste0("`", bad, "`", collapse = ", "), arg),
+         call. = FALSE)
+  }
 }
 
 as_dgc <- function(x) {
@@ -144,6 +178,7 @@ new_engine_data <- function(object, newdata) {
                 call. = FALSE)
     }
     newdata <- as.data.frame(newdata)
+    check_frame_columns(newdata, "newdata")
     tt <- stats::delete.response(spec$terms)
     needed <- all.vars(tt)
     missing <- setdiff(needed, names(newdata))
@@ -168,6 +203,14 @@ new_engine_data <- function(object, newdata) {
       newdata[[v]] <- factor(values, levels = spec$xlevels[[v]])
     }
     mf <- stats::model.frame(tt, newdata, xlev = spec$xlevels, na.action = stats::na.pass)
+    # a numeric predictor of the training data must not come as text or factor
+    wrong <- setdiff(names(mf)[vapply(mf, function(col) is.factor(col) || is.character(col), TRUE)],
+                     names(spec$xlevels))
+    if (length(wrong)) {
+      stop(sprintf("Column%s %s of `newdata` must be numeric, as in training.",
+                   if (length(wrong) > 1) "s" else "", paste0("`", wrong, "`", collapse = ", ")),
+           call. = FALSE)
+    }
     check_finite_frame(mf)
     x <- frame_matrix(spec, mf)
     if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
@@ -176,8 +219,12 @@ new_engine_data <- function(object, newdata) {
 
   # matrix or sparse models: match columns by name when both have names
   if (is.data.frame(newdata)) {
-    ok <- vapply(newdata, function(col) is.numeric(col) || is.logical(col), TRUE)
-    if (!all(ok)) stop("`newdata` columns must all be numeric for a model fitted on a matrix.", call. = FALSE)
+    ok <- vapply(newdata, function(col) (is.numeric(col) || is.logical(col)) && is.null(dim(col)), TRUE)
+    if (!all(ok)) {
+      stop(sprintf("`newdata` columns must all be numeric for a model fitted on a matrix; %s %s not.",
+                   paste0("`", names(newdata)[!ok], "`", collapse = ", "), if (sum(!ok) > 1) "are" else "is"),
+           call. = FALSE)
+    }
     newdata <- as.matrix(newdata)
   }
   sparse <- inherits(newdata, "Matrix")
@@ -198,9 +245,7 @@ new_engine_data <- function(object, newdata) {
     stop(sprintf("`newdata` has %d columns, the model was fitted on %d.", ncol(newdata), p), call. = FALSE)
   }
   if (sparse) {
-    if (anyNA(newdata@x) || any(is.infinite(newdata@x))) {
-      stop("`newdata` contains missing or infinite values.", call. = FALSE)
-    }
+    check_finite_matrix(newdata, "newdata")
     if (all(object$forest$scale_center == 0)) {
       tx <- Matrix::t(newdata)  # columns of the transpose are the rows: CSR
       return(list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(newdata), ncol = ncol(newdata)))
@@ -208,6 +253,6 @@ new_engine_data <- function(object, newdata) {
     newdata <- as.matrix(newdata)
   }
   storage.mode(newdata) <- "double"
-  if (any(!is.finite(newdata))) stop("`newdata` contains missing or infinite values.", call. = FALSE)
+  check_finite_matrix(newdata, "newdata")
   list(type = "dense", x = newdata)
 }

@@ -16,11 +16,27 @@ check_model <- function(object) {
   needed <- c("levels", "forest", "design", "params", "ntree", "method")
   missing <- needed[!needed %in% names(object)]
   if (length(missing)) fail(paste("element", paste0("'", missing, "'", collapse = ", "), "is missing"))
-  if (!is.character(object$levels) || length(object$levels) < 2) fail("'levels' is damaged")
+  lev <- object$levels
+  if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
   f <- object$forest
   if (!is.list(f) || !is.list(f$trees)) fail("'forest' is damaged")
   if (!identical(f$num_classes, length(object$levels))) fail("'forest$num_classes' does not match 'levels'")
-  if (!is.list(object$design) || !is.character(object$design$type)) fail("'design' is damaged")
+  check_design(object$design, fail)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)
+}
+
+# The design is used in R only (to build the predictors of new data): a
+# damaged one must give an error here, not odd results from model.matrix().
+check_design <- function(d, fail) {
+  if (!is.list(d) || !is.character(d$type) || length(d$type) != 1 || is.na(d$type) ||
+      !d$type %in% c("frame", "matrix", "sparse")) fail("'design' is damaged")
+  nm <- d$feature_names
+  if (!is.null(nm) && (!is.character(nm) || anyNA(nm))) fail("'design$feature_names' is damaged")
+  if (d$type != "frame") return(invisible())
+  if (!inherits(d$terms, "terms") || !is.list(d$xlevels) || !is.list(d$contrasts) ||
+      !all(vapply(d$xlevels, function(l) is.character(l) && !anyNA(l), TRUE)) ||
+      !all(vapply(d$contrasts, is.matrix, TRUE))) {
+    fail("'design' of the formula is damaged")
+  }
 }

@@ -10,7 +10,9 @@
 #' each stage joined, the chosen one marked.
 #'
 #' @param x A fitted [svforest()] model.
-#' @param newdata,y Optional labelled data for the error curve.
+#' @param newdata,y Optional labelled data for the error curve: give both or
+#'   neither; `y` holds one class (of the model's levels) per row of
+#'   `newdata`, without missing values.
 #' @param ... Passed to the error-curve [plot()].
 #' @return `x`, invisibly.
 #' @examples
@@ -19,6 +21,7 @@
 #' @export
 plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
   check_model(x)
+  if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)
   s <- summary(x)
   old <- graphics::par(mfrow = c(2, 2), mar = c(4.2, 4.2, 2.5, 1))
   on.exit(graphics::par(old))

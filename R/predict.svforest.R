@@ -8,12 +8,25 @@
 #'   distributions, rows sum to 1), `"votes"` (n x K matrix of tree votes),
 #'   or `"leaf"` (n x ntree matrix of leaf numbers, starting at 1).
 #' @param num_threads Threads, as in [svforest()].
-#' @param ... Not used.
+#' @param ... Not used; any argument here is an error (a misspelt argument
+#'   must not be silently ignored).
 #' @return See `type`.
 #' @details An SVM leaf contributes its predicted class (a one-hot vector) to
 #'   the averaged probabilities and a constant leaf its class frequencies.
 #'   With `aggregation = "vote"` the class is the majority vote, ties broken
 #'   by the averaged probabilities, then by level order.
+#'
+#'   Large `newdata` is predicted in chunks of rows (about 2^22 values each;
+#'   option `svforest.predict_chunk_rows` sets the rows per chunk), so the
+#'   memory beyond `newdata` and the result does not grow with the number of
+#'   rows. The result does not depend on the chunk size.
+#'
+#'   Bad `newdata` is an error naming the column: a predictor missing from
+#'   `newdata`, missing or infinite values, factor levels unseen in training,
+#'   a character or factor column where the model had a numeric one. Columns
+#'   are matched by name (their order does not matter; extra columns are
+#'   ignored), and by position only when the model or `newdata` has no
+#'   column names. `newdata` with zero rows gives a result with zero rows.
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' head(predict(fit, iris, type = "prob"))
@@ -25,9 +38,42 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
   if (missing(newdata) || is.null(newdata)) {
     stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
   }
-  if (!is.character(type)) stop("`type` must be a string.", call. = FALSE)
-  type <- check_choice(type[1], "type", c("class", "prob", "votes", "leaf"))
-  num_threads <- resolve_threads(num_threads)
+  check_no_dots(...)
+  if (identical(type, c("class", "prob", "votes", "leaf"))) type <- "class"
+  type <- check_choice(type, "type", c("class", "prob", "votes", "leaf"))
+  num_threads <- engine_threads(resolve_threads(num_threads))
+  n <- NROW(newdata)
+  lev <- object$levels
+  K <- length(lev)
+  ntree <- length(object$forest$trees)
+  # Rows go through in chunks, so the intermediate copies (model frame, design
+  # matrix, finiteness checks, engine buffers) are bounded by the chunk, not
+  # by n. Only the result itself is allocated for all rows.
+  chunk <- predict_chunk_rows(object)
+  if (!is.data.frame(newdata) && !is.matrix(newdata) && !inherits(newdata, "Matrix")) chunk <- Inf
+  if (n <= chunk) return(predict_rows(object, newdata, type, num_threads))
+  out <- switch(type,
+    class = integer(n),
+    prob = matrix(0, n, K, dimnames = list(NULL, lev)),
+    votes = matrix(0L, n, K, dimnames = list(NULL, lev)),
+    leaf = matrix(0L, n, ntree))
+  for (start in seq(1, n, by = chunk)) {
+    idx <- start:min(n, start + chunk - 1)
+    res <- predict_rows(object, slice_rows(newdata, idx), type, num_threads)
+    if (type == "class") out[idx] <- as.integer(res) else out[idx, ] <- res
+    # The chunk's copies are garbage now. Next to a large newdata, R would
+    # let such garbage grow to about the size of newdata before collecting
+    # it; a young-generation collection per chunk is cheap and keeps the
+    # peak at one chunk.
+    rm(res)
+    gc(verbose = FALSE, full = FALSE)
+  }
+  if (type == "class") out <- factor(lev[out], levels = lev)
+  out
+}
+
+# Prediction of one chunk of rows.
+predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
   res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE)
   lev <- object$levels
@@ -45,6 +91,34 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
   )
 }
 
+# Rows per chunk: about 2^22 values of newdata (32 MB as doubles), at least
+# 1024 rows. Option `svforest.predict_chunk_rows` overrides it.
+predict_chunk_rows <- function(object) {
+  opt <- getOption("svforest.predict_chunk_rows")
+  if (!is.null(opt)) return(check_count(opt, "options(svforest.predict_chunk_rows)", 1))
+  max(1024, floor(2^22 / max(1, object$forest$num_features)))
+}
+
+# Rows `idx` of a data frame, matrix or Matrix, keeping column types.
+slice_rows <- function(x, idx) {
+  if (is.data.frame(x)) {
+    cols <- lapply(x, function(col) if (is.null(dim(col))) col[idx] else col[idx, , drop = FALSE])
+    return(structure(cols, names = names(x), row.names = .set_row_names(length(idx)),
+                     class = "data.frame"))
+  }
+  x[idx, , drop = FALSE]
+}
+
+# predict() takes no further arguments: a misspelt one must not be ignored.
+check_no_dots <- function(...) {
+  dots <- names(list(...))
+  if (...length() > 0) {
+    stop(sprintf("Unknown argument%s %s.", if (...length() > 1) "s" else "",
+                 if (is.null(dots)) "(unnamed)" else paste0("`", dots, "`", collapse = ", ")),
+         call. = FALSE)
+  }
+}
+
 # Column index of the predicted class.
 predicted_class <- function(votes, prob, aggregation) {
   if (nrow(votes) == 0) return(integer())
@@ -54,6 +128,16 @@ predicted_class <- function(votes, prob, aggregation) {
 
 # Error after 1, 2, ... trees on labelled data (uses each tree's class).
 error_curve <- function(object, newdata, y) {
+  if (!(is.factor(y) || is.character(y)) || length(y) != NROW(newdata)) {
+    stop(sprintf("`y` must be a factor or character vector with one value per row of `newdata` (%d), not %s.",
+                 NROW(newdata), describe(y)), call. = FALSE)
+  }
+  bad <- is.na(y) | !as.character(y) %in% object$levels
+  if (any(bad)) {
+    stop(sprintf("`y` has %d values that are missing or not among the model's classes%s.", sum(bad),
+                 if (any(!is.na(y[bad]))) paste0(" (", paste0('"', utils::head(unique(as.character(y[bad & !is.na(y)])), 3), '"', collapse = ", "), ")") else ""),
+         call. = FALSE)
+  }
   data <- new_engine_data(object, newdata)
   res <- .svf_predict(object$forest, data, 1L, FALSE, TRUE)
   yi <- as.integer(factor(y, levels = object$levels))

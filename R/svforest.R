@@ -141,9 +141,18 @@
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level;
 #' levels unseen in training are an error at prediction time. Missing or
-#' infinite predictor values are an error. Constant predictors are kept but
-#' never split on and get zero weight. An outcome level with no rows is kept
-#' (it is never predicted) with a warning.
+#' infinite predictor values are an error naming the column; so are columns
+#' of other types (dates, complex numbers, lists). Logical columns count as
+#' 0/1. Constant predictors are kept but never split on and get zero weight
+#' (also in a `dgCMatrix`, where a column holding one non-zero value in every
+#' row is constant): when no predictor varies, every tree is one leaf and all
+#' rows get the same prediction. Duplicated rows are kept as they are (they
+#' weigh more). Explicit zeros stored in a `dgCMatrix` are the same as
+#' implicit ones, and a `dgCMatrix` without non-zeros is all-constant data.
+#' Matrix column names, when given, must be unique and non-empty: `predict()`
+#' matches columns by them. An outcome level with no rows is kept (it is never
+#' predicted) with a warning; a level that is `NA` is an error. Zero rows or
+#' zero predictor columns are an error; one predictor is fine.
 #'
 #' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
 #'   predictors, or a formula for the formula method.
@@ -152,11 +161,13 @@
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()].
-#' @param ntree Number of trees (method default when `NULL`: 10 for `"rsvt"`,
-#'   100 for `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`).
+#' @param ntree Number of trees, a whole number from 1 to 10^6 (method
+#'   default when `NULL`: 10 for `"rsvt"`, 100 for `"psvm"`, 20 for
+#'   `"transform"`, 1 for `"tdsvm"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
-#'   `R CMD check`). The model does not depend on it.
+#'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
+#'   cores. The model does not depend on it.
 #' @param seed Whole number; `NULL` draws one from R's generator (so
 #'   [set.seed()] makes fits repeatable). Tree `t` uses the stream
 #'   `(seed, t)`.
@@ -184,6 +195,9 @@ svforest.formula <- function(formula, data, ..., method = "rsvt", ntree = NULL, 
                              seed = NULL, verbose = NULL) {
   call <- match.call()
   if (missing(data) || !is.data.frame(data)) stop("`data` must be a data frame.", call. = FALSE)
+  if (ncol(data) == 0) stop("`data` has no columns.", call. = FALSE)
+  used <- all.vars(formula)
+  check_frame_columns(data[if ("." %in% used) names(data) else intersect(used, names(data))], "data")
   mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0) stop("`formula` needs an outcome on its left side.", call. = FALSE)
@@ -223,7 +237,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
   ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
-  num_threads <- resolve_threads(num_threads)
+  num_threads <- engine_threads(resolve_threads(num_threads))
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
@@ -290,6 +304,7 @@ check_outcome <- function(y, n) {
     stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
   }
   if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
+  if (anyNA(levels(y))) stop("`y` has a level that is NA (see addNA()); give the missing class a name.", call. = FALSE)
   counts <- table(y)
   if (sum(counts > 0) < 2) {
     stop("`y` must have at least two classes with rows; found ",

@@ -16,8 +16,14 @@ Scaling fit_scaling(const DataView& data, bool enabled) {
     data.column_entries(j, rows, values);
     if (data.is_sparse()) {
       double maxabs = 0.0;
-      for (double v : values) maxabs = std::max(maxabs, std::fabs(v));
-      s.factor[j] = maxabs > 0.0 ? 1.0 / maxabs : 0.0;
+      bool constant = values.size() == data.n_rows();  // no zeros among the values
+      for (double v : values) {
+        maxabs = std::max(maxabs, std::fabs(v));
+        constant = constant && v == values[0];
+      }
+      // constant columns (all zero, or one non-zero value in every row) get
+      // zero weight, as in the dense case
+      s.factor[j] = maxabs > 0.0 && !constant ? 1.0 / maxabs : 0.0;
     } else {
       double lo = values.empty() ? 0.0 : values[0], hi = lo;
       for (double v : values) { lo = std::min(lo, v); hi = std::max(hi, v); }

@@ -141,55 +141,116 @@ mutate_value <- function(v, kind) {
     list = as.list(v))
 }
 
-test_that("~200 random mutations of the forest give a valid result or an R error, never a crash", {
+# Models of every method, fitted on a data frame, a matrix and a dgCMatrix,
+# each with the newdata it predicts (a few rows keep 1000+ predictions fast).
+mutation_models <- function() {
+  xm <- as.matrix(iris[, 1:4])
+  rows <- seq(1, 150, by = 10)
+  out <- list()
+  for (m in all_methods()) {
+    out[[paste(m, "frame")]] <- list(fit = fit_method(m, Species ~ ., data = iris), newdata = iris[rows, ])
+    out[[paste(m, "matrix")]] <- list(fit = fit_method(m, xm, y = iris$Species), newdata = xm[rows, ])
+    out[[paste(m, "sparse")]] <- list(fit = fit_method(m, Matrix::Matrix(xm, sparse = TRUE), y = iris$Species),
+                                      newdata = Matrix::Matrix(xm[rows, ], sparse = TRUE))
+  }
+  out
+}
+
+# One random damage of a model: an element of a tree (most often), of the
+# forest, or of the model itself (levels, format, class, design, params).
+mutate_model <- function(m, kinds) {
+  kind <- sample(kinds, 1)
+  # some kinds do not apply to some values (e.g. a list to logical): then
+  # the value is emptied instead
+  safe_mutate <- function(v) tryCatch(suppressWarnings(mutate_value(v, kind)), error = function(e) v[0])
+  u <- stats::runif(1)
+  if (!is.list(m$forest) || !is.list(m$forest$trees) || length(m$forest$trees) == 0) return(m)
+  if (u < 0.7) {
+    t <- sample.int(length(m$forest$trees), 1)
+    if (!is.list(m$forest$trees[[t]])) return(m)
+    el <- sample(names(m$forest$trees[[t]]), 1)
+    m$forest$trees[[t]][el] <- list(safe_mutate(m$forest$trees[[t]][[el]]))
+  } else if (u < 0.85) {
+    el <- sample(names(m$forest), 1)
+    if (el == "trees" && stats::runif(1) < 0.5) {
+      m$forest$trees <- switch(sample(3, 1), m$forest$trees[-1], c(m$forest$trees, m$forest$trees[1]),
+                               rev(m$forest$trees))
+    } else {
+      m$forest[el] <- list(safe_mutate(m$forest[[el]]))
+    }
+  } else {
+    el <- sample(c("levels", "format_version", "ntree", "method", "design", "params", "class"), 1)
+    if (el == "class") {
+      class(m) <- sample(list("foo", c("svforest", "list"), character()), 1)[[1]]
+    } else if (el == "design" && is.list(m$design) && length(m$design)) {
+      d <- sample(names(m$design), 1)
+      m$design[d] <- list(safe_mutate(m$design[[d]]))
+    } else if (el == "params" && is.list(m$params)) {
+      m$params$aggregation <- safe_mutate(m$params$aggregation)
+    } else {
+      m[el] <- list(safe_mutate(m[[el]]))
+    }
+  }
+  m
+}
+
+test_that("1200 random mutations of models of every method give a valid result or an R error, never a crash", {
   kinds <- c("truncate", "extend", "huge", "negative", "minus_one", "small", "na", "nan",
              "to_double", "to_integer", "to_character", "to_logical", "null", "empty", "list")
-  lev <- levels(iris$Species)
+  models <- mutation_models()
+  n_mutations <- 1200
   outcome <- character(0)
   withr_seed(2024, {
-    for (k in 1:200) {
-      m <- fit
-      kind <- sample(kinds, 1)
-      if (stats::runif(1) < 0.85) {
-        t <- sample.int(length(m$forest$trees), 1)
-        el <- sample(names(m$forest$trees[[t]]), 1)
-        m$forest$trees[[t]][el] <- list(mutate_value(m$forest$trees[[t]][[el]], kind))
-      } else {
-        el <- sample(setdiff(names(m$forest), "trees"), 1)
-        m$forest[el] <- list(mutate_value(m$forest[[el]], kind))
-      }
+    for (k in seq_len(n_mutations)) {
+      pick <- models[[sample.int(length(models), 1)]]
+      m <- pick$fit
+      for (j in seq_len(sample(c(1, 1, 1, 2, 3), 1))) m <- mutate_model(m, kinds)
       type <- sample(c("class", "prob", "votes", "leaf"), 1)
-      res <- tryCatch(predict(m, iris, type = type, num_threads = sample(1:2, 1)),
+      res <- tryCatch(predict(m, pick$newdata, type = type, num_threads = sample(1:2, 1)),
                       error = function(e) e)
       if (inherits(res, "error")) {
-        outcome[k] <- "error"
-        expect_type(conditionMessage(res), "character")
-      } else {
-        outcome[k] <- "ok"
-        # a forest that passed the checks gives a result of the right shape
-        switch(type,
-          class = {
-            expect_s3_class(res, "factor")
-            expect_length(res, 150)
-            expect_identical(levels(res), lev)
-          },
-          prob = expect_identical(dim(res), c(150L, 3L)),
-          votes = {
-            expect_identical(dim(res), c(150L, 3L))
-            expect_true(all(rowSums(res) == length(m$forest$trees)))
-          },
-          leaf = {
-            expect_identical(dim(res), c(150L, length(m$forest$trees)))
-            ok_leaf <- vapply(seq_along(m$forest$trees), function(t) {
-              all(res[, t] >= 1L & res[, t] <= length(m$forest$trees[[t]]$leaf_size))
-            }, TRUE)
-            expect_true(all(ok_leaf))
-          })
+        outcome[k] <- if (nzchar(conditionMessage(res))) "error" else "error without message"
+        next
       }
+      # a model that passed the checks gives a result of the right shape
+      # (checked here without expectations in the loop, which would be slow)
+      n <- NROW(pick$newdata)
+      K <- length(m$levels)
+      ntree <- length(m$forest$trees)
+      valid <- switch(type,
+        class = is.factor(res) && length(res) == n && identical(levels(res), m$levels),
+        prob = identical(dim(res), c(n, K)),
+        votes = identical(dim(res), c(n, K)) && all(rowSums(res) == ntree),
+        leaf = identical(dim(res), c(n, ntree)) && all(vapply(seq_len(ntree), function(t) {
+          all(res[, t] >= 1L & res[, t] <= length(m$forest$trees[[t]]$leaf_size))
+        }, TRUE)))
+      outcome[k] <- if (valid) "ok" else paste("invalid", type)
     }
   })
-  expect_length(outcome, 200)
+  if (nzchar(Sys.getenv("SVFOREST_REPORT_CASES"))) {
+    message("mutations: ", paste(names(table(outcome)), table(outcome), sep = " = ", collapse = ", "))
+  }
+  expect_identical(setdiff(outcome, c("ok", "error")), character(0))
+  expect_length(outcome, n_mutations)
   # the mutations exercise both outcomes
-  expect_gt(sum(outcome == "error"), 50)
-  expect_gt(sum(outcome == "ok"), 10)
+  expect_gt(sum(outcome == "error"), n_mutations / 4)
+  expect_gt(sum(outcome == "ok"), n_mutations / 20)
+})
+
+test_that("a model saved by another package version is read when its format matches, else rejected", {
+  for (m in all_methods()) {
+    fit <- fit_method(m, Species ~ ., data = iris)
+    old <- fit
+    old$package_version <- "0.0.1"  # format unchanged: usable
+    expect_identical(predict(old, iris, num_threads = 1), predict(fit, iris, num_threads = 1))
+    future <- fit
+    future$format_version <- model_format_version_next()
+    expect_error(predict(future, iris, num_threads = 1),
+                 sprintf("model format %d, this version of svforest reads format %d \\(refit the model\\)",
+                         model_format_version_next(), model_format_version_next() - 1L))
+    file <- tempfile(fileext = ".rds")
+    saveRDS(future, file)
+    expect_error(predict(readRDS(file), iris, num_threads = 1), "refit the model")
+    unlink(file)
+  }
 })

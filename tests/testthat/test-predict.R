@@ -137,7 +137,7 @@ test_that("bad predict() arguments are errors", {
   expect_error(predict(fit), "`newdata` is required")
   expect_error(predict(fit, NULL), "`newdata` is required")
   expect_error(predict(fit, iris, type = "response"), "`type` must be one of")
-  expect_error(predict(fit, iris, type = 1), "`type` must be a string")
+  expect_error(predict(fit, iris, type = 1), "`type` must be one of")
   expect_error(predict(fit, iris, num_threads = 0), "`num_threads`")
   expect_error(predict(fit, iris, num_threads = "two"), "`num_threads`")
   expect_error(predict(fit, 1:4), "`newdata` must be a data frame")

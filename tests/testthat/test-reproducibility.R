@@ -103,14 +103,14 @@ test_that("saveRDS()/readRDS() round trip gives identical predictions", {
 test_that("num_threads = NULL uses the option, then the environment variable, capped under R CMD check", {
   resolve <- svforest:::resolve_threads
   old_opt <- options(svforest.num_threads = NULL)
-  old_env <- Sys.getenv(c("SVFOREST_NUM_THREADS", "_R_CHECK_LIMIT_CORES_"), unset = NA)
+  old_env <- Sys.getenv(c("SVFOREST_NUM_THREADS", "_R_CHECK_LIMIT_CORES_", "OMP_THREAD_LIMIT"), unset = NA)
   on.exit({
     options(old_opt)
     for (v in names(old_env)) {
       if (is.na(old_env[[v]])) Sys.unsetenv(v) else do.call(Sys.setenv, as.list(old_env[v]))
     }
   }, add = TRUE)
-  Sys.unsetenv("_R_CHECK_LIMIT_CORES_")
+  Sys.unsetenv(c("_R_CHECK_LIMIT_CORES_", "OMP_THREAD_LIMIT"))
   Sys.setenv(SVFOREST_NUM_THREADS = "3")
   expect_identical(resolve(NULL), 3L)
   options(svforest.num_threads = 1)
@@ -120,6 +120,10 @@ test_that("num_threads = NULL uses the option, then the environment variable, ca
   Sys.setenv(SVFOREST_NUM_THREADS = "8", "_R_CHECK_LIMIT_CORES_" = "TRUE")
   expect_identical(resolve(NULL), 2L)
   expect_identical(resolve(4), 4L)      # the cap applies to the defaults only
+  Sys.unsetenv("_R_CHECK_LIMIT_CORES_")
+  Sys.setenv(OMP_THREAD_LIMIT = "1")    # CRAN's machines set it
+  expect_identical(resolve(NULL), 1L)
+  Sys.setenv(OMP_THREAD_LIMIT = "")
   Sys.setenv(SVFOREST_NUM_THREADS = "zero")
   expect_error(suppressWarnings(resolve(NULL)), "`num_threads`")
   options(svforest.num_threads = 0)

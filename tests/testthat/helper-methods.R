@@ -1,0 +1,35 @@
+# Small, fast settings per method for tests that loop over every method of
+# svforest_methods(). A method without an entry here is tested with its own
+# defaults and `ntree = 2`, so a new method is covered as soon as it exists;
+# add an entry when its defaults are too slow for a unit test.
+fast_settings <- list(
+  rsvt = list(ntree = 2),
+  psvm = list(ntree = 3)
+)
+
+all_methods <- function() svforest_methods()$method
+
+method_args <- function(method) {
+  args <- fast_settings[[method]]
+  if (is.null(args)) args <- list(ntree = 2)
+  c(list(method = method), args)
+}
+
+# Fits with a method's fast settings; `...` adds or overrides arguments.
+fit_method <- function(.method, .x, ...) {
+  args <- utils::modifyList(c(method_args(.method), list(seed = 1, num_threads = 1)), list(...))
+  do.call(svforest, c(list(.x), args))
+}
+
+# The model format after the current one (a model "from another version").
+model_format_version_next <- function() svforest:::model_format_version + 1L
+
+# A thread count above the number of cores, for the tests that ask for more
+# threads than cores; under a core limit (R CMD check --as-cran, CRAN's
+# policy of at most two threads) the test is skipped on larger machines.
+threads_above_cores <- function() {
+  cores <- parallel::detectCores()
+  limited <- nzchar(Sys.getenv("_R_CHECK_LIMIT_CORES_")) && !identical(toupper(Sys.getenv("_R_CHECK_LIMIT_CORES_")), "FALSE")
+  if (limited && cores > 2) testthat::skip("more threads than cores: not under a core limit on this machine")
+  4L * cores
+}
