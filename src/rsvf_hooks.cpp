@@ -31,13 +31,8 @@ Rcpp::NumericVector svf_binary_svm(Rcpp::NumericMatrix x, Rcpp::IntegerVector y,
   DenseProblem pb(x, y, Rcpp::max(y) + 1);
   std::vector<double> w;
   if (newton) {
-    std::vector<int> u(rows.begin(), rows.end());
-    std::sort(u.begin(), u.end());
     std::vector<int> distinct, mult;
-    for (int r : u) {
-      if (!distinct.empty() && distinct.back() == r) ++mult.back();
-      else { distinct.push_back(r); mult.push_back(1); }
-    }
+    svf::collapse_repeats(rows.begin(), rows.size(), distinct, mult);
     w = svf::train_binary_svm_newton(pb.data, distinct.data(), mult.data(), distinct.size(),
                                      positive, cost, true, tolerance, std::vector<double>());
   } else {
@@ -60,13 +55,8 @@ Rcpp::List svf_rsvf_criterion(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int 
   svf::OobSvmOptions opt;
   opt.delta_tau = delta_tau;
   opt.min_leaf = min_leaf;
-  std::vector<int> rows(inbag.begin(), inbag.end());
-  std::sort(rows.begin(), rows.end());
   std::vector<int> distinct, mult;
-  for (int r : rows) {
-    if (!distinct.empty() && distinct.back() == r) ++mult.back();
-    else { distinct.push_back(r); mult.push_back(1); }
-  }
+  svf::collapse_repeats(inbag.begin(), inbag.size(), distinct, mult);
   std::vector<std::vector<double>> solution;
   const svf::NodeSvm parent = svf::fit_node_svm(pb.data, distinct.data(), mult.data(),
                                                 distinct.size(), opt, nullptr, &solution);

@@ -42,6 +42,18 @@ std::vector<double> binary_svm(const TrainingData& data, const int* rows, const 
 
 }  // namespace
 
+void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult) {
+  std::vector<int> sorted(rows, rows + n);
+  std::sort(sorted.begin(), sorted.end());
+  distinct.clear();
+  mult.clear();
+  for (int r : sorted) {
+    if (!distinct.empty() && distinct.back() == r) { ++mult.back(); continue; }
+    distinct.push_back(r);
+    mult.push_back(1);
+  }
+}
+
 NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
                      const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
                      std::vector<std::vector<double>>* solutions) {
@@ -173,15 +185,9 @@ bool OobSvmSplitter::find_split_oob(const TrainingData& data, const int* rows, s
   if (n_oob == 0) return false;
   // bootstrap duplicates become multiplicities: SVMs and projections work on
   // the distinct rows
-  std::vector<int> unique(rows, rows + n), mult;
-  std::sort(unique.begin(), unique.end());
-  size_t nu = 0;
-  for (size_t k = 0; k < n; ++k) {
-    if (k > 0 && unique[k] == unique[nu - 1]) { ++mult[nu - 1]; continue; }
-    unique[nu++] = unique[k];
-    mult.push_back(1);
-  }
-  unique.resize(nu);
+  std::vector<int> unique, mult;
+  collapse_repeats(rows, n, unique, mult);
+  const size_t nu = unique.size();
   // e: the node's own SVM, which also warm-starts the children
   std::vector<std::vector<double>> parent_solution;
   const NodeSvm parent =
