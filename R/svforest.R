@@ -131,7 +131,7 @@
 #' Newton method on the same objective as LIBLINEAR's (bootstrap duplicates as
 #' row weights), which is several times faster; leaves use LIBLINEAR.
 #' The OOB error of an RSVF is optimistic: the OOB rows chose the splits of
-#' their tree. In our bench it was 3 to 5 points below the test error.
+#' their tree. In our bench it was 0.2 (letter, a9a) to 5 (vehicle) points below the test error.
 #'
 #' @section Engine parts and parameters (passed through `...`):
 #' \describe{
