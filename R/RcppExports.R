@@ -9,8 +9,8 @@
     invisible(.Call(`_svforest_svf_init`))
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class) {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class)
+.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence = FALSE) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence)
 }
 
 .svf_check_forest <- function(forest) {
@@ -27,6 +27,14 @@
 
 .svf_learn_transform <- function(A, B, rank, iterations, step, dim) {
     .Call(`_svforest_svf_learn_transform`, A, B, rank, iterations, step, dim)
+}
+
+.svf_binary_svm <- function(x, y, positive, rows, cost, tolerance, newton) {
+    .Call(`_svforest_svf_binary_svm`, x, y, positive, rows, cost, tolerance, newton)
+}
+
+.svf_rsvf_criterion <- function(x, y, num_classes, inbag, oob, features, weights, taus, delta_tau, min_leaf) {
+    .Call(`_svforest_svf_rsvf_criterion`, x, y, num_classes, inbag, oob, features, weights, taus, delta_tau, min_leaf)
 }
 
 .svf_fit_tdsvm <- function(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose) {

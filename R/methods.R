@@ -20,6 +20,13 @@ svf_presets <- list(
     sampler = "all", splitter = "cart", leaf = "kernel_svm",
     aggregation = "vote", ntree = 1L,
     defaults = list(cost = 10^(0:4))
+  ),
+  # RSVF: leaves and split scoring use C = 1 without CV (the paper's choice);
+  # tree and candidate counts are cheap everyday values, see rsvf_paper_settings()
+  rsvf = list(
+    sampler = "bootstrap", splitter = "oob_svm", leaf = "linear_svm",
+    aggregation = "vote", ntree = 20L,
+    defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L)
   )
 )
 
@@ -36,14 +43,15 @@ svf_parameters <- list(
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
                          check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
   splitter = list(default = function(preset, n) preset$splitter,
-                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "transform", "cart"))),
+                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "transform", "cart", "oob_svm"))),
   leaf = list(default = function(preset, n) preset$leaf,
               check = function(x) check_choice(x, "leaf", c("linear_svm", "constant", "kernel_svm"))),
   aggregation = list(default = function(preset, n) preset$aggregation,
-                     check = function(x) check_choice(x, "aggregation", c("vote", "prob"))),
+                     check = function(x) check_choice(x, "aggregation", c("vote", "prob", "max_confidence"))),
   leaf_size_factor = list(default = function(preset, n) 1,
                           check = function(x) check_number(x, "leaf_size_factor", 0, min_open = TRUE)),
-  min_leaf_size = list(default = function(preset, n, args) as.integer(ceiling(args$leaf_size_factor * sqrt(n))),
+  min_leaf_size = list(default = function(preset, n, args)
+                         preset_default(preset, "min_leaf_size", as.integer(ceiling(args$leaf_size_factor * sqrt(n)))),
                        check = function(x) check_count(x, "min_leaf_size", 1)),
   split_rule = list(default = function(preset, n) "admissible",
                     check = function(x) check_choice(x, "split_rule", c("admissible", "published"))),
@@ -68,7 +76,7 @@ svf_parameters <- list(
                        check = function(x) check_count(x, "min_node_size", 2)),
   cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),
               check = function(x) sort(unique(check_numbers(x, "cost")))),
-  cv_folds = list(default = function(preset, n) 3L,
+  cv_folds = list(default = function(preset, n) preset_default(preset, "cv_folds", 3L),
                   check = function(x) check_count(x, "cv_folds", 1, 20)),
   min_class_rows = list(default = function(preset, n) 2L,
                         check = function(x) check_count(x, "min_class_rows", 2)),
@@ -80,6 +88,19 @@ svf_parameters <- list(
                    check = function(x) check_number(x, "tolerance", 0, min_open = TRUE)),
   cv_tolerance = list(default = function(preset, n) 0.1,
                       check = function(x) check_number(x, "cv_tolerance", 0, min_open = TRUE)),
+  # RSVF's OOB-SVM splits (splitter "oob_svm")
+  n_theta = list(default = function(preset, n) 8L,
+                 check = function(x) check_count(x, "n_theta", 1, 1e5)),
+  n_omega = list(default = function(preset, n) 1L,
+                 check = function(x) check_count(x, "n_omega", 1, 1e5)),
+  n_tau = list(default = function(preset, n) 4L,
+               check = function(x) check_count(x, "n_tau", 1, 1e5)),
+  proj_dim = list(default = function(preset, n) 1L,
+                  check = function(x) check_count(x, "proj_dim", 1, 1e5)),
+  delta_tau = list(default = function(preset, n) 0,
+                   check = function(x) check_number(x, "delta_tau", 0, 1)),
+  split_tolerance = list(default = function(preset, n) 0.1,
+                         check = function(x) check_number(x, "split_tolerance", 0, min_open = TRUE)),
   scale = list(default = function(preset, n) TRUE,
                check = function(x) check_flag(x, "scale")),
   # tree decomposition (splitter "cart") and kernel SVM leaves

@@ -14,7 +14,13 @@
 #' @details An SVM leaf contributes its predicted class (a one-hot vector) to
 #'   the averaged probabilities and a constant leaf its class frequencies.
 #'   With `aggregation = "vote"` the class is the majority vote, ties broken
-#'   by the averaged probabilities, then by level order.
+#'   by the averaged probabilities, then by level order. With
+#'   `aggregation = "max_confidence"` it is the class of the tree whose leaf
+#'   is most confident: the SVM decision value of the leaf's predicted class
+#'   (`|w'x|` for a binary leaf, the largest one-vs-rest value otherwise), or
+#'   `2 f - 1` for a leaf with class frequencies (`f` its majority share);
+#'   the first such tree on ties. `"prob"` and `"votes"` are the same for
+#'   every aggregation.
 #'
 #'   Large `newdata` is predicted in chunks of rows (about 2^22 values each;
 #'   option `svforest.predict_chunk_rows` sets the rows per chunk), so the
@@ -75,10 +81,12 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
 # Prediction of one chunk of rows.
 predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
-  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE)
+  max_conf <- type == "class" && identical(object$params$aggregation, "max_confidence")
+  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE, max_conf)
   lev <- object$levels
   switch(type,
-    class = factor(lev[predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
+    class = factor(lev[if (max_conf) res$max_confidence_class + 1L
+                       else predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
     prob = {
       colnames(res$prob) <- lev
       res$prob

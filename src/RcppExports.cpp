@@ -37,8 +37,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_predict
-List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class);
-RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP) {
+List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class, bool want_max_confidence);
+RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP, SEXP want_max_confidenceSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -47,7 +47,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type want_leaves(want_leavesSEXP);
     Rcpp::traits::input_parameter< bool >::type want_tree_class(want_tree_classSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves, want_tree_class));
+    Rcpp::traits::input_parameter< bool >::type want_max_confidence(want_max_confidenceSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -103,6 +104,43 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_binary_svm
+Rcpp::NumericVector svf_binary_svm(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int positive, Rcpp::IntegerVector rows, double cost, double tolerance, bool newton);
+RcppExport SEXP _svforest_svf_binary_svm(SEXP xSEXP, SEXP ySEXP, SEXP positiveSEXP, SEXP rowsSEXP, SEXP costSEXP, SEXP toleranceSEXP, SEXP newtonSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type positive(positiveSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< double >::type cost(costSEXP);
+    Rcpp::traits::input_parameter< double >::type tolerance(toleranceSEXP);
+    Rcpp::traits::input_parameter< bool >::type newton(newtonSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_binary_svm(x, y, positive, rows, cost, tolerance, newton));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_rsvf_criterion
+Rcpp::List svf_rsvf_criterion(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int num_classes, Rcpp::IntegerVector inbag, Rcpp::IntegerVector oob, Rcpp::List features, Rcpp::List weights, Rcpp::NumericVector taus, double delta_tau, int min_leaf);
+RcppExport SEXP _svforest_svf_rsvf_criterion(SEXP xSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP inbagSEXP, SEXP oobSEXP, SEXP featuresSEXP, SEXP weightsSEXP, SEXP tausSEXP, SEXP delta_tauSEXP, SEXP min_leafSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type inbag(inbagSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type oob(oobSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type features(featuresSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
+    Rcpp::traits::input_parameter< double >::type delta_tau(delta_tauSEXP);
+    Rcpp::traits::input_parameter< int >::type min_leaf(min_leafSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_rsvf_criterion(x, y, num_classes, inbag, oob, features, weights, taus, delta_tau, min_leaf));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_fit_tdsvm
 List svf_fit_tdsvm(List data, Rcpp::IntegerVector y, int num_classes, List params, SEXP valid_data, Rcpp::IntegerVector valid_y, int num_threads, bool verbose);
 RcppExport SEXP _svforest_svf_fit_tdsvm(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
@@ -140,11 +178,13 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 6},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
-    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 5},
+    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 6},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},
+    {"_svforest_svf_binary_svm", (DL_FUNC) &_svforest_svf_binary_svm, 7},
+    {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_fit_tdsvm", (DL_FUNC) &_svforest_svf_fit_tdsvm, 8},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {NULL, NULL, 0}

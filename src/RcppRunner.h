@@ -17,6 +17,7 @@ class RcppRunner : public svf::TaskRunner {
   void finish();
   // Progress stays hidden until a fit has run this long (quick fits print nothing).
   void set_delay(double seconds) { delay_ = seconds; }
+  size_t threads() const override { return static_cast<size_t>(threads_); }
 
  private:
   int threads_;

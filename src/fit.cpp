@@ -9,6 +9,7 @@
 #include "core/Forest.h"
 #include "core/KernelSvmLeaf.h"
 #include "core/LinearSvmLeaf.h"
+#include "core/OobSvmSplitter.h"
 #include "core/ProximalSvmSplitter.h"
 #include "core/RandomAxisSplitter.h"
 #include "core/TransformSplitter.h"
@@ -17,6 +18,22 @@
 
 using Rcpp::List;
 using Rcpp::Named;
+
+svf::OobSvmOptions oob_svm_options(const List& params) {
+  svf::OobSvmOptions o;
+  o.n_theta = param<int>(params, "n_theta");
+  o.n_omega = param<int>(params, "n_omega");
+  o.n_tau = param<int>(params, "n_tau");
+  o.proj_dim = param<int>(params, "proj_dim");
+  o.delta_tau = param<double>(params, "delta_tau");
+  o.min_leaf = param<int>(params, "min_leaf_size");
+  o.cost = param<std::vector<double>>(params, "cost")[0];
+  o.tolerance = param<double>(params, "split_tolerance");
+  o.min_class_rows = param<int>(params, "min_class_rows");
+  o.rare_as_negative = param<std::string>(params, "rare_classes") == "negative";
+  o.balanced = param<bool>(params, "balanced");
+  return o;
+}
 
 std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
   const std::string type = param<std::string>(params, "splitter");
@@ -37,6 +54,7 @@ std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
   }
   if (type == "cart")
     return std::unique_ptr<svf::Splitter>(new svf::CartSplitter(param<int>(params, "sigma")));
+  if (type == "oob_svm") return std::unique_ptr<svf::Splitter>(new svf::OobSvmSplitter(oob_svm_options(params)));
   Rcpp::stop("unknown splitter '%s'", type);
 }
 
@@ -112,6 +130,7 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int
   opt.batch_size = std::max(8, 2 * num_threads);
   const bool rare_negative = param<std::string>(params, "rare_classes") == "negative";
   opt.svm_min_rows = rare_negative ? param<int>(params, "min_class_rows") : 1;
+  opt.max_confidence = param<std::string>(params, "aggregation") == "max_confidence";
 
   std::unique_ptr<svf::Splitter> splitter = make_splitter(params);
   std::unique_ptr<svf::LeafModel> leaf = make_leaf_model(params);
@@ -125,7 +144,8 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int
     Rcpp::IntegerMatrix votes(static_cast<int>(x->n_rows()), num_classes);
     std::copy(forest.oob.votes.begin(), forest.oob.votes.end(), votes.begin());
     result["oob"] = List::create(Named("votes") = votes, Named("error") = forest.oob.error,
-                                 Named("error_curve") = Rcpp::wrap(forest.oob.error_curve));
+                                 Named("error_curve") = Rcpp::wrap(forest.oob.error_curve),
+                                 Named("predicted") = Rcpp::wrap(forest.oob.predicted));
   }
   return result;
 }

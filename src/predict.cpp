@@ -10,7 +10,8 @@ using Rcpp::List;
 using Rcpp::Named;
 
 // [[Rcpp::export(.svf_predict)]]
-List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class) {
+List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class,
+                 bool want_max_confidence = false) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -29,10 +30,12 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
   out.votes = votes.begin();
   out.leaves = want_leaves ? leaves.begin() : nullptr;
   out.tree_class = want_tree_class ? tree_class.begin() : nullptr;
+  Rcpp::IntegerVector max_conf(want_max_confidence ? n : 0);
+  out.max_confidence_class = want_max_confidence ? max_conf.begin() : nullptr;
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
   return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
-                      Named("tree_class") = tree_class);
+                      Named("tree_class") = tree_class, Named("max_confidence_class") = max_conf);
 }
 
 // Checks a forest list without predicting; returns TRUE or raises an R error.

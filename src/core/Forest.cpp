@@ -13,6 +13,7 @@ struct TreeWork {
   GrownTree grown;
   std::vector<int> oob_rows;
   std::vector<int> oob_class;
+  std::vector<double> oob_confidence;  // with max_confidence
 };
 
 struct LeafTask {
@@ -71,7 +72,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
                           const ForestOptions& options, TaskRunner& runner) {
   const size_t n = data.x->n_rows(), p = data.x->n_cols();
   const int K = data.num_classes;
-  if (leaf_model.needs_scaled_rows() && data.scaled.empty())
+  if ((leaf_model.needs_scaled_rows() || splitter.uses_oob()) && data.scaled.empty())
     data.scaled = ScaledRows(*data.x, data.scaling);
 
   FittedForest forest;
@@ -80,9 +81,11 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   oob.available = options.sampler != SamplerType::All;
   std::vector<int> oob_pred;  // current OOB majority class of each row, -1 if none
   size_t oob_wrong = 0;
+  std::vector<double> oob_best_confidence;
   if (oob.available) {
     oob.votes.assign(n * K, 0);
     oob_pred.assign(n, -1);
+    if (options.max_confidence) oob_best_confidence.assign(n, 0.0);
   }
 
   TrainingRows training_rows(data);
@@ -92,13 +95,25 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     std::vector<TreeWork> work(count);
 
     // 1. tree structures
-    runner.run(count, [&](size_t b) {
+    SerialRunner serial;
+    auto grow = [&](size_t b, TaskRunner& inner) {
       const uint64_t t = options.first_tree + start + b;
       Rng rng(options.seed, stream_id(t, -1));
       Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng);
       work[b].oob_rows = std::move(sample.oob);
-      grow_tree(data, std::move(sample.inbag), splitter, options.grow, rng, work[b].grown);
-    });
+      if (splitter.uses_oob())
+        grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng,
+                  inner, work[b].grown);
+      else
+        grow_tree(data, std::move(sample.inbag), splitter, options.grow, rng, work[b].grown);
+    };
+    if (splitter.uses_oob() && count < runner.threads()) {
+      // fewer trees than threads: one tree at a time, the threads work inside
+      // its nodes (the splitter's result does not depend on this)
+      for (size_t b = 0; b < count; ++b) grow(b, runner);
+    } else {
+      runner.run(count, [&](size_t b) { grow(b, serial); });
+    }
 
     // 2. leaf models, all leaves of the batch at once
     std::vector<LeafTask> tasks;
@@ -129,9 +144,16 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       std::vector<feature_node> buffer;
       std::vector<double> dist(K);
       work[b].oob_class.resize(work[b].oob_rows.size());
-      for (size_t k = 0; k < work[b].oob_rows.size(); ++k)
-        work[b].oob_class[k] = tree_predict(view, K, p, data.scaling, training_rows,
-                                            work[b].oob_rows[k], buffer, dist.data(), nullptr);
+      if (options.max_confidence) work[b].oob_confidence.resize(work[b].oob_rows.size());
+      for (size_t k = 0; k < work[b].oob_rows.size(); ++k) {
+        if (options.max_confidence)
+          work[b].oob_class[k] = tree_predict_confidence(view, K, p, data.scaling, training_rows,
+                                                         work[b].oob_rows[k], buffer,
+                                                         &work[b].oob_confidence[k]);
+        else
+          work[b].oob_class[k] = tree_predict(view, K, p, data.scaling, training_rows,
+                                              work[b].oob_rows[k], buffer, dist.data(), nullptr);
+      }
     });
 
     // 4. merge, in tree order, on this thread
@@ -142,8 +164,19 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
           const int r = rows[k];
           ++oob.votes[static_cast<size_t>(work[b].oob_class[k]) * n + r];
           int best = 0;
-          for (int c = 1; c < K; ++c)
-            if (oob.votes[c * n + r] > oob.votes[best * n + r]) best = c;
+          if (options.max_confidence) {
+            // trees in order; a later tree wins only when strictly more confident
+            const double conf = work[b].oob_confidence[k];
+            if (oob_pred[r] < 0 || conf > oob_best_confidence[r]) {
+              best = work[b].oob_class[k];
+              oob_best_confidence[r] = conf;
+            } else {
+              best = oob_pred[r];
+            }
+          } else {
+            for (int c = 1; c < K; ++c)
+              if (oob.votes[c * n + r] > oob.votes[best * n + r]) best = c;
+          }
           if (oob_pred[r] < 0) ++oob.n_rows_with_votes;
           else if (oob_pred[r] != data.y[r]) --oob_wrong;
           oob_pred[r] = best;
@@ -158,6 +191,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     runner.progress(start + count, options.ntree);
   }
   if (oob.available && !oob.error_curve.empty()) oob.error = oob.error_curve.back();
+  if (oob.available) oob.predicted = std::move(oob_pred);
   return forest;
 }
 

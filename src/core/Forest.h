@@ -28,6 +28,7 @@ struct ForestOptions {
   GrowOptions grow;
   size_t batch_size = 8;  // trees whose rows are held in memory at once
   int svm_min_rows = 1;   // see Tree::svm_min_rows
+  bool max_confidence = false;  // OOB class: most confident tree instead of the vote
 };
 
 struct OobResult {
@@ -35,6 +36,7 @@ struct OobResult {
   std::vector<int> votes;           // n x K, column-major
   double error = NAN;               // share of rows with votes that are misclassified
   std::vector<double> error_curve;  // error after 1, 2, ... trees
+  std::vector<int> predicted;       // OOB class of each row, -1 if none
   size_t n_rows_with_votes = 0;
 };
 

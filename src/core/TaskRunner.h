@@ -19,6 +19,8 @@ class TaskRunner {
   virtual void run(size_t n, const std::function<void(size_t)>& task) = 0;
   // Called on the main thread after each batch of trees.
   virtual void progress(size_t /*done*/, size_t /*total*/) {}
+  // Threads run() may use.
+  virtual size_t threads() const { return 1; }
 };
 
 // Runs everything on the calling thread (used by tests and as a fallback).

@@ -96,6 +96,28 @@ int leaf_class(const TreeView& t, int leaf, int num_classes, size_t p, const fea
   return best;
 }
 
+int leaf_class_confidence(const TreeView& t, int leaf, int num_classes, size_t p,
+                          const feature_node* row, double* confidence) {
+  const int* counts = t.leaf_counts + static_cast<size_t>(leaf) * num_classes;
+  const int cls = leaf_class(t, leaf, num_classes, p, row);
+  if (t.leaf_type[leaf] != kLeafLinear) {
+    double total = 0.0;
+    for (int k = 0; k < num_classes; ++k) total += counts[k];
+    *confidence = 2.0 * counts[cls] / total - 1.0;
+    return cls;
+  }
+  const double* w = t.coef + t.leaf_coef_start[leaf];
+  const int min_rows = std::max(1, t.svm_min_rows);
+  if (linear_leaf_outputs(counts, num_classes, min_rows) == 1) {
+    *confidence = std::fabs(dot(w, row));
+    return cls;
+  }
+  int o = 0;  // output of class cls: its rank among the SVM classes
+  for (int k = 0; k < cls; ++k) o += counts[k] >= min_rows && counts[k] > 0;
+  *confidence = dot(w + o * (p + 1), row);
+  return cls;
+}
+
 void leaf_distribution(const TreeView& t, int leaf, int num_classes, size_t p,
                        const feature_node* row, double* out) {
   const int* counts = t.leaf_counts + static_cast<size_t>(leaf) * num_classes;

@@ -177,6 +177,14 @@ int route(const TreeView& t, Get get) {
 // Class predicted by a leaf for a scaled row (p features + bias).
 int leaf_class(const TreeView& t, int leaf, int num_classes, size_t p, const feature_node* row);
 
+// Class predicted by a leaf and its confidence in it (max-confidence
+// aggregation): the SVM decision value of that class (|w'x| for a binary
+// leaf, the largest one-vs-rest value otherwise); for a constant leaf
+// 2 * f - 1, f the majority class's frequency (1 for a pure leaf, the value
+// of an SVM row on its margin).
+int leaf_class_confidence(const TreeView& t, int leaf, int num_classes, size_t p,
+                          const feature_node* row, double* confidence);
+
 // The leaf's class distribution: its class frequencies for a constant leaf,
 // the SVM's predicted class (one-hot) for a linear leaf.
 void leaf_distribution(const TreeView& t, int leaf, int num_classes, size_t p,

@@ -8,6 +8,7 @@
 
 #include "Random.h"
 #include "Splitter.h"
+#include "TaskRunner.h"
 #include "Tree.h"
 #include "TrainingData.h"
 
@@ -27,6 +28,14 @@ struct GrownTree {
 // `rows` (in-bag row indices) is taken over and reordered.
 void grow_tree(const TrainingData& data, std::vector<int> rows, const Splitter& splitter,
                const GrowOptions& options, Rng& rng, GrownTree& out);
+
+// The same for splitters that use out-of-bag rows (Splitter::uses_oob()):
+// `oob` rows are routed down with the plain rule, in-bag rows in a rule's
+// band go to both children (so leaves may share rows). `inner` is handed to
+// the splitter for work inside a node.
+void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int> oob,
+               const Splitter& splitter, const GrowOptions& options, Rng& rng,
+               TaskRunner& inner, GrownTree& out);
 
 }  // namespace svf
 #endif

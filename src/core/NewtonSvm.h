@@ -1,0 +1,30 @@
+// The problem LIBLINEAR's L2R_L2LOSS_SVC solves (L2-regularised squared
+// hinge loss, bias regularised, per-class weights), by Newton's method with
+// the full (p + 1) x (p + 1) generalised Hessian and an exact line search.
+// RSVF scores thousands of child SVMs per tree; for few predictors a full
+// Newton step costs less than LIBLINEAR's conjugate-gradient steps, and
+// bootstrap duplicates can enter as row weights instead of repeated rows.
+// Rows are read in place from ScaledRows (no copy); deterministic.
+#ifndef SVFOREST_NEWTONSVM_H
+#define SVFOREST_NEWTONSVM_H
+
+#include <vector>
+
+#include "TrainingData.h"
+
+namespace svf {
+
+// Largest p + 1 for which the full-Hessian solver is used.
+const int kNewtonMaxDim = 160;
+
+// rows[0..m) with multiplicities mult (nullptr: 1 each); label +1 where
+// y == positive_class. Costs, balancing and the stopping rule are those of
+// train_binary_svm() on the rows repeated mult times. init: p + 1 weights or
+// empty. Returns p + 1 weights.
+std::vector<double> train_binary_svm_newton(const TrainingData& data, const int* rows,
+                                            const int* mult, size_t m, int positive_class,
+                                            double cost, bool balanced, double tolerance,
+                                            const std::vector<double>& init);
+
+}  // namespace svf
+#endif

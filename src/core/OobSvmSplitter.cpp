@@ -1,0 +1,285 @@
+#include "OobSvmSplitter.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "LinearSvmLeaf.h"
+#include "NewtonSvm.h"
+
+namespace svf {
+
+int NodeSvm::predict(const feature_node* row, size_t p) const {
+  if (classes.size() < 2) return constant;
+  if (classes.size() == 2) return dot(w.data(), row) > 0.0 ? classes[1] : classes[0];
+  const size_t stride = p + 1;
+  size_t best = 0;
+  double best_value = dot(w.data(), row);
+  for (size_t o = 1; o < classes.size(); ++o) {
+    const double d = dot(w.data() + o * stride, row);
+    if (d > best_value) { best = o; best_value = d; }
+  }
+  return classes[best];
+}
+
+namespace {
+
+// One binary SVM: the full-Hessian Newton solver for few predictors, else
+// LIBLINEAR on the rows repeated as often as they were drawn.
+std::vector<double> binary_svm(const TrainingData& data, const int* rows, const int* mult,
+                               size_t n, int positive, const OobSvmOptions& opt,
+                               const std::vector<double>& init) {
+  if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim)
+    return train_binary_svm_newton(data, rows, mult, n, positive, opt.cost, opt.balanced,
+                                   opt.tolerance, init);
+  if (!mult)
+    return train_binary_svm(data, rows, n, positive, opt.cost, opt.balanced, opt.tolerance, init);
+  std::vector<int> expanded;
+  for (size_t k = 0; k < n; ++k) expanded.insert(expanded.end(), mult[k], rows[k]);
+  return train_binary_svm(data, expanded.data(), expanded.size(), positive, opt.cost,
+                          opt.balanced, opt.tolerance, init);
+}
+
+}  // namespace
+
+void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult) {
+  std::vector<int> sorted(rows, rows + n);
+  std::sort(sorted.begin(), sorted.end());
+  distinct.clear();
+  mult.clear();
+  for (int r : sorted) {
+    if (!distinct.empty() && distinct.back() == r) { ++mult.back(); continue; }
+    distinct.push_back(r);
+    mult.push_back(1);
+  }
+}
+
+NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                     const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
+                     std::vector<std::vector<double>>* solutions) {
+  const int K = data.num_classes;
+  const size_t p1 = data.x->n_cols() + 1;
+  std::vector<int> counts(K, 0);
+  for (size_t k = 0; k < n; ++k) counts[data.y[rows[k]]] += mult ? mult[k] : 1;
+  NodeSvm svm;
+  // the constant class is the leaf's majority class (first on ties), as in leaf_class()
+  svm.constant = static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+  if (solutions) solutions->assign(K, std::vector<double>());
+  bool constant = false;
+  for (int k = 0; k < K; ++k) {
+    if (counts[k] <= 0) continue;
+    if (counts[k] < opt.min_class_rows) {
+      if (!opt.rare_as_negative) constant = true;
+      continue;
+    }
+    svm.classes.push_back(k);
+  }
+  if (constant || svm.classes.size() < 2) {
+    svm.classes.clear();
+    return svm;
+  }
+  static const std::vector<double> none;
+  auto start = [&](int k) -> const std::vector<double>& {
+    return warm && !(*warm)[k].empty() ? (*warm)[k] : none;
+  };
+  if (svm.classes.size() == 2) {
+    const int pos = svm.classes[1], neg = svm.classes[0];
+    std::vector<double> init = start(pos);
+    if (init.empty() && !start(neg).empty()) {
+      init = start(neg);
+      for (double& v : init) v = -v;
+    }
+    svm.w = binary_svm(data, rows, mult, n, pos, opt, init);
+    if (solutions) {
+      (*solutions)[pos] = svm.w;
+      (*solutions)[neg] = svm.w;
+      for (double& v : (*solutions)[neg]) v = -v;
+    }
+    return svm;
+  }
+  svm.w.reserve(svm.classes.size() * p1);
+  for (int k : svm.classes) {
+    std::vector<double> w = binary_svm(data, rows, mult, n, k, opt, start(k));
+    svm.w.insert(svm.w.end(), w.begin(), w.end());
+    if (solutions) (*solutions)[k] = std::move(w);
+  }
+  return svm;
+}
+
+size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* rows, size_t n) {
+  const size_t p = data.x->n_cols();
+  size_t wrong = 0;
+  for (size_t k = 0; k < n; ++k)
+    wrong += svm.predict(data.scaled.row(rows[k]), p) != data.y[rows[k]];
+  return wrong;
+}
+
+long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                 const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
+                 double tau, double band, const OobSvmOptions& opt,
+                 const std::vector<std::vector<double>>& warm, long give_up) {
+  std::vector<int> left, right, mult_left, mult_right;
+  size_t n_all = 0, n_left = 0, n_right = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const int times = mult ? mult[k] : 1;
+    n_all += times;
+    if (proj_in[k] <= tau + band) { left.push_back(rows[k]); mult_left.push_back(times); n_left += times; }
+    if (proj_in[k] > tau - band) { right.push_back(rows[k]); mult_right.push_back(times); n_right += times; }
+  }
+  if (n_left < opt.min_leaf || n_right < opt.min_leaf || n_left >= n_all || n_right >= n_all)
+    return -1;
+  std::vector<int> oob_left, oob_right;
+  for (size_t k = 0; k < n_oob; ++k) (proj_oob[k] <= tau ? oob_left : oob_right).push_back(oob[k]);
+  // a child without OOB rows adds no error whatever its SVM: not fitted
+  long errors = 0;
+  if (!oob_left.empty()) {
+    const NodeSvm svm =
+        fit_node_svm(data, left.data(), mult_left.data(), left.size(), opt, &warm, nullptr);
+    errors = count_errors(svm, data, oob_left.data(), oob_left.size());
+    if (errors > give_up) return -2;
+  }
+  if (!oob_right.empty()) {
+    const NodeSvm svm =
+        fit_node_svm(data, right.data(), mult_right.data(), right.size(), opt, &warm, nullptr);
+    errors += count_errors(svm, data, oob_right.data(), oob_right.size());
+  }
+  return errors;
+}
+
+long best_split(const std::vector<long>& child_errors, long parent_errors) {
+  long best = -1;
+  for (size_t c = 0; c < child_errors.size(); ++c) {
+    const long e = child_errors[c];
+    if (e < 0 || e >= parent_errors) continue;
+    if (best < 0 || e < child_errors[best]) best = static_cast<long>(c);
+  }
+  return best;
+}
+
+OobSvmSplitter::OobSvmSplitter(const OobSvmOptions& options) : opt_(options) {
+  if (opt_.proj_dim < 1) opt_.proj_dim = 1;
+  if (opt_.min_leaf < 1) opt_.min_leaf = 1;
+}
+
+namespace {
+
+// One (theta, omega) pair: the rule's predictors and raw-unit weights, and
+// the projections of the node's in-bag and out-of-bag rows.
+struct Projection {
+  std::vector<int> index;
+  std::vector<double> weight;
+  std::vector<double> in, out;
+  double lo = 0.0, hi = 0.0;
+};
+
+struct Candidate {
+  size_t projection;
+  double tau;
+};
+
+}  // namespace
+
+bool OobSvmSplitter::find_split_oob(const TrainingData& data, const int* rows, size_t n,
+                                    const int* oob, size_t n_oob, Rng& rng, TaskRunner& inner,
+                                    SplitRule& rule) const {
+  if (n_oob == 0) return false;
+  // bootstrap duplicates become multiplicities: SVMs and projections work on
+  // the distinct rows
+  std::vector<int> unique, mult;
+  collapse_repeats(rows, n, unique, mult);
+  const size_t nu = unique.size();
+  // e: the node's own SVM, which also warm-starts the children
+  std::vector<std::vector<double>> parent_solution;
+  const NodeSvm parent =
+      fit_node_svm(data, unique.data(), mult.data(), nu, opt_, nullptr, &parent_solution);
+  const long parent_errors = static_cast<long>(count_errors(parent, data, oob, n_oob));
+  if (parent_errors == 0) return false;  // no split can lower it
+
+  // 1. draw every candidate from the tree's generator
+  const size_t p = data.x->n_cols();
+  const size_t dim = std::min(opt_.proj_dim, p);
+  std::vector<Projection> projections;
+  std::vector<Candidate> candidates;
+  std::vector<int> features(p);
+  std::vector<std::vector<double>> col_in(dim, std::vector<double>(nu)),
+      col_out(dim, std::vector<double>(n_oob));
+  const int kAttempts = 10;  // redraws of theta when the node is constant along it
+  for (size_t t = 0; t < opt_.n_theta; ++t) {
+    std::vector<int> theta;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      for (size_t j = 0; j < p; ++j) features[j] = static_cast<int>(j);
+      theta.clear();
+      size_t remaining = p;
+      bool varies = false;
+      for (size_t k = 0; k < dim; ++k) {
+        const size_t pick = rng.below(remaining);
+        theta.push_back(features[pick]);
+        features[pick] = features[--remaining];
+        data.x->gather(theta[k], unique.data(), nu, col_in[k].data());
+        if (data.scaling.factor[theta[k]] != 0.0) {
+          auto mm = std::minmax_element(col_in[k].begin(), col_in[k].end());
+          varies = varies || *mm.first < *mm.second;
+        }
+      }
+      if (varies) break;
+      theta.clear();
+    }
+    if (theta.empty()) continue;
+    for (size_t k = 0; k < dim; ++k) data.x->gather(theta[k], oob, n_oob, col_out[k].data());
+    for (size_t o = 0; o < opt_.n_omega; ++o) {
+      Projection pr;
+      pr.index = theta;
+      pr.weight.resize(dim);
+      // omega applies to scaled predictors; in raw units it is omega * factor
+      for (size_t k = 0; k < dim; ++k) pr.weight[k] = rng.uniform() * data.scaling.factor[theta[k]];
+      pr.in.assign(nu, 0.0);
+      pr.out.assign(n_oob, 0.0);
+      for (size_t k = 0; k < dim; ++k) {
+        for (size_t r = 0; r < nu; ++r) pr.in[r] += pr.weight[k] * col_in[k][r];
+        for (size_t r = 0; r < n_oob; ++r) pr.out[r] += pr.weight[k] * col_out[k][r];
+      }
+      auto mm = std::minmax_element(pr.in.begin(), pr.in.end());
+      pr.lo = *mm.first;
+      pr.hi = *mm.second;
+      const size_t index = projections.size();
+      // tau: the projection of an in-bag row drawn from the bootstrap sample
+      for (size_t k = 0; k < opt_.n_tau; ++k) {
+        const int r = rows[rng.below(n)];
+        const size_t at = std::lower_bound(unique.begin(), unique.end(), r) - unique.begin();
+        candidates.push_back({index, pr.in[at]});
+      }
+      projections.push_back(std::move(pr));
+    }
+  }
+  if (candidates.empty()) return false;
+
+  // 2. score them; a candidate stops early once it cannot beat the best so far
+  std::vector<long> child_errors(candidates.size(), -1);
+  std::atomic<long> best_so_far(parent_errors - 1);  // must beat the node: delta_e > 0
+  inner.run(candidates.size(), [&](size_t c) {
+    const Projection& pr = projections[candidates[c].projection];
+    const long e = score_split(data, unique.data(), mult.data(), nu, pr.in.data(), oob, n_oob,
+                               pr.out.data(),
+                               candidates[c].tau, opt_.delta_tau * (pr.hi - pr.lo), opt_,
+                               parent_solution, best_so_far.load());
+    child_errors[c] = e;
+    // abandoned candidates had more errors than some other candidate (or than
+    // allowed): they could not be chosen, so the choice is the same whatever
+    // the order in which candidates finish
+    long current = best_so_far.load();
+    while (e >= 0 && e < current && !best_so_far.compare_exchange_weak(current, e)) {}
+  });
+
+  // 3. the best candidate, if it lowers the node's OOB error
+  const long best = best_split(child_errors, parent_errors);
+  if (best < 0) return false;
+  const Projection& pr = projections[candidates[best].projection];
+  rule.var = -1;
+  rule.index = pr.index;
+  rule.weight = pr.weight;
+  rule.value = candidates[best].tau;
+  rule.band = opt_.delta_tau * (pr.hi - pr.lo);
+  return true;
+}
+
+}  // namespace svf

@@ -1,0 +1,96 @@
+// RSVF's split (randomized support vector forest): a split is good when the
+// linear SVMs of its two children make fewer out-of-bag errors than the
+// node's own SVM.
+//
+// Candidates phi = (theta, omega, tau): theta is proj_dim distinct predictors,
+// omega weights uniform in [0, 1] on the scaled predictors, tau the
+// projection of a random in-bag row of the node. All candidates are drawn
+// first from the tree's generator, then scored independently (in parallel
+// when the caller's runner has threads), so the result does not depend on
+// thread scheduling. A candidate is scored by training linear SVMs (the leaf
+// model's rules, C = cost, no CV) on each child's in-bag rows, where in-bag
+// rows within delta_tau of tau (a share of the node's projection range) go to
+// both children, and counting their errors on each child's out-of-bag rows,
+// which are routed by the plain rule, as at prediction time:
+//   delta_e = e - (p_l e_l + p_r e_r) = (E - E_l - E_r) / n_oob,
+// E the OOB errors of the node's own SVM. The best candidate (fewest child
+// errors, first drawn on ties) splits the node if delta_e > 0. Child SVMs
+// start from the node's solution (LIBLINEAR's init_sol); candidates that
+// cannot win are abandoned after their first child.
+#ifndef SVFOREST_OOBSVMSPLITTER_H
+#define SVFOREST_OOBSVMSPLITTER_H
+
+#include <vector>
+
+#include "ScaledRows.h"
+#include "Splitter.h"
+#include "TaskRunner.h"
+
+namespace svf {
+
+struct OobSvmOptions {
+  size_t n_theta = 8, n_omega = 1, n_tau = 4;
+  size_t proj_dim = 1;
+  double delta_tau = 0.0;   // share of the node's projection range
+  size_t min_leaf = 5;      // in-bag rows each child needs
+  double cost = 1.0;
+  double tolerance = 0.1;   // LIBLINEAR stopping tolerance while scoring
+  int min_class_rows = 2;
+  bool rare_as_negative = true;
+  bool balanced = true;
+};
+
+// A node's linear SVMs fitted as LinearSvmLeafModel fits a leaf with one C.
+struct NodeSvm {
+  std::vector<int> classes;  // classes with an SVM output (ascending)
+  std::vector<double> w;     // outputs x (p + 1); one output when 2 classes
+  int constant = -1;         // class predicted when there is no SVM
+  int predict(const feature_node* row, size_t p) const;
+};
+
+// The distinct rows of rows[0..n) (sorted) and how often each occurs.
+void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult);
+
+// mult: how often each row was drawn (nullptr: once).
+// warm[k] (p + 1 weights, or empty) starts class k's one-vs-rest problem;
+// if `solutions` is given it receives the same kind of vector for the
+// fitted SVMs (a binary SVM gives +w for its positive, -w for its other class).
+NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                     const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
+                     std::vector<std::vector<double>>* solutions);
+
+size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* rows, size_t n);
+
+// Out-of-bag errors of the children of one candidate split of a node:
+// in-bag rows with projection proj_in <= tau + band go left, > tau - band
+// right; OOB rows by proj_oob <= tau. Child SVMs start from `warm` (the
+// node's solutions). Returns -1 when the split is invalid (a child with fewer
+// than min_leaf in-bag rows, or with all of them; rows count mult times), -2 when it was abandoned
+// because its first child alone has more than `give_up` errors.
+long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                 const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
+                 double tau, double band, const OobSvmOptions& opt,
+                 const std::vector<std::vector<double>>& warm, long give_up);
+
+// Index of the candidate with the fewest child errors (the first on ties)
+// among those with fewer than parent_errors (delta_e > 0); -1 if none.
+long best_split(const std::vector<long>& child_errors, long parent_errors);
+
+class OobSvmSplitter : public Splitter {
+ public:
+  explicit OobSvmSplitter(const OobSvmOptions& options);
+  size_t min_node_size() const override { return 2 * opt_.min_leaf; }
+  // Without out-of-bag rows there is nothing to judge a split on: leaf.
+  bool find_split(const TrainingData&, const int*, size_t, Rng&, SplitRule&) const override {
+    return false;
+  }
+  bool uses_oob() const override { return true; }
+  bool find_split_oob(const TrainingData& data, const int* rows, size_t n, const int* oob,
+                      size_t n_oob, Rng& rng, TaskRunner& inner, SplitRule& rule) const override;
+
+  private:
+  OobSvmOptions opt_;
+};
+
+}  // namespace svf
+#endif
