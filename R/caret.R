@@ -7,12 +7,14 @@
 #' The tuned parameters are numeric method parameters of [svforest()]; by
 #' default the one that governs tree size for the method's splitter:
 #' `leaf_size_factor` for random axis splits (`"rsvt"`), `nu` for proximal
-#' SVM splits (`"psvm"`); a method whose preset names `tune` parameters uses
-#' those. The grid for `tuneLength = len` spreads `len` values over the
+#' SVM splits (`"psvm"`), `max_depth` for OOB-SVM splits (`"rsvf"`),
+#' `subspace_dim` for transformation splits (`"transform"`); nothing for
+#' `"tdsvm"`, which tunes itself on validation data. A method whose preset
+#' names `tune` parameters uses those. The grid for `tuneLength = len` spreads `len` values over the
 #' ranges below (log scale); random search draws from the same ranges.
 #' Tunable: `leaf_size_factor` (0.25 to 4), `min_leaf_size` (2 to 200), `nu`
 #' (10 to 10000), `sample_fraction` (0.3 to 1), `max_depth` (2 to 30),
-#' `n_min` (1 to 20). With `tune = character()` nothing is tuned.
+#' `n_min` (1 to 20), `subspace_dim` (1 to 30). With `tune = character()` nothing is tuned.
 #'
 #' @param method Method preset, see [svforest_methods()].
 #' @param ... Fixed method parameters passed to every [svforest()] fit.
@@ -104,7 +106,8 @@ caret_ranges <- list(
   nu = list(lower = 10, upper = 10000, integer = FALSE),
   sample_fraction = list(lower = 0.3, upper = 1, integer = FALSE),
   max_depth = list(lower = 2, upper = 30, integer = TRUE),
-  n_min = list(lower = 1, upper = 20, integer = TRUE)
+  n_min = list(lower = 1, upper = 20, integer = TRUE),
+  subspace_dim = list(lower = 1, upper = 30, integer = TRUE)
 )
 
 # The parameter tuned by default: the preset's own choice when it names one,
@@ -112,5 +115,7 @@ caret_ranges <- list(
 default_tuned <- function(method) {
   preset <- svf_presets[[method]]
   if (!is.null(preset$tune)) return(preset$tune)
-  switch(preset$splitter, random_axis = "leaf_size_factor", psvm = "nu", character())
+  # TD-SVM chooses its own sigma, cost and gamma on validation data
+  switch(preset$splitter, random_axis = "leaf_size_factor", psvm = "nu", oob_svm = "max_depth",
+         transform = "subspace_dim", character())
 }

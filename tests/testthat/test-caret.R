@@ -50,6 +50,22 @@ test_that("svforest_caret() works with the formula interface, other methods and 
   expect_true(is.numeric(g$min_leaf_size))
 })
 
+test_that("every method has a default caret tuning that fits", {
+  # the parameter tuned by default for each method, and its grid
+  expected <- c(rsvt = "leaf_size_factor", psvm = "nu", rsvf = "max_depth",
+                transform = "subspace_dim", tdsvm = "parameter")  # caret's "nothing tuned"
+  for (m in svforest_methods()$method) {
+    model <- svforest_caret(m)
+    expect_identical(model$parameters$parameter, expected[[m]], info = m)
+    g <- model$grid(NULL, NULL, len = 2)
+    expect_identical(nrow(g), if (m == "tdsvm") 1L else 2L, info = m)
+  }
+  # a tuned transform model can be fitted by caret's fit function
+  model <- svforest_caret("transform", ntree = 2, transform_iter = 2)
+  fit <- model$fit(as.matrix(iris[, 1:4]), iris$Species, param = data.frame(subspace_dim = 2))
+  expect_identical(fit$params$subspace_dim, 2L)
+})
+
 test_that("svforest_caret() rejects bad arguments", {
   expect_error(svforest_caret("nope"), "method")
   expect_error(svforest_caret(tune = "cost"), "Cannot tune `cost`")
