@@ -35,6 +35,14 @@ preset_default <- function(preset, name, value) {
   if (!is.null(preset$defaults[[name]])) preset$defaults[[name]] else value
 }
 
+# A whole number, or a single NA (logical, integer or double; not NaN) for
+# the parameters whose default `NA` means "automatic" (m_max, transform_rank,
+# sigma): NA is the documented default value, so giving it is the default.
+check_count_or_na <- function(x, name, min) {
+  if ((is.logical(x) || is.numeric(x)) && length(x) == 1 && is.na(x) && !is.nan(x)) return(NA_integer_)
+  check_count(x, name, min)
+}
+
 # Every tunable parameter: its default and its check. `n` (training rows) and
 # `method` are available to defaults that depend on the data.
 svf_parameters <- list(
@@ -60,12 +68,12 @@ svf_parameters <- list(
   nu = list(default = function(preset, n) 1000,
             check = function(x) check_number(x, "nu", 0, min_open = TRUE)),
   m_max = list(default = function(preset, n, args) NA_integer_,  # all predictors, set in fit_forest()
-               check = function(x) if (identical(x, NA_integer_)) x else check_count(x, "m_max", 1)),
+               check = function(x) check_count_or_na(x, "m_max", 1)),
   n_min = list(default = function(preset, n) 2L,
                check = function(x) check_count(x, "n_min", 0)),
   # transformation splits
   transform_rank = list(default = function(preset, n) NA_integer_,  # NA: square T
-                        check = function(x) if (is.atomic(x) && length(x) == 1 && is.na(x)) NA_integer_ else check_count(x, "transform_rank", 2)),
+                        check = function(x) check_count_or_na(x, "transform_rank", 2)),
   subspace_dim = list(default = function(preset, n) 10L,
                       check = function(x) check_count(x, "subspace_dim", 1)),
   transform_iter = list(default = function(preset, n) 30L,
@@ -105,8 +113,7 @@ svf_parameters <- list(
                check = function(x) check_flag(x, "scale")),
   # tree decomposition (splitter "cart") and kernel SVM leaves
   sigma = list(default = function(preset, n) NA_integer_,  # NA: chosen by the search
-               check = function(x) if (identical(x, NA) || identical(x, NA_integer_) || identical(x, NA_real_))
-                 NA_integer_ else check_count(x, "sigma", 2)),
+               check = function(x) check_count_or_na(x, "sigma", 2)),
   sigma0 = list(default = function(preset, n) as.integer(min(1500, max(50, ceiling(n / 8)))),
                 check = function(x) check_count(x, "sigma0", 2)),
   sigma_factor = list(default = function(preset, n) 4L,

@@ -12,7 +12,8 @@
 #' @param x A fitted [svforest()] model.
 #' @param newdata,y Optional labelled data for the error curve: give both or
 #'   neither; `y` holds one class (of the model's levels) per row of
-#'   `newdata`, without missing values.
+#'   `newdata`, without missing values. They are checked also when the
+#'   out-of-bag or validation curve is shown instead.
 #' @param ... Passed to the error-curve [plot()].
 #' @return `x`, invisibly.
 #' @examples
@@ -22,6 +23,8 @@
 plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
   check_model(x)
   if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)
+  # checked (and computed) before drawing, also when the OOB or validation curve is shown
+  new_curve <- if (!is.null(newdata)) error_curve(x, newdata, y) else NULL
   s <- summary(x)
   old <- graphics::par(mfrow = c(2, 2), mar = c(4.2, 4.2, 2.5, 1))
   on.exit(graphics::par(old))
@@ -57,7 +60,7 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
     curve <- x$oob_error_curve
     label <- "OOB error"
   } else if (!is.null(newdata) && !is.null(y)) {
-    curve <- error_curve(x, newdata, y)
+    curve <- new_curve
     label <- "error on newdata"
   }
   if (is.null(curve)) {

@@ -33,7 +33,7 @@
 #' Every tree sees all rows; leaves keep class frequencies; trees are
 #' unpruned and vote. At each node the classes present are shuffled and put
 #' into overlay group A until A holds at least half the rows (the rest is
-#' group B); `m` is drawn uniformly in `1..m_max` (default: all predictors)
+#' group B); `m` is drawn uniformly in `1..m_max` (default `NA`: all predictors)
 #' and `m` predictors at random; a proximal SVM, the linear system
 #' `(I / nu + E'E) z = E'De` with `E = [A, -1]`, gives the hyperplane
 #' `x'w = gamma` that routes the rows. The node is split only when both groups
@@ -65,7 +65,12 @@
 #' groups (3 attempts). Predictors are used as they are, without scaling
 #' (`scale` is ignored): subspaces pass through the origin and a shift would
 #' break them; rows are divided by their norm for learning, and routing does
-#' not depend on a row's scale. Cost per node: `O(n p^2)` once, then per
+#' not depend on a row's scale. Predictors constant in a node are left out
+#' of its transform (they get zero weight). A subspace of `subspace_dim`
+#' dimensions (at most `r - 1`, with `r` the transform's rank) must leave
+#' room for a residual, so transformation splits need at least two
+#' (non-constant) predictors: with one predictor every tree is a single leaf
+#' and every row gets the same prediction. Cost per node: `O(n p^2)` once, then per
 #' step `O(r p^2 + r^3)` (groups with fewer rows than `p`: `O(r p m)`).
 #'
 #' @section Method "tdsvm" (tree decomposition SVM):
@@ -91,7 +96,7 @@
 #' (the previous stage is kept) or `sigma_t` reaches the number of training
 #' rows. The final tree is grown with the chosen `sigma` on all training rows
 #' (training part plus held-out share) with the chosen `cost` and `gamma`.
-#' Giving `sigma` skips the sigma search; a single `cost` and `gamma` with a
+#' Giving `sigma` (default `NA`: searched) skips the sigma search; a single `cost` and `gamma` with a
 #' given `sigma` skips validation altogether. The paper's grid is
 #' `cost = 10^(-1:5)`, `gamma = 10^(-4:4)`; the default grid is the cheaper
 #' `cost = 10^(0:4)`, `gamma = 10^(-1:2)` (predictors min-max scaled to
@@ -102,6 +107,11 @@
 #' `leaf = "linear_svm"` fits linear SVM leaves instead (the grid is then
 #' `cost` only). `svm_tolerance` and `cache_size` (MB) go to LIBSVM.
 #' [support_vectors_used()] counts the support vectors a prediction uses.
+#' The held-out share takes `round(validation_fraction * n_k)` rows of each
+#' class `k`; on very small data (e.g. one row per class) it can be empty, or
+#' leave fewer than 2 training rows, which is an error: give `validation`,
+#' change `validation_fraction`, or skip the search (a `sigma` and a single
+#' `cost` and `gamma`).
 #'
 #' @section Method "rsvf" (randomized support vector forest):
 #' Each tree grows on a bootstrap sample and keeps its out-of-bag (OOB) rows.
@@ -282,6 +292,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   tdsvm <- NULL
   if (identical(params$splitter, "cart")) {
     valid <- validation_data(validation, design$spec, ncol(x), levels(y))
+    if (is.null(validation)) check_tdsvm_holdout(params, y)
     res <- .svf_fit_tdsvm(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, valid$data,
                           valid$y, num_threads, verbose)
     forest <- res$forest
@@ -353,4 +364,25 @@ check_outcome <- function(y, n) {
                     if (sum(counts == 0) > 1) "them" else "it"), call. = FALSE)
   }
   y
+}
+
+# Method "tdsvm" without `validation`: the search needs a non-empty held-out
+# part and at least 2 training rows (the engine's stratified hold-out takes
+# round(fraction * n_k) rows of each class k).
+check_tdsvm_holdout <- function(params, y) {
+  grid <- switch(params$leaf, kernel_svm = length(params$cost) * length(params$gamma),
+                 linear_svm = length(params$cost), 1L)
+  if (!is.na(params$sigma) && grid <= 1) return(invisible())
+  counts <- tabulate(as.integer(y), nlevels(y))
+  held <- sum(floor(params$validation_fraction * counts + 0.5))
+  hint <- "give `validation`, change `validation_fraction`, or skip the search (give `sigma` and a single `cost` and `gamma`)"
+  if (held == 0) {
+    stop(sprintf("Method \"tdsvm\" chooses its parameters on held-out rows, but `validation_fraction = %s` holds out no row of these %d rows: %s.",
+                 format(params$validation_fraction), length(y), hint), call. = FALSE)
+  }
+  if (length(y) - held < 2) {
+    stop(sprintf("Method \"tdsvm\" chooses its parameters on held-out rows, but `validation_fraction = %s` leaves fewer than 2 of these %d rows for training: %s.",
+                 format(params$validation_fraction), length(y), hint), call. = FALSE)
+  }
+  invisible()
 }

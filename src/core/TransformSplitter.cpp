@@ -176,10 +176,21 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
   // the objective and the step size mean the same at every node size
   MatrixXd X(p, n);
   std::vector<double> col(n);
+  // a predictor constant in the node is never used: its row of X is zero and
+  // its column of T is zeroed after learning, so routing ignores it
+  std::vector<size_t> constant;
   for (size_t j = 0; j < p; ++j) {
     data.x->gather(j, rows, n, col.data());
+    bool varies = false;
+    for (size_t i = 1; i < n && !varies; ++i) varies = col[i] != col[0];
+    if (!varies) {
+      constant.push_back(j);
+      for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
+      continue;
+    }
     for (size_t i = 0; i < n; ++i) X(j, i) = col[i];
   }
+  if (constant.size() == p) return false;
   for (size_t i = 0; i < n; ++i) {
     const double norm = X.col(i).norm();
     if (norm > 0.0) X.col(i) /= norm * std::sqrt(static_cast<double>(n));
@@ -201,7 +212,8 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
       else B.col(b++) = X.col(i);
     }
 
-    const LearnedTransform lt = learn_transform(A, B, r, o_.iterations, o_.step);
+    LearnedTransform lt = learn_transform(A, B, r, o_.iterations, o_.step);
+    for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
     const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
 
     rule = SplitRule();

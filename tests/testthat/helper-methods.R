@@ -4,7 +4,11 @@
 # add an entry when its defaults are too slow for a unit test.
 fast_settings <- list(
   rsvt = list(ntree = 2),
-  psvm = list(ntree = 3)
+  psvm = list(ntree = 3),
+  transform = list(ntree = 2, transform_iter = 3, subspace_dim = 2),
+  # one (cost, gamma) pair: the search only tries sigma values
+  tdsvm = list(cost = 1, gamma = 1, sigma0 = 20),
+  rsvf = list(ntree = 2, n_theta = 2, n_tau = 2)
 )
 
 all_methods <- function() svforest_methods()$method

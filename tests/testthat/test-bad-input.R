@@ -114,14 +114,33 @@ for (m in all_methods()) {
         newx <- if (cont %in% c("formula", "data.frame")) iris["Petal.Length"] else x[, "Petal.Length", drop = FALSE]
         pred <- predict(fit, newx, num_threads = 1)
         expect_valid_prediction(pred, "class", 150, lev, fit$ntree)
-        expect_gt(accuracy(pred, y), 0.8)  # petal length alone separates iris well
+        if (identical(fit$params$splitter, "transform")) {
+          # documented: transformation splits need two predictors, so every tree is one leaf
+          expect_true(all(vapply(fit$forest$trees, function(t) length(t$leaf_type), 0L) == 1))
+          expect_length(unique(pred), 1)
+        } else {
+          expect_gt(accuracy(pred, y), 0.8)  # petal length alone separates iris well
+        }
       })
     }
     two <- c(1, 51)
-    case({
-      fit <- fit_method(m, x[two, ], y = droplevels(y[two]))
-      expect_valid_prediction(predict(fit, x, num_threads = 1), "class", 150, lev[1:2], fit$ntree)
-    })
+    if (identical(m, "tdsvm")) {
+      # documented: the search's stratified hold-out of one row per class is empty
+      case(expect_error(fit_method(m, x[two, ], y = droplevels(y[two])),
+                        "holds out no row of these 2 rows.*give `validation`"))
+      case(expect_error(fit_method(m, x[two, ], y = droplevels(y[two]), validation_fraction = 0.9),
+                        "leaves fewer than 2 of these 2 rows for training"))
+      case({
+        fit <- fit_method(m, x[two, ], y = droplevels(y[two]), sigma = 2)  # one cost and gamma: no search
+        expect_null(fit$tdsvm)
+        expect_valid_prediction(predict(fit, x, num_threads = 1), "class", 150, lev[1:2], fit$ntree)
+      })
+    } else {
+      case({
+        fit <- fit_method(m, x[two, ], y = droplevels(y[two]))
+        expect_valid_prediction(predict(fit, x, num_threads = 1), "class", 150, lev[1:2], fit$ntree)
+      })
+    }
   })
 
   test_that(paste(m, "- constant predictors are never used; all-constant data predict one class (documented)"), {
@@ -254,9 +273,21 @@ for (m in all_methods()) {
 
   test_that(paste(m, "- every method parameter rejects non-finite, missing and mistyped values"), {
     params <- names(svforest:::svf_parameters)
+    # documented: NA is the default value of m_max, transform_rank and sigma ("automatic")
+    na_default <- c("m_max", "transform_rank", "sigma")
+    default_fit <- fit_method(m, x, y = y)
+    for (p in na_default) {
+      for (na in list(NA, NA_integer_, NA_real_)) {
+        case(expect_identical(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(na), p)))$forest,
+                              default_fit$forest, info = p))
+      }
+      case(expect_error(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(NA_character_), p))),
+                        paste0("`", p, "`"), info = p))
+    }
     for (p in params) {
       for (bad in list(NA, NaN, Inf, -Inf, "bad value", list(1), NULL)) {
         if (is.null(bad)) next  # NULL means "the default"
+        if (identical(bad, NA) && p %in% na_default) next  # checked above
         args <- stats::setNames(list(bad), p)
         case(expect_error(do.call(fit_method, c(list(m, x, y = y), args)), paste0("`", p, "`"),
                           info = paste(p, format(bad))))
