@@ -275,11 +275,13 @@ for (m in all_methods()) {
     params <- names(svforest:::svf_parameters)
     # documented: NA is the default value of m_max, transform_rank and sigma ("automatic")
     na_default <- c("m_max", "transform_rank", "sigma")
-    default_fit <- fit_method(m, x, y = y)
+    case(expect_identical(fit_method(m, x, y = y, m_max = NA, transform_rank = NA, sigma = NA)$forest,
+                          fit_method(m, x, y = y)$forest))
+    default_params <- svforest:::resolve_parameters(m, list(), 150)
     for (p in na_default) {
       for (na in list(NA, NA_integer_, NA_real_)) {
-        case(expect_identical(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(na), p)))$forest,
-                              default_fit$forest, info = p))
+        case(expect_identical(svforest:::resolve_parameters(m, stats::setNames(list(na), p), 150), default_params,
+                              info = p))
       }
       case(expect_error(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(NA_character_), p))),
                         paste0("`", p, "`"), info = p))
