@@ -27,7 +27,7 @@ ModelPtr train_libsvm(const svm_problem& prob, const KernelSvmOptions& opt) {
   param.eps = opt.tolerance;
   param.cache_size = opt.cache_mb;
   param.shrinking = 1;
-  param.probability = 0;  // LIBSVM's probability fits draw from rand()
+  param.probability = 0;  // LIBSVM's probability fits draw from the C library's global generator
   const char* problem = svm_check_parameter(&prob, &param);
   if (problem != nullptr) throw std::invalid_argument(std::string("LIBSVM: ") + problem);
   svm_model* m = svm_train(&prob, &param);

@@ -4,7 +4,7 @@
 // one-against-one (LIBSVM's own: k(k-1)/2 machines, majority vote, ties to
 // the class first in LIBSVM's label order) or one-against-others (k machines,
 // largest decision value). LIBSVM's probability estimates and
-// cross-validation use the C library's rand(), so they are never used.
+// cross-validation use the C library's global random generator, so they are never used.
 //
 // The leaf keeps only what prediction needs: the support vectors (scaled,
 // sparse, without the bias column), the coefficients, rho, gamma and the
