@@ -25,6 +25,10 @@ suppressPackageStartupMessages({
   library(ranger)
   library(Matrix)
 })
+source(file.path(local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench"
+}), "bench_common.R"))  # say(), mlbench_data(), read_libsvm()
 
 args <- commandArgs(trailingOnly = TRUE)
 paper <- "--paper" %in% args
@@ -40,38 +44,19 @@ load_avg <- function() {
 }
 emit <- function(...) { cat(sprintf(...)); flush(stdout()) }
 
-from_mlbench <- function(name) {
-  e <- new.env()
-  utils::data(list = name, package = "mlbench", envir = e)
-  e[[name]]
-}
 numeric_matrix <- function(df) {
   m <- vapply(df, function(v) as.numeric(if (is.factor(v)) as.character(v) else v), numeric(nrow(df)))
   colnames(m) <- paste0("v", seq_len(ncol(m)))
   m
 }
-# svmlight text -> dgCMatrix with `p` columns, and the labels
-svmlight <- function(file, p) {
-  txt <- readLines(file)
-  fields <- strsplit(txt, " ", fixed = TRUE)
-  labels <- vapply(fields, function(f) f[1], "")
-  entries <- lapply(fields, function(f) f[-1][nzchar(f[-1])])
-  len <- lengths(entries)
-  kv <- do.call(rbind, strsplit(unlist(entries), ":", fixed = TRUE))
-  x <- Matrix::sparseMatrix(i = rep(seq_along(txt), len), j = as.integer(kv[, 1]),
-                            x = as.numeric(kv[, 2]), dims = c(length(txt), p),
-                            dimnames = list(NULL, paste0("f", seq_len(p))))
-  list(x = x, y = factor(labels))
-}
-
 loaders <- list(
   letter = function() {
-    d <- from_mlbench("LetterRecognition")
+    d <- mlbench_data("LetterRecognition")
     x <- numeric_matrix(d[, -1])
     list(xtr = x[1:16000, ], ytr = d$lettr[1:16000], xte = x[16001:20000, ], yte = d$lettr[16001:20000])
   },
   vehicle = function() {
-    d <- from_mlbench("Vehicle")
+    d <- mlbench_data("Vehicle")
     x <- numeric_matrix(d[, names(d) != "Class"])
     set.seed(2024)
     tr <- sort(unlist(lapply(split(seq_len(nrow(d)), d$Class),
@@ -79,15 +64,16 @@ loaders <- list(
     list(xtr = x[tr, ], ytr = d$Class[tr], xte = x[-tr, ], yte = d$Class[-tr])
   },
   satellite = function() {
-    d <- from_mlbench("Satellite")
+    d <- mlbench_data("Satellite")
     x <- numeric_matrix(d[, names(d) != "classes"])
     tr <- 1:4435
     list(xtr = x[tr, ], ytr = droplevels(d$classes[tr]), xte = x[-tr, ], yte = d$classes[-tr])
   },
   a9a = function() {
-    a <- svmlight(file.path(data_dir, "a9a", "a9a"), 123L)
-    b <- svmlight(file.path(data_dir, "a9a", "a9a.t"), 123L)
-    list(xtr = a$x, ytr = a$y, xte = b$x, yte = factor(b$y, levels = levels(a$y)))
+    a <- read_libsvm(file.path(data_dir, "a9a", "a9a"), 123L)
+    b <- read_libsvm(file.path(data_dir, "a9a", "a9a.t"), 123L)
+    ytr <- factor(a$y)
+    list(xtr = a$x, ytr = ytr, xte = b$x, yte = factor(b$y, levels = levels(ytr)))
   }
 )
 

@@ -26,6 +26,10 @@ suppressPackageStartupMessages({
   library(ranger)
   library(Matrix)
 })
+source(file.path(local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench"
+}), "bench_common.R"))  # say(), mlbench_data(), read_libsvm()
 
 # --- arguments -----------------------------------------------------------------
 
@@ -47,25 +51,12 @@ csv_path <- file.path(results_dir, if (quick) "rsvt_bench_quick.csv" else "rsvt_
 NUM_THREADS <- 2L
 SPLIT_SEED <- 2024L
 
-say <- function(...) {
-  cat(..., sep = "")
-  flush(stdout())
-}
-
 # --- data helpers --------------------------------------------------------------
 
 need_file <- function(...) {
   path <- file.path(data_dir, ...)
   if (!file.exists(path)) stop("file not found: ", path, call. = FALSE)
   path
-}
-
-need_mlbench <- function(name) {
-  if (!requireNamespace("mlbench", quietly = TRUE)) stop("package mlbench not installed", call. = FALSE)
-  env <- new.env()
-  utils::data(list = name, package = "mlbench", envir = env)
-  if (!exists(name, envir = env, inherits = FALSE)) stop("mlbench has no dataset ", name, call. = FALSE)
-  get(name, envir = env)
 }
 
 as_num_matrix <- function(df) {
@@ -97,60 +88,42 @@ fixed_split <- function(xtr, ytr, xte, yte, split) {
   list(xtr = xtr, ytr = factor(ytr, levels = lev), xte = xte, yte = factor(yte, levels = lev), split = split)
 }
 
-# Minimal LIBSVM/svmlight reader into a dgCMatrix (1-based indices).
-read_libsvm <- function(path, n_features) {
-  lines <- readLines(path)
-  lines <- lines[nzchar(trimws(lines))]
-  tok <- strsplit(trimws(lines), "[[:space:]]+")
-  label <- vapply(tok, `[`, "", 1L)
-  pairs <- unlist(lapply(tok, `[`, -1L), use.names = FALSE)
-  nnz <- lengths(tok) - 1L
-  colon <- regexpr(":", pairs, fixed = TRUE)
-  j <- as.integer(substr(pairs, 1L, colon - 1L))
-  v <- as.numeric(substr(pairs, colon + 1L, nchar(pairs)))
-  if (any(j > n_features)) stop("feature index above n_features in ", path, call. = FALSE)
-  x <- Matrix::sparseMatrix(i = rep.int(seq_along(lines), nnz), j = j, x = v,
-                            dims = c(length(lines), n_features),
-                            dimnames = list(NULL, paste0("f", seq_len(n_features))))
-  list(x = as(x, "CsparseMatrix"), y = as.integer(as.numeric(label)))
-}
-
 # --- datasets ------------------------------------------------------------------
 # Each loader returns list(xtr, ytr, xte, yte, split); x is a numeric matrix
 # with column names (or a dgCMatrix), y a factor.
 
 datasets <- list(
   sonar = function() {
-    d <- need_mlbench("Sonar")
+    d <- mlbench_data("Sonar")
     stratified_split(as_num_matrix(d[, -61]), d$Class)
   },
   glass = function() {
-    d <- need_mlbench("Glass")
+    d <- mlbench_data("Glass")
     stratified_split(as_num_matrix(d[, -10]), d$Type)
   },
   breastcancer = function() {
-    d <- need_mlbench("BreastCancer")
+    d <- mlbench_data("BreastCancer")
     d <- d[stats::complete.cases(d), names(d) != "Id"]
     stratified_split(as_num_matrix(d[, names(d) != "Class"]), d$Class)
   },
   vehicle = function() {
-    d <- need_mlbench("Vehicle")
+    d <- mlbench_data("Vehicle")
     stratified_split(as_num_matrix(d[, names(d) != "Class"]), d$Class)
   },
   vowel = function() {
-    d <- need_mlbench("Vowel")
+    d <- mlbench_data("Vowel")
     # V1 is the speaker (15 speakers x 66 rows): an identifier, not a feature.
     stratified_split(as_num_matrix(d[, setdiff(names(d), c("V1", "Class"))]), d$Class)
   },
   satellite = function() {
-    d <- need_mlbench("Satellite")
+    d <- mlbench_data("Satellite")
     # mlbench keeps the UCI order: rows 1..4435 = sat.trn, 4436..6435 = sat.tst.
     x <- as_num_matrix(d[, names(d) != "classes"])
     tr <- 1:4435
     fixed_split(x[tr, ], d$classes[tr], x[-tr, ], d$classes[-tr], "UCI sat.trn/sat.tst (4435/2000)")
   },
   letter = function() {
-    d <- need_mlbench("LetterRecognition")
+    d <- mlbench_data("LetterRecognition")
     x <- as_num_matrix(d[, names(d) != "lettr"])
     tr <- 1:16000
     fixed_split(x[tr, ], d$lettr[tr], x[-tr, ], d$lettr[-tr], "first 16000 / last 4000")

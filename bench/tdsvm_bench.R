@@ -35,6 +35,10 @@ suppressPackageStartupMessages({
   library(Matrix)
   library(e1071)
 })
+source(file.path(local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench"
+}), "bench_common.R"))  # say(), mlbench_data(), read_libsvm()
 
 args <- commandArgs(trailingOnly = TRUE)
 quick <- "--quick" %in% args
@@ -56,10 +60,6 @@ SPLIT_SEED <- 2024L
 COST <- 10^(0:3)
 GAMMA <- 10^(-1:1)
 
-say <- function(...) {
-  cat(..., sep = "")
-  flush(stdout())
-}
 loadavg <- function() paste(strsplit(readLines("/proc/loadavg", n = 1L), " ")[[1]][1:3], collapse = " ")
 elapsed <- function(expr) {
   t0 <- proc.time()[["elapsed"]]
@@ -73,28 +73,6 @@ need_file <- function(...) {
   path <- file.path(data_dir, ...)
   if (!file.exists(path)) stop("file not found: ", path, call. = FALSE)
   path
-}
-
-mlbench_data <- function(name) {
-  env <- new.env()
-  utils::data(list = name, package = "mlbench", envir = env)
-  get(name, envir = env)
-}
-
-# LIBSVM/svmlight format into a dgCMatrix (gz files too).
-read_libsvm <- function(path, n_features) {
-  con <- gzfile(path, "r")
-  lines <- readLines(con)
-  close(con)
-  tok <- strsplit(trimws(lines[nzchar(trimws(lines))]), "[[:space:]]+")
-  nnz <- lengths(tok) - 1L
-  pairs <- unlist(lapply(tok, `[`, -1L), use.names = FALSE)
-  colon <- regexpr(":", pairs, fixed = TRUE)
-  x <- Matrix::sparseMatrix(i = rep.int(seq_along(tok), nnz), j = as.integer(substr(pairs, 1L, colon - 1L)),
-                            x = as.numeric(substr(pairs, colon + 1L, nchar(pairs))),
-                            dims = c(length(tok), n_features),
-                            dimnames = list(NULL, paste0("f", seq_len(n_features))))
-  list(x = x, y = factor(as.integer(as.numeric(vapply(tok, `[`, "", 1L)))))
 }
 
 numeric_matrix <- function(df) {
@@ -121,13 +99,13 @@ datasets <- list(
   ijcnn1 = function() {
     tr <- read_libsvm(need_file("ijcnn1", "ijcnn1.gz"), 22L)
     te <- read_libsvm(need_file("ijcnn1", "ijcnn1.t.gz"), 22L)
-    list(xtr = tr$x, ytr = tr$y, xte = te$x, yte = te$y, split = "LIBSVM ijcnn1 / ijcnn1.t (49990/91701), sparse",
+    list(xtr = tr$x, ytr = factor(tr$y), xte = te$x, yte = factor(te$y), split = "LIBSVM ijcnn1 / ijcnn1.t (49990/91701), sparse",
          gsvm = "single")
   },
   a9a = function() {
     tr <- read_libsvm(need_file("a9a", "a9a"), 123L)
     te <- read_libsvm(need_file("a9a", "a9a.t"), 123L)
-    list(xtr = tr$x, ytr = tr$y, xte = te$x, yte = te$y, split = "LIBSVM a9a / a9a.t (32561/16281), sparse",
+    list(xtr = tr$x, ytr = factor(tr$y), xte = te$x, yte = factor(te$y), split = "LIBSVM a9a / a9a.t (32561/16281), sparse",
          gsvm = "single")
   },
   synthetic_600k = function() {
