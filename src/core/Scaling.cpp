@@ -4,6 +4,12 @@
 
 namespace svf {
 
+namespace {
+
+double finite_or_zero(double factor) { return std::isfinite(factor) ? factor : 0.0; }
+
+}  // namespace
+
 Scaling fit_scaling(const DataView& data, bool enabled) {
   const size_t p = data.n_cols();
   Scaling s;
@@ -23,12 +29,18 @@ Scaling fit_scaling(const DataView& data, bool enabled) {
       }
       // constant columns (all zero, or one non-zero value in every row) get
       // zero weight, as in the dense case
-      s.factor[j] = maxabs > 0.0 && !constant ? 1.0 / maxabs : 0.0;
+      s.factor[j] = maxabs > 0.0 && !constant ? finite_or_zero(1.0 / maxabs) : 0.0;
     } else {
       double lo = values.empty() ? 0.0 : values[0], hi = lo;
       for (double v : values) { lo = std::min(lo, v); hi = std::max(hi, v); }
       s.center[j] = lo;
-      s.factor[j] = hi > lo ? 1.0 / (hi - lo) : 0.0;
+      if (!(hi > lo)) {
+        s.factor[j] = 0.0;
+      } else if (std::isinf(hi - lo)) {
+        s.factor[j] = 0.5 / (0.5 * hi - 0.5 * lo);  // range beyond the largest double
+      } else {
+        s.factor[j] = finite_or_zero(1.0 / (hi - lo));
+      }
     }
   }
   return s;
