@@ -33,6 +33,10 @@
     .Call(`_svforest_svf_binary_svm`, x, y, positive, rows, cost, tolerance, newton)
 }
 
+.svf_binary_svm_dense <- function(x, y, positive, rows, cost, tolerance) {
+    .Call(`_svforest_svf_binary_svm_dense`, x, y, positive, rows, cost, tolerance)
+}
+
 .svf_rsvf_criterion <- function(x, y, num_classes, inbag, oob, features, weights, taus, delta_tau, min_leaf) {
     .Call(`_svforest_svf_rsvf_criterion`, x, y, num_classes, inbag, oob, features, weights, taus, delta_tau, min_leaf)
 }

@@ -121,6 +121,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_binary_svm_dense
+Rcpp::NumericVector svf_binary_svm_dense(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int positive, Rcpp::IntegerVector rows, double cost, double tolerance);
+RcppExport SEXP _svforest_svf_binary_svm_dense(SEXP xSEXP, SEXP ySEXP, SEXP positiveSEXP, SEXP rowsSEXP, SEXP costSEXP, SEXP toleranceSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type positive(positiveSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< double >::type cost(costSEXP);
+    Rcpp::traits::input_parameter< double >::type tolerance(toleranceSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_binary_svm_dense(x, y, positive, rows, cost, tolerance));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_rsvf_criterion
 Rcpp::List svf_rsvf_criterion(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int num_classes, Rcpp::IntegerVector inbag, Rcpp::IntegerVector oob, Rcpp::List features, Rcpp::List weights, Rcpp::NumericVector taus, double delta_tau, int min_leaf);
 RcppExport SEXP _svforest_svf_rsvf_criterion(SEXP xSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP inbagSEXP, SEXP oobSEXP, SEXP featuresSEXP, SEXP weightsSEXP, SEXP tausSEXP, SEXP delta_tauSEXP, SEXP min_leafSEXP) {
@@ -184,6 +200,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},
     {"_svforest_svf_binary_svm", (DL_FUNC) &_svforest_svf_binary_svm, 7},
+    {"_svforest_svf_binary_svm_dense", (DL_FUNC) &_svforest_svf_binary_svm_dense, 6},
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_fit_tdsvm", (DL_FUNC) &_svforest_svf_fit_tdsvm, 8},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},

@@ -1,4 +1,4 @@
-// Test hooks for RSVF's split criterion and its SVM solver (not exported).
+// Test hooks for RSVF's split criterion and the SVM solvers (not exported).
 #include <Rcpp.h>
 
 #include "core/LinearSvmLeaf.h"
@@ -40,6 +40,26 @@ Rcpp::NumericVector svf_binary_svm(Rcpp::NumericMatrix x, Rcpp::IntegerVector y,
                               std::vector<double>());
   }
   return Rcpp::wrap(w);
+}
+
+// The same SVM by the dense Newton solver of RSVT's leaf cross-validation
+// (rows 0-based, distinct).
+// [[Rcpp::export(.svf_binary_svm_dense)]]
+Rcpp::NumericVector svf_binary_svm_dense(Rcpp::NumericMatrix x, Rcpp::IntegerVector y,
+                                         int positive, Rcpp::IntegerVector rows, double cost,
+                                         double tolerance) {
+  DenseProblem pb(x, y, Rcpp::max(y) + 1);
+  const Eigen::MatrixXd X = svf::gather_scaled_rows(pb.data, rows.begin(), rows.size());
+  Eigen::VectorXd labels(rows.size()), costs(rows.size());
+  double n_pos = 0;
+  for (R_xlen_t i = 0; i < rows.size(); ++i) n_pos += y[rows[i]] == positive;
+  for (R_xlen_t i = 0; i < rows.size(); ++i) {
+    const bool pos = y[rows[i]] == positive;
+    labels[i] = pos ? 1.0 : -1.0;
+    costs[i] = cost * rows.size() / (2.0 * (pos ? n_pos : rows.size() - n_pos));  // balanced
+  }
+  return Rcpp::wrap(svf::train_binary_svm_newton_dense(X, labels, costs, tolerance,
+                                                       std::vector<double>()));
 }
 
 // RSVF's criterion for given candidates of one node: the node's SVM OOB

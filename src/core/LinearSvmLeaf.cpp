@@ -1,9 +1,11 @@
 #include "LinearSvmLeaf.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
+#include "NewtonSvm.h"
 #include "ScaledRows.h"
 
 namespace svf {
@@ -73,6 +75,29 @@ int class_from_decisions(const double* dec, const std::vector<int>& present) {
   return present[best];
 }
 
+// Labels (+1 / -1) and per-row costs at C = 1 of the binary problem
+// "positive_class against the rest" on rows, weighted as train_binary_svm().
+void binary_problem(const TrainingData& data, const int* rows, size_t n_rows, int positive_class,
+                    bool balanced, Eigen::VectorXd& y, Eigen::VectorXd& cost) {
+  const Eigen::Index m = static_cast<Eigen::Index>(n_rows);
+  y.resize(m);
+  cost.resize(m);
+  double n_pos = 0.0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    y[i] = data.y[rows[i]] == positive_class ? 1.0 : -1.0;
+    n_pos += y[i] > 0.0;
+  }
+  const double w_pos = balanced && n_pos > 0.0 ? m / (2.0 * n_pos) : 1.0;
+  const double w_neg = balanced && n_pos < m ? m / (2.0 * (m - n_pos)) : 1.0;
+  for (Eigen::Index i = 0; i < m; ++i) cost[i] = y[i] > 0.0 ? w_pos : w_neg;
+}
+
+void select_rows(const Eigen::MatrixXd& from, const std::vector<int>& at, Eigen::MatrixXd& to) {
+  to.resize(static_cast<Eigen::Index>(at.size()), from.cols());
+  for (Eigen::Index j = 0; j < from.cols(); ++j)
+    for (size_t i = 0; i < at.size(); ++i) to(static_cast<Eigen::Index>(i), j) = from(at[i], j);
+}
+
 }  // namespace
 
 void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n,
@@ -95,6 +120,12 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   for (size_t o = 0; o < n_out; ++o) positive[o] = n_out == 1 ? present[1] : present[o];
 
   const std::vector<double>& grid = opt_.cost_grid;
+  // Few predictors: the Newton solver does the cheap work (see below).
+  const bool newton = static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim;
+  // The leaf's rows gathered once (they are scattered over the data); the
+  // folds' matrices are copied from here.
+  Eigen::MatrixXd x_leaf;
+  if (newton) x_leaf = gather_scaled_rows(data, rows, n);
   size_t best = 0;
   const int folds = opt_.cv_folds;
   std::vector<std::vector<double>> refit_start(n_out);
@@ -115,30 +146,56 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
     std::vector<std::vector<double>> warm(grid.size() * n_out);  // last fold's solutions
     std::vector<std::vector<double>> mean(grid.size() * n_out);
     std::vector<long> correct(grid.size(), 0);
-    std::vector<int> train_rows, test_rows;
+    std::vector<int> train_rows, test_rows, train_at, test_at;  // row ids, positions in the leaf
     std::vector<double> dec, dec_row(n_out);
+    Eigen::MatrixXd x_train, x_test;
+    Eigen::VectorXd y_train, c_base;
     int used_folds = 0;
     for (int f = 0; f < folds; ++f) {
       train_rows.clear();
       test_rows.clear();
-      for (size_t k = 0; k < n; ++k) (fold[k] == f ? test_rows : train_rows).push_back(rows[k]);
+      train_at.clear();
+      test_at.clear();
+      for (size_t k = 0; k < n; ++k) {
+        (fold[k] == f ? test_rows : train_rows).push_back(rows[k]);
+        (fold[k] == f ? test_at : train_at).push_back(static_cast<int>(k));
+      }
       if (test_rows.empty()) continue;
       ++used_folds;
       const size_t nt = test_rows.size();
       dec.assign(grid.size() * n_out * nt, 0.0);
+      // These solves only score C values. For few predictors the fold's rows
+      // are gathered once into dense matrices and solved by the full-Hessian
+      // Newton solver (same objective; LIBLINEAR's per-call set-up and CG
+      // steps dominate on leaf-sized problems). The leaf's own SVM below is
+      // always fitted by LIBLINEAR.
+      if (newton) {
+        select_rows(x_leaf, train_at, x_train);
+        select_rows(x_leaf, test_at, x_test);
+      }
       for (size_t o = 0; o < n_out; ++o) {
+        if (newton)
+          binary_problem(data, train_rows.data(), train_rows.size(), positive[o], opt_.balanced,
+                         y_train, c_base);
         std::vector<double> w;
         for (size_t g = 0; g < grid.size(); ++g) {
           std::vector<double>& slot = warm[g * n_out + o];
           const std::vector<double>& start = w.empty() ? slot : w;
-          w = train_binary_svm(data, train_rows.data(), train_rows.size(), positive[o], grid[g],
-                               opt_.balanced, opt_.cv_tolerance, start);
+          double* out_dec = &dec[(g * n_out + o) * nt];
+          if (newton) {
+            w = train_binary_svm_newton_dense(x_train, y_train, grid[g] * c_base,
+                                              opt_.cv_tolerance, start);
+            Eigen::Map<Eigen::VectorXd>(out_dec, nt) =
+                x_test * Eigen::Map<const Eigen::VectorXd>(w.data(), w.size());
+          } else {
+            w = train_binary_svm(data, train_rows.data(), train_rows.size(), positive[o],
+                                 grid[g], opt_.balanced, opt_.cv_tolerance, start);
+            for (size_t t = 0; t < nt; ++t) out_dec[t] = dot(w.data(), data.scaled.row(test_rows[t]));
+          }
           slot = w;
           std::vector<double>& m = mean[g * n_out + o];
           if (m.empty()) m.assign(w.size(), 0.0);
           for (size_t k = 0; k < w.size(); ++k) m[k] += w[k];
-          for (size_t t = 0; t < nt; ++t)
-            dec[(g * n_out + o) * nt + t] = dot(w.data(), data.scaled.row(test_rows[t]));
         }
       }
       for (size_t g = 0; g < grid.size(); ++g)
@@ -159,9 +216,21 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   out.type = kLeafLinear;
   out.cost = grid[best];
   out.coef.reserve(n_out * (data.x->n_cols() + 1));
+  // The leaf's SVM is LIBLINEAR's solution. With few predictors LIBLINEAR
+  // starts from the Newton solver's solution of the same problem, so that
+  // it mostly verifies optimality instead of iterating.
+  Eigen::VectorXd y_leaf, c_leaf;
   for (size_t o = 0; o < n_out; ++o) {
+    std::vector<double> start = refit_start[o];
+    if (newton) {
+      binary_problem(data, rows, n, positive[o], opt_.balanced, y_leaf, c_leaf);
+      std::vector<double> solved = train_binary_svm_newton_dense(
+          x_leaf, y_leaf, grid[best] * c_leaf, opt_.tolerance, start);
+      if (std::all_of(solved.begin(), solved.end(), [](double v) { return std::isfinite(v); }))
+        start = std::move(solved);
+    }
     std::vector<double> w = train_binary_svm(data, rows, n, positive[o], grid[best],
-                                             opt_.balanced, opt_.tolerance, refit_start[o]);
+                                             opt_.balanced, opt_.tolerance, start);
     out.coef.insert(out.coef.end(), w.begin(), w.end());
   }
 }

@@ -8,6 +8,32 @@
 
 namespace svf {
 
+namespace {
+
+// Exact line search on the convex piecewise quadratic phi(t) = f(w + t s):
+// safeguarded Newton on phi'(t) (slope(t, &phi'') returns phi'(t)),
+// bracketed in [lo, hi] with phi'(lo) < 0. ws = w's, ss = s's.
+template <class Slope>
+double exact_step(double ws, double ss, Slope slope) {
+  double lo = 0.0, hi = -1.0, t = 1.0, curv;
+  bool found = false;
+  for (int k = 0; k < 30 && !found; ++k) {
+    const double d1 = slope(t, &curv);
+    if (std::fabs(d1) <= 1e-12 * (std::fabs(ws) + ss)) { found = true; break; }
+    if (d1 < 0.0) lo = t; else hi = t;
+    double next = t - d1 / curv;
+    if (hi >= 0.0 && (next <= lo || next >= hi)) next = 0.5 * (lo + hi);
+    if (hi < 0.0 && next <= lo) next = 2.0 * t;
+    if (next == t) { found = true; break; }
+    t = next;
+  }
+  // phi decreases on [0, lo]: fall back to lo if the search did not settle
+  if (!found && lo > 0.0) t = lo;
+  return t;
+}
+
+}  // namespace
+
 // f(w) = w'w / 2 + sum_i c_i max(0, 1 - y_i w'x_i)^2
 // g    = w - 2 sum_{i active} c_i (1 - y_i w'x_i) y_i x_i
 // H    = I + 2 sum_{i active} c_i x_i x_i'
@@ -85,8 +111,7 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
     if (g.norm() <= stop) break;
     s = -H.selfadjointView<Eigen::Lower>().llt().solve(g);
     for (size_t i = 0; i < m; ++i) u[i] = dot(s.data(), x[i]);
-    // exact line search on the convex piecewise quadratic phi(t) = f(w + t s):
-    // safeguarded Newton on phi'(t), bracketed in [lo, hi] with phi'(lo) < 0
+    // phi'(t) and phi''(t) of phi(t) = f(w + t s)
     const double ws = w.dot(s), ss = s.squaredNorm();
     auto slope = [&](double t, double* curvature) {
       double d1 = ws + t * ss, d2 = ss;
@@ -99,22 +124,68 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
       *curvature = d2;
       return d1;
     };
-    double lo = 0.0, hi = -1.0, t = 1.0, curv;
-    bool found = false;
-    for (int k = 0; k < 30 && !found; ++k) {
-      const double d1 = slope(t, &curv);
-      if (std::fabs(d1) <= 1e-12 * (std::fabs(ws) + ss)) { found = true; break; }
-      if (d1 < 0.0) lo = t; else hi = t;
-      double next = t - d1 / curv;
-      if (hi >= 0.0 && (next <= lo || next >= hi)) next = 0.5 * (lo + hi);
-      if (hi < 0.0 && next <= lo) next = 2.0 * t;
-      if (next == t) { found = true; break; }
-      t = next;
-    }
-    // phi decreases on [0, lo]: fall back to lo if the search did not settle
-    if (!found && lo > 0.0) t = lo;
+    const double t = exact_step(ws, ss, slope);
     w += t * s;
     for (size_t i = 0; i < m; ++i) z[i] += t * u[i];
+  }
+  return std::vector<double>(w.data(), w.data() + d);
+}
+
+Eigen::MatrixXd gather_scaled_rows(const TrainingData& data, const int* rows, size_t m) {
+  const int d = static_cast<int>(data.x->n_cols()) + 1;
+  Eigen::MatrixXd X = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(m), d);
+  for (size_t i = 0; i < m; ++i)
+    for (const feature_node* e = data.scaled.row(rows[i]); e->index != -1; ++e)
+      X(static_cast<Eigen::Index>(i), e->index - 1) = e->value;
+  return X;
+}
+
+std::vector<double> train_binary_svm_newton_dense(const Eigen::MatrixXd& X,
+                                                  const Eigen::VectorXd& y,
+                                                  const Eigen::VectorXd& cost, double tolerance,
+                                                  const std::vector<double>& init) {
+  const Eigen::Index m = X.rows(), d = X.cols();
+  const double n_pos = static_cast<double>((y.array() > 0.0).count());
+  if (n_pos == 0.0 || n_pos == static_cast<double>(m))
+    throw std::logic_error("binary SVM problem with one class");
+  const Eigen::VectorXd cy = cost.cwiseProduct(y);
+  const double stop = tolerance * std::max(std::min(n_pos, m - n_pos), 1.0) / m *
+                      (2.0 * X.transpose() * cy).norm();
+
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(d);
+  if (init.size() == static_cast<size_t>(d)) w = Eigen::Map<const Eigen::VectorXd>(init.data(), d);
+  Eigen::VectorXd z = X * w, u(m), a(m), g(d), s(d);
+  Eigen::MatrixXd H(d, d), active(d, m);  // active rows, scaled, as columns
+  const int kMaxIter = 100;
+  for (int iter = 0; iter < kMaxIter; ++iter) {
+    Eigen::Index k = 0;
+    for (Eigen::Index i = 0; i < m; ++i) {
+      const double margin = 1.0 - y[i] * z[i];
+      a[i] = margin > 0.0 ? -2.0 * margin * cy[i] : 0.0;
+      if (margin > 0.0) active.col(k++) = std::sqrt(2.0 * cost[i]) * X.row(i).transpose();
+    }
+    g.noalias() = w + X.transpose() * a;
+    if (g.norm() <= stop) break;
+    H.setIdentity();
+    if (k > 0) H.selfadjointView<Eigen::Lower>().rankUpdate(active.leftCols(k));
+    s = -H.selfadjointView<Eigen::Lower>().llt().solve(g);
+    u.noalias() = X * s;
+    // phi'(t) and phi''(t) of phi(t) = f(w + t s)
+    const double ws = w.dot(s), ss = s.squaredNorm();
+    auto slope = [&](double t, double* curvature) {
+      double d1 = ws + t * ss, d2 = ss;
+      for (Eigen::Index i = 0; i < m; ++i) {
+        const double margin = 1.0 - y[i] * (z[i] + t * u[i]);
+        if (margin <= 0.0) continue;
+        d1 -= 2.0 * margin * cy[i] * u[i];
+        d2 += 2.0 * cost[i] * u[i] * u[i];
+      }
+      *curvature = d2;
+      return d1;
+    };
+    const double t = exact_step(ws, ss, slope);
+    w += t * s;
+    z += t * u;
   }
   return std::vector<double>(w.data(), w.data() + d);
 }

@@ -8,6 +8,8 @@
 #ifndef SVFOREST_NEWTONSVM_H
 #define SVFOREST_NEWTONSVM_H
 
+#include <Eigen/Dense>
+
 #include <vector>
 
 #include "TrainingData.h"
@@ -25,6 +27,18 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
                                             const int* mult, size_t m, int positive_class,
                                             double cost, bool balanced, double tolerance,
                                             const std::vector<double>& init);
+
+// The same problem on a dense design, for callers that solve many problems
+// on the same rows (RSVT's leaf cross-validation: 5 C values per fold).
+// X: one row per example, bias column last; y: +1 / -1; cost: each row's C
+// (class weight included). The stopping rule counts rows, as LIBLINEAR does.
+std::vector<double> train_binary_svm_newton_dense(const Eigen::MatrixXd& X,
+                                                  const Eigen::VectorXd& y,
+                                                  const Eigen::VectorXd& cost, double tolerance,
+                                                  const std::vector<double>& init);
+
+// rows[0..m) of the scaled design as a dense m x (p + 1) matrix, bias last.
+Eigen::MatrixXd gather_scaled_rows(const TrainingData& data, const int* rows, size_t m);
 
 }  // namespace svf
 #endif
