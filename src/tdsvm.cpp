@@ -1,7 +1,7 @@
 // R entry point for tree decomposition SVM (splitter "cart"): the search for
 // the ceiling size sigma and the leaf SVM parameters on a validation part
 // (core/TdSvm.h), then the final tree, grown with the chosen sigma on all
-// training rows. Plus test hooks for the tree merging.
+// training rows (or handed over by the search when it used those rows). Plus test hooks for the tree merging.
 #include <Rcpp.h>
 
 #include <memory>
@@ -88,6 +88,14 @@ List svf_fit_tdsvm(List data, Rcpp::IntegerVector y, int num_classes, List param
   size_t sigma = sigma_param == NA_INTEGER ? 0 : static_cast<size_t>(sigma_param);
   int chosen = 0;
   Rcpp::RObject selection = R_NilValue;
+  // The final model is one tree on all training rows. With user-given
+  // validation data those are the search's rows, so the search can hand
+  // over the chosen tree's leaf models instead of training them again.
+  const svf::SamplerType sampler = sampler_type(param<std::string>(params, "sampler"));
+  const bool one_plain_tree = param<int>(params, "ntree") == 1 && sampler == svf::SamplerType::All &&
+                              param<int>(params, "first_tree") == 0;
+  svf::FittedForest handed_over;
+  bool have_forest = false;
   if (search) {
     svf::ValidationSet valid;
     std::vector<int> train_rows;
@@ -132,9 +140,17 @@ List svf_fit_tdsvm(List data, Rcpp::IntegerVector y, int num_classes, List param
     so.grow.max_depth = param<int>(params, "max_depth");
     so.seed = seed;
     so.svm_min_rows = svm_min_rows;
-    const svf::TdSearchResult res = svf::td_search(td, train_rows, valid, grid.candidates, so, runner);
+    so.keep_fits = one_plain_tree && external;
+    svf::TdSearchResult res = svf::td_search(td, train_rows, valid, grid.candidates, so, runner);
     sigma = res.sigma;
     chosen = res.candidate;
+    if (res.has_fits) {
+      svf::Tree& tree = res.tree.tree;
+      tree.svm_min_rows = svm_min_rows;
+      svf::assemble_leaves(tree, res.fits.cbegin());
+      handed_over.trees.push_back(std::move(tree));
+      have_forest = true;
+    }
 
     const size_t m = res.curve.size();
     Rcpp::IntegerVector stage(m), sig(m), leaves(m), svm_leaves(m);
@@ -165,12 +181,14 @@ List svf_fit_tdsvm(List data, Rcpp::IntegerVector y, int num_classes, List param
   opt.ntree = param<int>(params, "ntree");
   opt.seed = seed;
   opt.first_tree = param<int>(params, "first_tree");
-  opt.sampler = sampler_type(param<std::string>(params, "sampler"));
+  opt.sampler = sampler;
   opt.sample_fraction = param<double>(params, "sample_fraction");
   opt.grow.max_depth = param<int>(params, "max_depth");
   opt.batch_size = std::max(8, 2 * num_threads);
   opt.svm_min_rows = svm_min_rows;
-  svf::FittedForest forest = svf::train_forest(td, splitter, *grid.candidates[chosen].model, opt, runner);
+  svf::FittedForest forest = have_forest ? std::move(handed_over)
+                                         : svf::train_forest(td, splitter, *grid.candidates[chosen].model,
+                                                             opt, runner);
   runner.finish();
 
   List result = forest_to_r(td, forest, opt.svm_min_rows);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 
 #include "CartSplitter.h"
@@ -106,8 +107,10 @@ struct Evaluator {
     }
   }
 
-  // Validation accuracy of each candidate in `which` on tree g.
-  std::vector<double> run(const GrownTree& g, const std::vector<int>& which, size_t& svm_leaves) {
+  // Validation accuracy of each candidate in `which` on tree g. kept: if
+  // given, receives the leaf models, candidate-major (which.size() x leaves).
+  std::vector<double> run(const GrownTree& g, const std::vector<int>& which, size_t& svm_leaves,
+                          std::vector<LeafFit>* kept = nullptr) {
     const int K = data.num_classes;
     const size_t p = data.x->n_cols();
     const size_t L = g.tree.leaf_size.size(), nv = valid.index.size();
@@ -123,15 +126,22 @@ struct Evaluator {
       svm_leaves += std::count_if(c, c + K, [](int x) { return x > 0; }) > 1;
     }
     std::vector<long> correct(which.size() * L, 0);
+    if (kept) kept->assign(which.size() * L, LeafFit());
     runner.run(which.size() * L, [&](size_t task) {
       const size_t l = task % L;
-      if (at_leaf[l].empty()) return;  // no validation row reaches this leaf
+      // no validation row reaches this leaf: nothing to score (fit it only
+      // if the models are kept)
+      if (at_leaf[l].empty() && !kept) return;
       const TdCandidate& cand = candidates[which[task / L]];
       const int* counts = g.tree.leaf_counts.data() + l * K;
       Rng rng(options.seed, stream_id(0, static_cast<int64_t>(l)));
       std::vector<LeafFit> fit(1);
       cand.model->fit(data, g.rows.data() + g.leaf_begin[l], g.leaf_begin[l + 1] - g.leaf_begin[l],
                       counts, rng, fit[0]);
+      if (at_leaf[l].empty()) {
+        (*kept)[task] = std::move(fit[0]);
+        return;
+      }
       // score through a one-leaf tree, so prediction is the model's own code
       Tree one;
       one.add_node();
@@ -144,6 +154,7 @@ struct Evaluator {
       long ok = 0;
       for (int v : at_leaf[l]) ok += leaf_class(v1, 0, K, p, &vnodes[voffset[v]]) == valid.y[v];
       correct[task] = ok;
+      if (kept) (*kept)[task] = std::move(fit[0]);
     });
     std::vector<double> acc(which.size(), 0.0);
     for (size_t c = 0; c < which.size(); ++c) {
@@ -191,7 +202,8 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
     sigma *= options.factor;
     GrownTree merged;
     merge_leaves(tree0, sigma, merged);
-    acc = eval.run(merged, rank, svm_leaves);
+    std::vector<LeafFit> fits;
+    acc = eval.run(merged, rank, svm_leaves, options.keep_fits ? &fits : nullptr);
     size_t top = 0;
     for (size_t c = 0; c < rank.size(); ++c) {
       result.curve.push_back({stage, sigma, rank[c], acc[c], merged.tree.leaf_size.size(), svm_leaves});
@@ -201,6 +213,13 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
     best = acc[top];
     result.sigma = sigma;
     result.candidate = rank[top];
+    if (options.keep_fits) {
+      const size_t L = merged.tree.leaf_size.size();
+      result.has_fits = true;
+      result.fits.assign(std::make_move_iterator(fits.begin() + top * L),
+                         std::make_move_iterator(fits.begin() + (top + 1) * L));
+      result.tree = std::move(merged);
+    }
   }
   return result;
 }

@@ -42,6 +42,11 @@ struct TdSearchOptions {
   GrowOptions grow;
   uint64_t seed = 1;
   int svm_min_rows = 1;      // as Tree::svm_min_rows, for linear leaves
+  // Keep the leaf models of the chosen tree when the choice is made at a
+  // stage >= 1 (at most top_k models per leaf held at once), so that a final
+  // fit on the same rows need not train them again. Stage 0 tries the whole
+  // grid; its models are never kept.
+  bool keep_fits = false;
 };
 
 struct TdEvaluation {
@@ -56,6 +61,11 @@ struct TdSearchResult {
   size_t sigma = 0;
   int candidate = 0;
   std::vector<TdEvaluation> curve;
+  // With keep_fits: the chosen tree and its leaf models (in leaf order), as
+  // train_forest() would fit them for tree 0 on the search's training rows.
+  bool has_fits = false;
+  GrownTree tree;
+  std::vector<LeafFit> fits;
 };
 
 // Validation rows: rows->get(index[v], .) with class y[v].

@@ -228,6 +228,21 @@ test_that("damaged kernel leaves give R errors, not crashes", {
   }
 })
 
+test_that("with user validation data the search hands over the final tree unchanged", {
+  d <- td_data(600, seed = 21)
+  v <- td_data(300, seed = 22)
+  fit <- svforest(d$x, d$y, method = "tdsvm", sigma0 = 40, cost = c(1, 10), gamma = c(3, 30),
+                  min_gain = 0, validation = list(x = v$x, y = v$y), seed = 1, num_threads = 2)
+  sel <- fit$tdsvm
+  # chosen at a stage after the first, where the search's leaf models are reused
+  expect_gt(sel$sigma, 40L)
+  refit <- svforest(d$x, d$y, method = "tdsvm", sigma = sel$sigma, cost = sel$cost,
+                    gamma = sel$gamma, seed = 1, num_threads = 1)
+  expect_null(refit$tdsvm)
+  expect_identical(fit$forest$trees, refit$forest$trees)
+  expect_identical(predict(fit, v$x, type = "prob"), predict(refit, v$x, type = "prob"))
+})
+
 test_that("validation_fraction is not taken for validation data", {
   d <- td_data(300, seed = 17)
   fit <- svforest(d$x, d$y, method = "tdsvm", sigma0 = 50, cost = 10, gamma = c(1, 10),
