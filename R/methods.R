@@ -36,7 +36,7 @@ preset_default <- function(preset, name, value) {
 }
 
 # A whole number, or a single NA (logical, integer or double; not NaN) for
-# the parameters whose default `NA` means "automatic" (m_max, transform_rank,
+# the parameters whose default `NA` means "automatic" (m_max, transform_rank, dim_per_class,
 # sigma): NA is the documented default value, so giving it is the default.
 check_count_or_na <- function(x, name, min) {
   if ((is.logical(x) || is.numeric(x)) && length(x) == 1 && is.na(x) && !is.nan(x)) return(NA_integer_)
@@ -76,6 +76,8 @@ svf_parameters <- list(
                         check = function(x) check_count_or_na(x, "transform_rank", 2)),
   subspace_dim = list(default = function(preset, n) 10L,
                       check = function(x) check_count(x, "subspace_dim", 1)),
+  dim_per_class = list(default = function(preset, n) NA_integer_,  # NA: subspace_dim at every node
+                       check = function(x) check_count_or_na(x, "dim_per_class", 1)),
   transform_iter = list(default = function(preset, n) 30L,
                         check = function(x) check_count(x, "transform_iter", 0, 10000)),
   transform_step = list(default = function(preset, n) 0.5,

@@ -60,7 +60,13 @@
 #' nuclear norm: it makes each group low-rank and pushes the two groups'
 #' subspaces apart. Each group is modelled by the top `subspace_dim` left
 #' singular vectors of its transformed rows; a row `x` goes to the child of
-#' the group whose subspace reconstructs `T x` with the smaller residual. The
+#' the group whose subspace reconstructs `T x` with the smaller residual.
+#' With `dim_per_class = k` (default `NA`: off) a node with `c` classes uses
+#' `ceiling(k c / 2)` dimensions for both groups, at most `subspace_dim`:
+#' a group of several classes spans the union of their subspaces, so
+#' nodes near the root need more dimensions than nodes with two classes
+#' (faces under varying light: `k = 9`, with `subspace_dim` raised as the
+#' cap, e.g. 120). The
 #' iterate with the smallest objective is kept. `transform_rank = r` learns a
 #' "fat" `r x p` transform (dimension reduction; started from the node's top
 #' `r` principal directions, and much faster on wide data); the default `NA`
@@ -156,6 +162,7 @@
 #' \item{`splitter`}{`"random_axis"` (RSVT), `"psvm"` (proximal SVM
 #'   oblique splits, with `nu`, `m_max`, `n_min`), `"transform"` (learned
 #'   transformations, with `transform_rank`, `subspace_dim` (default 10),
+#'   `dim_per_class` (default `NA`),
 #'   `transform_iter` (default 30), `transform_step` (default 0.5) and
 #'   `min_node_size` (default 5)), `"cart"` (entropy splits, see method
 #'   "tdsvm") or `"oob_svm"` (RSVF, with `n_theta`, `n_omega`, `n_tau`,

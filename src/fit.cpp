@@ -47,6 +47,7 @@ std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
     svf::TransformOptions o;
     o.rank = param<int>(params, "transform_rank");
     o.dim = param<int>(params, "subspace_dim");
+    o.dim_per_class = param<int>(params, "dim_per_class");
     o.iterations = param<int>(params, "transform_iter");
     o.step = param<double>(params, "transform_step");
     o.min_node_size = param<int>(params, "min_node_size");

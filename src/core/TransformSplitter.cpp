@@ -161,8 +161,8 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
   const int K = data.num_classes;
   const size_t p = data.x->n_cols();
   const int r = (o_.rank <= 0 || static_cast<size_t>(o_.rank) >= p) ? static_cast<int>(p) : o_.rank;
-  const int dim = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
-  if (dim < 1) return false;
+  const int dim_cap = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
+  if (dim_cap < 1) return false;
   std::vector<int> present;
   {
     std::vector<int> counts(K, 0);
@@ -206,6 +206,14 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
     }
     size_t n_a = 0;
     for (size_t i = 0; i < n; ++i) n_a += in_a[data.y[rows[i]]];
+    // both groups get the same dimension (a bigger subspace reconstructs
+    // everything better, so unequal ones would bias routing); with
+    // dim_per_class it grows with the classes in the node, each class
+    // adding its own low-dimensional subspace (faces: about 9 dimensions)
+    int dim = dim_cap;
+    if (o_.dim_per_class > 0)
+      dim = static_cast<int>(std::min<double>(
+          dim_cap, std::ceil(0.5 * o_.dim_per_class * static_cast<double>(present.size()))));
     MatrixXd A(p, n_a), B(p, n - n_a);
     for (size_t i = 0, a = 0, b = 0; i < n; ++i) {
       if (in_a[data.y[rows[i]]]) A.col(a++) = X.col(i);

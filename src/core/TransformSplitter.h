@@ -30,7 +30,10 @@ namespace svf {
 
 struct TransformOptions {
   int rank = 0;         // rows of T; <= 0 (R's NA) or >= p: square T (identity start)
-  int dim = 10;         // subspace dimension of each group
+  int dim = 10;         // subspace dimension of each group (the cap when dim_per_class > 0)
+  // > 0: a node's subspace dimension is dim_per_class x (classes in the node) / 2,
+  // at most dim; <= 0 (R's NA): always dim
+  int dim_per_class = 0;
   int iterations = 30;  // subgradient steps
   double step = 0.5;    // step size (rows are unit norm and divided by sqrt(node size))
   size_t min_node_size = 5;

@@ -273,9 +273,10 @@ for (m in all_methods()) {
 
   test_that(paste(m, "- every method parameter rejects non-finite, missing and mistyped values"), {
     params <- names(svforest:::svf_parameters)
-    # documented: NA is the default value of m_max, transform_rank and sigma ("automatic")
-    na_default <- c("m_max", "transform_rank", "sigma")
-    case(expect_identical(fit_method(m, x, y = y, m_max = NA, transform_rank = NA, sigma = NA)$forest,
+    # documented: NA is the default value of m_max, transform_rank, dim_per_class and sigma ("automatic")
+    na_default <- c("m_max", "transform_rank", "dim_per_class", "sigma")
+    case(expect_identical(fit_method(m, x, y = y, m_max = NA, transform_rank = NA, dim_per_class = NA,
+                                     sigma = NA)$forest,
                           fit_method(m, x, y = y)$forest))
     default_params <- svforest:::resolve_parameters(m, list(), 150)
     for (p in na_default) {

@@ -136,6 +136,33 @@ test_that("on a union of subspaces one transformation tree beats 100 ranger tree
   expect_gt(acc, mean(predict(rf, te$x)$predictions == te$y) + 0.04)
 })
 
+test_that("dim_per_class grows each node's subspaces with its classes", {
+  # ten 3-dimensional classes: a root group of five classes spans about 15
+  # dimensions, which a fixed 3-dimensional subspace models badly; with
+  # dim_per_class = 3 a node with c classes uses ceiling(3 c / 2) dimensions
+  # for both groups (the identity learner isolates the idea)
+  tr <- union_of_subspaces(30, K = 10, d = 30, dim = 3, tilt = 0.5, noise = 0.05, seed = 5)
+  te <- union_of_subspaces(100, K = 10, d = 30, dim = 3, tilt = 0.5, noise = 0.05, seed = 6)
+  fit <- function(...) {
+    svforest(tr$x, tr$y, method = "transform", ntree = 1, sample_fraction = 1, seed = 1,
+             num_threads = 1, transform_iter = 0, ...)
+  }
+  fixed <- fit(subspace_dim = 3)
+  grown <- fit(subspace_dim = 25, dim_per_class = 3)
+  capped <- fit(subspace_dim = 10, dim_per_class = 3)
+  tree <- grown$forest$trees[[1]]
+  expect_identical(tree$tf_dim[1], 15L)  # all ten classes at the root
+  split_dims <- tree$tf_dim[tree$leaf_id < 0]
+  expect_true(all(split_dims %in% ceiling(3 * (2:10) / 2)))
+  expect_gt(length(unique(split_dims)), 2)
+  expect_lte(max(capped$forest$trees[[1]]$tf_dim), 10L)  # subspace_dim caps it
+  acc <- function(f) mean(predict(f, te$x) == te$y)
+  expect_gt(acc(grown), acc(fixed) + 0.03)
+  expect_gt(acc(grown), 0.98)
+  expect_error(fit(dim_per_class = 0), "dim_per_class")
+  expect_identical(fit(dim_per_class = NA)$forest, fit()$forest)  # NA: the default, fixed dimension
+})
+
 test_that("transform forests are deterministic across threads and round-trip through saveRDS", {
   tr <- union_of_subspaces(30)
   a <- svforest(tr$x, tr$y, method = "transform", ntree = 6, seed = 8, num_threads = 1)
