@@ -32,6 +32,7 @@ svf::OobSvmOptions oob_svm_options(const List& params) {
   o.min_class_rows = param<int>(params, "min_class_rows");
   o.rare_as_negative = param<std::string>(params, "rare_classes") == "negative";
   o.balanced = param<bool>(params, "balanced");
+  o.class_factor = param<std::vector<double>>(params, "class_factor");
   return o;
 }
 
@@ -71,6 +72,7 @@ std::unique_ptr<svf::LeafModel> make_leaf_model(const List& params) {
     o.tolerance = param<double>(params, "tolerance");
     o.cv_tolerance = param<double>(params, "cv_tolerance");
     o.rare_as_negative = param<std::string>(params, "rare_classes") == "negative";
+    o.class_factor = param<std::vector<double>>(params, "class_factor");
     return std::unique_ptr<svf::LeafModel>(new svf::LinearSvmLeafModel(o));
   }
   if (type == "kernel_svm") {

@@ -12,7 +12,8 @@ namespace svf {
 
 std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
                                      int positive_class, double cost, bool balanced,
-                                     double tolerance, const std::vector<double>& init) {
+                                     double tolerance, const std::vector<double>& init,
+                                     double pos_factor, double neg_factor) {
   const int n_features = static_cast<int>(data.x->n_cols()) + 1;  // + bias
   std::vector<double> y(m);
   std::vector<feature_node*> x(m);
@@ -42,6 +43,8 @@ std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, 
     weight[0] = static_cast<double>(m) / (2.0 * n_pos);
     weight[1] = static_cast<double>(m) / (2.0 * (m - n_pos));
   }
+  weight[0] *= pos_factor;
+  weight[1] *= neg_factor;
   parameter param;
   std::memset(&param, 0, sizeof(param));
   param.solver_type = L2R_L2LOSS_SVC;  // primal trust-region Newton: draws no random numbers
@@ -62,6 +65,12 @@ std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, 
   std::vector<double> w(fitted->w, fitted->w + n_features);
   free_and_destroy_model(&fitted);
   return w;
+}
+
+std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
+                                     int positive_class, double cost, bool balanced,
+                                     double tolerance, const std::vector<double>& init) {
+  return train_binary_svm(data, rows, m, positive_class, cost, balanced, tolerance, init, 1.0, 1.0);
 }
 
 namespace {
@@ -222,15 +231,21 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   Eigen::VectorXd y_leaf, c_leaf;
   for (size_t o = 0; o < n_out; ++o) {
     std::vector<double> start = refit_start[o];
+    // class factors apply to two-class leaves (one output)
+    const bool factors = n_out == 1 && !opt_.class_factor.empty();
+    const double f_pos = factors ? opt_.class_factor[present[1]] : 1.0;
+    const double f_neg = factors ? opt_.class_factor[present[0]] : 1.0;
     if (newton) {
       binary_problem(data, rows, n, positive[o], opt_.balanced, y_leaf, c_leaf);
+      if (factors)
+        for (Eigen::Index i = 0; i < c_leaf.size(); ++i) c_leaf[i] *= y_leaf[i] > 0.0 ? f_pos : f_neg;
       std::vector<double> solved = train_binary_svm_newton_dense(
           x_leaf, y_leaf, grid[best] * c_leaf, opt_.tolerance, start);
       if (std::all_of(solved.begin(), solved.end(), [](double v) { return std::isfinite(v); }))
         start = std::move(solved);
     }
     std::vector<double> w = train_binary_svm(data, rows, n, positive[o], grid[best],
-                                             opt_.balanced, opt_.tolerance, start);
+                                             opt_.balanced, opt_.tolerance, start, f_pos, f_neg);
     out.coef.insert(out.coef.end(), w.begin(), w.end());
   }
 }

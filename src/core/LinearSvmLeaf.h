@@ -23,6 +23,9 @@ struct LinearSvmOptions {
   bool balanced = true;
   double tolerance = 0.01;     // LIBLINEAR's default for this solver
   double cv_tolerance = 0.1;   // for the cross-validation solves
+  // Cost factor per class for leaves with two classes (empty: 1), applied
+  // after balancing to the final fit (RSVF's task-proportion weights).
+  std::vector<double> class_factor;
 };
 
 class LinearSvmLeafModel : public LeafModel {
@@ -41,6 +44,12 @@ class LinearSvmLeafModel : public LeafModel {
 std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
                                      int positive_class, double cost, bool balanced,
                                      double tolerance, const std::vector<double>& init);
+// The same with the positive and negative side's costs multiplied by
+// pos_factor and neg_factor (after balancing).
+std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
+                                     int positive_class, double cost, bool balanced,
+                                     double tolerance, const std::vector<double>& init,
+                                     double pos_factor, double neg_factor);
 
 }  // namespace svf
 #endif

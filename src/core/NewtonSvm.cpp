@@ -40,7 +40,8 @@ double exact_step(double ws, double ss, Slope slope) {
 std::vector<double> train_binary_svm_newton(const TrainingData& data, const int* rows,
                                             const int* mult, size_t m, int positive_class,
                                             double cost, bool balanced, double tolerance,
-                                            const std::vector<double>& init) {
+                                            const std::vector<double>& init, double pos_factor,
+                                            double neg_factor) {
   const int d = static_cast<int>(data.x->n_cols()) + 1;  // + bias
   std::vector<const feature_node*> x(m);
   std::vector<double> y(m), c(m);
@@ -54,8 +55,8 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
   }
   const double n_neg = n_all - n_pos;
   if (n_pos == 0.0 || n_neg == 0.0) throw std::logic_error("binary SVM problem with one class");
-  const double c_pos = cost * (balanced ? n_all / (2.0 * n_pos) : 1.0);
-  const double c_neg = cost * (balanced ? n_all / (2.0 * n_neg) : 1.0);
+  const double c_pos = pos_factor * cost * (balanced ? n_all / (2.0 * n_pos) : 1.0);
+  const double c_neg = neg_factor * cost * (balanced ? n_all / (2.0 * n_neg) : 1.0);
   for (size_t i = 0; i < m; ++i) c[i] = (mult ? mult[i] : 1.0) * (y[i] > 0 ? c_pos : c_neg);
 
   // LIBLINEAR's rule: stop when |g| <= eps * max(min(pos, neg), 1) / l * |g at w = 0|
@@ -188,6 +189,14 @@ std::vector<double> train_binary_svm_newton_dense(const Eigen::MatrixXd& X,
     z += t * u;
   }
   return std::vector<double>(w.data(), w.data() + d);
+}
+
+std::vector<double> train_binary_svm_newton(const TrainingData& data, const int* rows,
+                                            const int* mult, size_t m, int positive_class,
+                                            double cost, bool balanced, double tolerance,
+                                            const std::vector<double>& init) {
+  return train_binary_svm_newton(data, rows, mult, m, positive_class, cost, balanced, tolerance,
+                                 init, 1.0, 1.0);
 }
 
 }  // namespace svf

@@ -40,5 +40,13 @@ std::vector<double> train_binary_svm_newton_dense(const Eigen::MatrixXd& X,
 // rows[0..m) of the scaled design as a dense m x (p + 1) matrix, bias last.
 Eigen::MatrixXd gather_scaled_rows(const TrainingData& data, const int* rows, size_t m);
 
+// The same with the costs of the positive and negative side multiplied by
+// pos_factor and neg_factor (after balancing).
+std::vector<double> train_binary_svm_newton(const TrainingData& data, const int* rows,
+                                            const int* mult, size_t m, int positive_class,
+                                            double cost, bool balanced, double tolerance,
+                                            const std::vector<double>& init, double pos_factor,
+                                            double neg_factor);
+
 }  // namespace svf
 #endif

@@ -26,18 +26,23 @@ namespace {
 
 // One binary SVM: the full-Hessian Newton solver for few predictors, else
 // LIBLINEAR on the rows repeated as often as they were drawn.
+// negative >= 0: a two-class SVM, whose sides get opt.class_factor.
 std::vector<double> binary_svm(const TrainingData& data, const int* rows, const int* mult,
-                               size_t n, int positive, const OobSvmOptions& opt,
+                               size_t n, int positive, int negative, const OobSvmOptions& opt,
                                const std::vector<double>& init) {
+  const bool factors = negative >= 0 && !opt.class_factor.empty();
+  const double f_pos = factors ? opt.class_factor[positive] : 1.0;
+  const double f_neg = factors ? opt.class_factor[negative] : 1.0;
   if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim)
     return train_binary_svm_newton(data, rows, mult, n, positive, opt.cost, opt.balanced,
-                                   opt.tolerance, init);
+                                   opt.tolerance, init, f_pos, f_neg);
   if (!mult)
-    return train_binary_svm(data, rows, n, positive, opt.cost, opt.balanced, opt.tolerance, init);
+    return train_binary_svm(data, rows, n, positive, opt.cost, opt.balanced, opt.tolerance, init,
+                            f_pos, f_neg);
   std::vector<int> expanded;
   for (size_t k = 0; k < n; ++k) expanded.insert(expanded.end(), mult[k], rows[k]);
   return train_binary_svm(data, expanded.data(), expanded.size(), positive, opt.cost,
-                          opt.balanced, opt.tolerance, init);
+                          opt.balanced, opt.tolerance, init, f_pos, f_neg);
 }
 
 }  // namespace
@@ -89,7 +94,7 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
       init = start(neg);
       for (double& v : init) v = -v;
     }
-    svm.w = binary_svm(data, rows, mult, n, pos, opt, init);
+    svm.w = binary_svm(data, rows, mult, n, pos, neg, opt, init);
     if (solutions) {
       (*solutions)[pos] = svm.w;
       (*solutions)[neg] = svm.w;
@@ -99,7 +104,7 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
   }
   svm.w.reserve(svm.classes.size() * p1);
   for (int k : svm.classes) {
-    std::vector<double> w = binary_svm(data, rows, mult, n, k, opt, start(k));
+    std::vector<double> w = binary_svm(data, rows, mult, n, k, -1, opt, start(k));
     svm.w.insert(svm.w.end(), w.begin(), w.end());
     if (solutions) (*solutions)[k] = std::move(w);
   }

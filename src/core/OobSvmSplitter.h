@@ -38,6 +38,9 @@ struct OobSvmOptions {
   int min_class_rows = 2;
   bool rare_as_negative = true;
   bool balanced = true;
+  // cost factor per class for SVMs with two classes (empty: 1), after
+  // balancing: a two-class task weights its classes to the task's shares
+  std::vector<double> class_factor;
 };
 
 // A node's linear SVMs fitted as LinearSvmLeafModel fits a leaf with one C.
