@@ -26,9 +26,30 @@ svf_presets <- list(
   rsvf = list(
     sampler = "bootstrap", splitter = "oob_svm", leaf = "linear_svm",
     aggregation = "vote", ntree = 20L,
-    defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L)
+    defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L, balanced = "task")
   )
 )
+
+# `balanced`: TRUE, FALSE or "task" (two-class tasks keep the task's class
+# shares in every SVM, see class_factors(); more classes as TRUE).
+check_balanced <- function(x) {
+  if (identical(x, "task")) return(x)
+  if (!is.logical(x) || length(x) != 1 || is.na(x)) {
+    stop(sprintf("`balanced` must be TRUE, FALSE or \"task\", not %s.", describe(x)), call. = FALSE)
+  }
+  x
+}
+
+# The engine's view of `balanced`: balancing on or off, and a cost factor per
+# class applied on top of it in two-class SVMs. With "task" and two classes,
+# factor 2 * share makes a balanced SVM weight each class by its task share
+# over its share in the node, so every node's SVM sees the task's class
+# proportions (its sign then aims at the error rate, which RSVF's split
+# criterion counts, not at the balanced error rate).
+class_factors <- function(balanced, y) {
+  k <- nlevels(y)
+  if (identical(balanced, "task") && k == 2) 2 * as.vector(table(y)) / length(y) else rep(1, k)
+}
 
 # A preset's own default for a parameter, else the general one.
 preset_default <- function(preset, name, value) {
@@ -92,8 +113,8 @@ svf_parameters <- list(
                         check = function(x) check_count(x, "min_class_rows", 2)),
   rare_classes = list(default = function(preset, n) "negative",
                       check = function(x) check_choice(x, "rare_classes", c("constant", "negative"))),
-  balanced = list(default = function(preset, n) TRUE,
-                  check = function(x) check_flag(x, "balanced")),
+  balanced = list(default = function(preset, n) preset_default(preset, "balanced", TRUE),
+                  check = function(x) check_balanced(x)),
   tolerance = list(default = function(preset, n) 0.01,
                    check = function(x) check_number(x, "tolerance", 0, min_open = TRUE)),
   cv_tolerance = list(default = function(preset, n) 0.1,

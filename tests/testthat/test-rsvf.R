@@ -197,3 +197,36 @@ test_that("rsvf parameters are checked and the paper's settings are valid argume
   expect_identical(fit$params[c("cost", "cv_folds", "sampler", "splitter")],
                    list(cost = 1, cv_folds = 1L, sampler = "bootstrap", splitter = "oob_svm"))
 })
+
+test_that("balanced = \"task\": a two-class task keeps its class shares, so the SVMs aim at accuracy", {
+  # 20% positives, two overlapping Gaussians: a balanced SVM's threshold sits
+  # midway (accuracy ~0.77), the accuracy-optimal one nearer the minority (~0.85)
+  gauss <- function(n, seed) withr_seed(seed, {
+    y <- stats::rbinom(n, 1, 0.2)
+    x <- cbind(x1 = stats::rnorm(n, 1.5 * y), x2 = stats::rnorm(n))
+    list(x = x, y = factor(y))
+  })
+  tr <- gauss(600, 31)
+  te <- gauss(3000, 32)
+  acc <- function(...) {
+    fit <- svforest(tr$x, tr$y, method = "rsvf", ntree = 5, seed = 3, num_threads = 2, ...)
+    mean(predict(fit, te$x) == te$y)
+  }
+  task <- acc()
+  balanced <- acc(balanced = TRUE)
+  expect_gt(task, balanced + 0.04)
+  expect_gt(task, 0.82)
+  # the factors restore the task's shares on top of balancing
+  expect_equal(svforest:::class_factors("task", factor(c(0, 1, 1, 1, 1))), c(0.4, 1.6))
+  expect_equal(svforest:::class_factors("task", factor(1:3)), c(1, 1, 1))
+  expect_equal(svforest:::class_factors(TRUE, factor(c(0, 1, 1, 1, 1))), c(1, 1))
+  # with equal shares (and with more classes) "task" is plain balancing
+  d <- xor_linear(300, p = 3, seed = 23)
+  d$y <- factor(d$y)
+  keep <- c(which(d$y == levels(d$y)[1])[1:100], which(d$y == levels(d$y)[2])[1:100])
+  a <- svforest(d$x[keep, ], d$y[keep], method = "rsvf", ntree = 3, seed = 4, num_threads = 1)
+  b <- svforest(d$x[keep, ], d$y[keep], method = "rsvf", ntree = 3, seed = 4, num_threads = 1, balanced = TRUE)
+  expect_identical(a$forest, b$forest)
+  expect_identical(a$params$balanced, "task")
+  expect_error(svforest(d$x, d$y, method = "rsvf", balanced = "yes"), "`balanced` must be TRUE, FALSE or")
+})
