@@ -191,7 +191,7 @@
 #'   CV, the first `cost` is used), fewest rows a class needs for the leaf to
 #'   get an SVM, class balancing (`TRUE`, `FALSE` or `"task"`: balanced with
 #'   more than two classes, the task's class shares with two, see method
-#'   "rsvf"; with cross-validation the shares apply to the final fit),
+#'   "rsvf"; they apply to the cross-validation fits too),
 #'   LIBLINEAR's stopping tolerance for the final
 #'   fit (default 0.01, LIBLINEAR's own) and for the CV fits (default 0.1:
 #'   only their held-out accuracy is used, and it is faster).}

@@ -87,7 +87,8 @@ int class_from_decisions(const double* dec, const std::vector<int>& present) {
 // Labels (+1 / -1) and per-row costs at C = 1 of the binary problem
 // "positive_class against the rest" on rows, weighted as train_binary_svm().
 void binary_problem(const TrainingData& data, const int* rows, size_t n_rows, int positive_class,
-                    bool balanced, Eigen::VectorXd& y, Eigen::VectorXd& cost) {
+                    bool balanced, double pos_factor, double neg_factor, Eigen::VectorXd& y,
+                    Eigen::VectorXd& cost) {
   const Eigen::Index m = static_cast<Eigen::Index>(n_rows);
   y.resize(m);
   cost.resize(m);
@@ -96,8 +97,8 @@ void binary_problem(const TrainingData& data, const int* rows, size_t n_rows, in
     y[i] = data.y[rows[i]] == positive_class ? 1.0 : -1.0;
     n_pos += y[i] > 0.0;
   }
-  const double w_pos = balanced && n_pos > 0.0 ? m / (2.0 * n_pos) : 1.0;
-  const double w_neg = balanced && n_pos < m ? m / (2.0 * (m - n_pos)) : 1.0;
+  const double w_pos = pos_factor * (balanced && n_pos > 0.0 ? m / (2.0 * n_pos) : 1.0);
+  const double w_neg = neg_factor * (balanced && n_pos < m ? m / (2.0 * (m - n_pos)) : 1.0);
   for (Eigen::Index i = 0; i < m; ++i) cost[i] = y[i] > 0.0 ? w_pos : w_neg;
 }
 
@@ -127,6 +128,12 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   // positive class of each output
   std::vector<int> positive(n_out);
   for (size_t o = 0; o < n_out; ++o) positive[o] = n_out == 1 ? present[1] : present[o];
+
+  // class factors apply to two-class leaves (one output), in the
+  // cross-validation and the final fit alike
+  const bool factors = n_out == 1 && !opt_.class_factor.empty();
+  const double f_pos = factors ? opt_.class_factor[present[1]] : 1.0;
+  const double f_neg = factors ? opt_.class_factor[present[0]] : 1.0;
 
   const std::vector<double>& grid = opt_.cost_grid;
   // Few predictors: the Newton solver does the cheap work (see below).
@@ -185,7 +192,7 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
       for (size_t o = 0; o < n_out; ++o) {
         if (newton)
           binary_problem(data, train_rows.data(), train_rows.size(), positive[o], opt_.balanced,
-                         y_train, c_base);
+                         f_pos, f_neg, y_train, c_base);
         std::vector<double> w;
         for (size_t g = 0; g < grid.size(); ++g) {
           std::vector<double>& slot = warm[g * n_out + o];
@@ -198,7 +205,7 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
                 x_test * Eigen::Map<const Eigen::VectorXd>(w.data(), w.size());
           } else {
             w = train_binary_svm(data, train_rows.data(), train_rows.size(), positive[o],
-                                 grid[g], opt_.balanced, opt_.cv_tolerance, start);
+                                 grid[g], opt_.balanced, opt_.cv_tolerance, start, f_pos, f_neg);
             for (size_t t = 0; t < nt; ++t) out_dec[t] = dot(w.data(), data.scaled.row(test_rows[t]));
           }
           slot = w;
@@ -231,14 +238,8 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   Eigen::VectorXd y_leaf, c_leaf;
   for (size_t o = 0; o < n_out; ++o) {
     std::vector<double> start = refit_start[o];
-    // class factors apply to two-class leaves (one output)
-    const bool factors = n_out == 1 && !opt_.class_factor.empty();
-    const double f_pos = factors ? opt_.class_factor[present[1]] : 1.0;
-    const double f_neg = factors ? opt_.class_factor[present[0]] : 1.0;
     if (newton) {
-      binary_problem(data, rows, n, positive[o], opt_.balanced, y_leaf, c_leaf);
-      if (factors)
-        for (Eigen::Index i = 0; i < c_leaf.size(); ++i) c_leaf[i] *= y_leaf[i] > 0.0 ? f_pos : f_neg;
+      binary_problem(data, rows, n, positive[o], opt_.balanced, f_pos, f_neg, y_leaf, c_leaf);
       std::vector<double> solved = train_binary_svm_newton_dense(
           x_leaf, y_leaf, grid[best] * c_leaf, opt_.tolerance, start);
       if (std::all_of(solved.begin(), solved.end(), [](double v) { return std::isfinite(v); }))

@@ -24,7 +24,7 @@ struct LinearSvmOptions {
   double tolerance = 0.01;     // LIBLINEAR's default for this solver
   double cv_tolerance = 0.1;   // for the cross-validation solves
   // Cost factor per class for leaves with two classes (empty: 1), applied
-  // after balancing to the final fit (RSVF's task-proportion weights).
+  // after balancing (RSVF's task-proportion weights).
   std::vector<double> class_factor;
 };
 

@@ -59,3 +59,21 @@ test_that("columns with ranges beyond the doubles are scaled to finite values", 
   expect_true(all(is.finite(coef)))
   expect_identical(predict(fit, x), y)
 })
+
+test_that("balanced = \"task\" in a leaf holding the whole task is the unweighted SVM, C selection included", {
+  set.seed(5)
+  x <- matrix(runif(400 * 3), 400, 3, dimnames = list(NULL, paste0("x", 1:3)))
+  y <- factor(ifelse(x[, 1] + 0.5 * x[, 2] + rnorm(400, sd = 0.25) > 1.15, "b", "a"))
+  expect_lt(mean(y == "b"), 0.35)
+  one_leaf <- function(balanced) {
+    svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 1000,
+             balanced = balanced, cost = c(0.01, 0.1, 1, 10))$forest$trees[[1]]
+  }
+  task <- one_leaf("task")
+  plain <- one_leaf(FALSE)
+  balanced <- one_leaf(TRUE)
+  # the task's shares undo the balancing exactly (up to rounding in the folds)
+  expect_identical(task$leaf_cost, plain$leaf_cost)
+  expect_equal(task$coef, plain$coef, tolerance = 1e-4)
+  expect_gt(max(abs(balanced$coef - plain$coef)), 0.05)
+})
