@@ -103,6 +103,8 @@ svf_parameters <- list(
                         check = function(x) check_count(x, "transform_iter", 0, 10000)),
   transform_step = list(default = function(preset, n) 0.5,
                         check = function(x) check_number(x, "transform_step", 0, min_open = TRUE)),
+  node_tries = list(default = function(preset, n) 1L,
+                    check = function(x) check_count(x, "node_tries", 1, 1000)),
   min_node_size = list(default = function(preset, n) 5L,
                        check = function(x) check_count(x, "min_node_size", 2)),
   cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),

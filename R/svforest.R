@@ -72,7 +72,13 @@
 #' `r` principal directions, and much faster on wide data); the default `NA`
 #' is the paper's square `T`. Nodes with fewer than `min_node_size` rows are
 #' leaves; a node whose rule sends every row one way is retried with new
-#' groups (3 attempts). Predictors are used as they are, without scaling
+#' groups (3 attempts). With `node_tries = t` (default 1) each node draws
+#' `t` random divisions of its classes in turn (randomized node optimisation,
+#' Criminisi & Shotton), learns `T` and the subspaces for each, and keeps the
+#' one whose routing of the node's rows has the largest information gain
+#' (class entropy of the node minus the size-weighted entropies of the
+#' children; ties: the earlier draw); the fit costs about `t` times as much.
+#' Predictors are used as they are, without scaling
 #' (`scale` is ignored): subspaces pass through the origin and a shift would
 #' break them; rows are divided by their norm for learning, and routing does
 #' not depend on a row's scale. Predictors constant in a node are left out
@@ -173,7 +179,8 @@
 #'   oblique splits, with `nu`, `m_max`, `n_min`), `"transform"` (learned
 #'   transformations, with `transform_rank`, `subspace_dim` (default 10),
 #'   `dim_per_class` (default `NA`),
-#'   `transform_iter` (default 30), `transform_step` (default 0.5) and
+#'   `transform_iter` (default 30), `transform_step` (default 0.5),
+#'   `node_tries` (default 1) and
 #'   `min_node_size` (default 5)), `"cart"` (entropy splits, see method
 #'   "tdsvm") or `"oob_svm"` (RSVF, with `n_theta`, `n_omega`, `n_tau`,
 #'  `proj_dim`, `delta_tau`, `split_tolerance` and `min_leaf_size`).}

@@ -51,6 +51,7 @@ std::unique_ptr<svf::Splitter> make_splitter(const List& params) {
     o.dim_per_class = param<int>(params, "dim_per_class");
     o.iterations = param<int>(params, "transform_iter");
     o.step = param<double>(params, "transform_step");
+    o.tries = param<int>(params, "node_tries");
     o.min_node_size = param<int>(params, "min_node_size");
     return std::unique_ptr<svf::Splitter>(new svf::TransformSplitter(o));
   }

@@ -163,13 +163,10 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
   const int r = (o_.rank <= 0 || static_cast<size_t>(o_.rank) >= p) ? static_cast<int>(p) : o_.rank;
   const int dim_cap = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
   if (dim_cap < 1) return false;
-  std::vector<int> present;
-  {
-    std::vector<int> counts(K, 0);
-    for (size_t i = 0; i < n; ++i) ++counts[data.y[rows[i]]];
-    for (int k = 0; k < K; ++k)
-      if (counts[k] > 0) present.push_back(k);
-  }
+  std::vector<int> present, counts(K, 0);
+  for (size_t i = 0; i < n; ++i) ++counts[data.y[rows[i]]];
+  for (int k = 0; k < K; ++k)
+    if (counts[k] > 0) present.push_back(k);
   if (present.size() < 2) return false;
 
   // node rows as columns, each of unit norm, all divided by sqrt(n) so that
@@ -196,48 +193,93 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
     if (norm > 0.0) X.col(i) /= norm * std::sqrt(static_cast<double>(n));
   }
 
-  std::vector<char> in_a(K, 0);
-  for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    // random division of the classes into two non-empty groups
-    bool mixed = false;
-    while (!mixed) {
-      for (int k : present) in_a[k] = static_cast<char>(rng.below(2));
-      for (int k : present) mixed = mixed || in_a[k] != in_a[present[0]];
-    }
-    size_t n_a = 0;
-    for (size_t i = 0; i < n; ++i) n_a += in_a[data.y[rows[i]]];
-    // both groups get the same dimension (a bigger subspace reconstructs
-    // everything better, so unequal ones would bias routing); with
-    // dim_per_class it grows with the classes in the node, each class
-    // adding its own low-dimensional subspace (faces: about 9 dimensions)
-    int dim = dim_cap;
-    if (o_.dim_per_class > 0)
-      dim = static_cast<int>(std::min<double>(
-          dim_cap, std::ceil(0.5 * o_.dim_per_class * static_cast<double>(present.size()))));
-    MatrixXd A(p, n_a), B(p, n - n_a);
-    for (size_t i = 0, a = 0, b = 0; i < n; ++i) {
-      if (in_a[data.y[rows[i]]]) A.col(a++) = X.col(i);
-      else B.col(b++) = X.col(i);
-    }
+  // Randomized node optimisation (Criminisi & Shotton): `tries` random
+  // divisions, each with its own T and subspaces, drawn in a fixed order from
+  // the tree's generator; the one whose routing of the node's rows has the
+  // highest information gain wins (ties: the earlier). tries = 1 takes the
+  // first usable rule without scoring it.
+  const int tries = std::max(1, o_.tries);
+  std::vector<int> left_counts(K, 0);
+  std::vector<char> in_a(K, 0), to_left(n);
+  SplitRule candidate;
+  bool found = false;
+  double best_gain = -HUGE_VAL;
+  for (int t = 0; t < tries; ++t) {
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      // random division of the classes into two non-empty groups
+      bool mixed = false;
+      while (!mixed) {
+        for (int k : present) in_a[k] = static_cast<char>(rng.below(2));
+        for (int k : present) mixed = mixed || in_a[k] != in_a[present[0]];
+      }
+      size_t n_a = 0;
+      for (size_t i = 0; i < n; ++i) n_a += in_a[data.y[rows[i]]];
+      // both groups get the same dimension (a bigger subspace reconstructs
+      // everything better, so unequal ones would bias routing); with
+      // dim_per_class it grows with the classes in the node, each class
+      // adding its own low-dimensional subspace (faces: about 9 dimensions)
+      int dim = dim_cap;
+      if (o_.dim_per_class > 0)
+        dim = static_cast<int>(std::min<double>(
+            dim_cap, std::ceil(0.5 * o_.dim_per_class * static_cast<double>(present.size()))));
+      MatrixXd A(p, n_a), B(p, n - n_a);
+      for (size_t i = 0, a = 0, b = 0; i < n; ++i) {
+        if (in_a[data.y[rows[i]]]) A.col(a++) = X.col(i);
+        else B.col(b++) = X.col(i);
+      }
 
-    LearnedTransform lt = learn_transform(A, B, r, o_.iterations, o_.step);
-    for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
-    const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
+      LearnedTransform lt = learn_transform(A, B, r, o_.iterations, o_.step);
+      for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
+      const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
 
-    rule = SplitRule();
-    rule.subspace_rank = r;
-    rule.subspace_dim = dim;
-    rule.subspace_cols = p;
-    rule.subspace.reserve(static_cast<size_t>(r) * (p + 2 * dim));
-    rule.subspace.assign(lt.T.data(), lt.T.data() + lt.T.size());
-    rule.subspace.insert(rule.subspace.end(), UA.data(), UA.data() + UA.size());
-    rule.subspace.insert(rule.subspace.end(), UB.data(), UB.data() + UB.size());
-    size_t left = 0;
-    for (size_t i = 0; i < n; ++i)
-      left += rule.goes_left([&](int c) { return data.x->get(rows[i], c); });
-    if (left > 0 && left < n) return true;
+      candidate = SplitRule();
+      candidate.subspace_rank = r;
+      candidate.subspace_dim = dim;
+      candidate.subspace_cols = p;
+      candidate.subspace.reserve(static_cast<size_t>(r) * (p + 2 * dim));
+      candidate.subspace.assign(lt.T.data(), lt.T.data() + lt.T.size());
+      candidate.subspace.insert(candidate.subspace.end(), UA.data(), UA.data() + UA.size());
+      candidate.subspace.insert(candidate.subspace.end(), UB.data(), UB.data() + UB.size());
+      size_t left = 0;
+      for (size_t i = 0; i < n; ++i) {
+        to_left[i] = candidate.goes_left([&](int c) { return data.x->get(rows[i], c); });
+        left += to_left[i];
+      }
+      if (left == 0 || left == n) continue;  // every row one way: draw again
+      if (tries == 1) {
+        rule = std::move(candidate);
+        return true;
+      }
+      std::fill(left_counts.begin(), left_counts.end(), 0);
+      for (size_t i = 0; i < n; ++i)
+        if (to_left[i]) ++left_counts[data.y[rows[i]]];
+      const double gain = information_gain(counts, left_counts);
+      if (gain > best_gain) {
+        best_gain = gain;
+        rule = std::move(candidate);
+        found = true;
+      }
+      break;
+    }
   }
-  return false;
+  return found;
+}
+
+double information_gain(const std::vector<int>& counts, const std::vector<int>& left_counts) {
+  // sum_k c_k log c_k terms: H(c) = log n - (1/n) sum_k c_k log c_k
+  auto plogp = [](double c) { return c > 0.0 ? c * std::log(c) : 0.0; };
+  double n = 0.0, n_left = 0.0, s = 0.0, s_left = 0.0, s_right = 0.0;
+  for (size_t k = 0; k < counts.size(); ++k) {
+    n += counts[k];
+    n_left += left_counts[k];
+    s += plogp(counts[k]);
+    s_left += plogp(left_counts[k]);
+    s_right += plogp(counts[k] - left_counts[k]);
+  }
+  const double n_right = n - n_left;
+  if (!(n > 0.0)) return 0.0;
+  // H(parent) - (n_l / n) H(left) - (n_r / n) H(right)
+  return (plogp(n) - s - plogp(n_left) + s_left - plogp(n_right) + s_right) / n;
 }
 
 }  // namespace svf

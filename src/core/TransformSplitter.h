@@ -36,6 +36,9 @@ struct TransformOptions {
   int dim_per_class = 0;
   int iterations = 30;  // subgradient steps
   double step = 0.5;    // step size (rows are unit norm and divided by sqrt(node size))
+  // random class divisions tried per node (each with its own T); the best by
+  // information gain of the node's rows is kept. 1: the first usable one.
+  int tries = 1;
   size_t min_node_size = 5;
 };
 
@@ -53,6 +56,10 @@ LearnedTransform learn_transform(const Eigen::MatrixXd& A, const Eigen::MatrixXd
 // Top `dim` left singular vectors of T M (r x dim); directions with a zero
 // singular value are left as zero columns.
 Eigen::MatrixXd group_basis(const Eigen::MatrixXd& T, const Eigen::MatrixXd& M, int dim);
+
+// Information gain (nats) of sending left_counts[k] of counts[k] rows of each
+// class left: entropy of the node minus the size-weighted entropies of the children.
+double information_gain(const std::vector<int>& counts, const std::vector<int>& left_counts);
 
 class TransformSplitter : public Splitter {
  public:

@@ -216,3 +216,63 @@ test_that("transform parameters are checked and damaged transformation splits ar
     expect_error(predict(m, tr$x), "tree 1", info = what)
   }
 })
+
+# Information gain (nats) of a two-way routing `left` of labels y.
+info_gain <- function(y, left) {
+  h <- function(z) { p <- table(z) / length(z); p <- p[p > 0]; -sum(p * log(p)) }
+  h(y) - mean(left) * h(y[left]) - mean(!left) * h(y[!left])
+}
+
+# Rows of x sent left by the root's transformation split.
+root_left <- function(tree, x) {
+  r <- tree$tf_rank[1]
+  k <- tree$tf_dim[1]
+  p <- ncol(x)
+  v <- tree$tf_values[tree$tf_start[1] + seq_len(r * (p + 2 * k))]
+  z <- matrix(v[seq_len(r * p)], r, p) %*% t(x)
+  ua <- matrix(v[r * p + seq_len(r * k)], r, k)
+  ub <- matrix(v[r * p + r * k + seq_len(r * k)], r, k)
+  colSums(crossprod(ua, z)^2) >= colSums(crossprod(ub, z)^2)  # smaller residual: larger projection
+}
+
+test_that("node_tries keeps the division with the largest information gain", {
+  tr <- union_of_subspaces(30, K = 6, d = 16, tilt = 0.5, noise = 0.05, seed = 5)
+  fit <- function(tries, seed) {
+    svforest(tr$x, tr$y, method = "transform", ntree = 1, sample_fraction = 1, seed = seed,
+             num_threads = 1, subspace_dim = 2, transform_iter = 10, max_depth = 1,
+             node_tries = tries)$forest$trees[[1]]
+  }
+  default <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 1,
+                      transform_iter = 5)
+  one <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 1,
+                  transform_iter = 5, node_tries = 1)
+  expect_identical(one$forest, default$forest)  # 1: the first usable division, as before
+  expect_identical(one$params$node_tries, 1L)
+  improved <- 0
+  for (seed in 1:6) {
+    # all rows in the tree, so the root sees every training row; the first of
+    # five tries draws the same division (same generator state) as a single try
+    first <- fit(1, seed)
+    best <- fit(5, seed)
+    g_first <- info_gain(tr$y, root_left(first, tr$x))
+    g_best <- info_gain(tr$y, root_left(best, tr$x))
+    expect_gte(g_best, g_first - 1e-12)
+    if (g_best > g_first + 1e-9) improved <- improved + 1
+    else expect_identical(best$tf_values, first$tf_values)  # no better try: the first is kept
+  }
+  expect_gt(improved, 0)  # the tries matter
+})
+
+test_that("node_tries > 1 is deterministic across threads", {
+  tr <- union_of_subspaces(30)
+  fit <- function(threads) {
+    svforest(tr$x, tr$y, method = "transform", ntree = 4, seed = 2, num_threads = threads,
+             transform_iter = 5, node_tries = 3)
+  }
+  a <- fit(1)
+  expect_identical(a$forest, fit(2)$forest)
+  expect_identical(a$params$node_tries, 3L)
+  tf_fit <- function(...) svforest(tr$x, tr$y, method = "transform", ntree = 1, num_threads = 1, ...)
+  for (bad in list(0, -1, 1.5, NA, "2", 1001, c(2, 3)))
+    expect_error(tf_fit(node_tries = bad), "`node_tries` must be a single whole number")
+})
