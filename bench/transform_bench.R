@@ -19,7 +19,9 @@
 # keep the cost down; optdigits has 64 predictors, so its T is square).
 #
 #   Rscript bench/transform_bench.R [data_dir] [--only=union,yaleb,usps,optdigits]
-#          [--no-rsvt] [--no-forest]    (--no-forest: skip the 20-tree TF row)
+#          [--no-rsvt] [--no-forest] [--seeds=1,2,3]
+#   --no-forest: skip the 20-tree TF row; --seeds: repeat the single-tree rows
+#   and ranger-100 for these seeds (default 1) and print their means
 # Writes bench/results/transform_bench.csv.
 suppressPackageStartupMessages({ library(svforest); library(ranger) })
 args <- commandArgs(trailingOnly = TRUE)
@@ -29,6 +31,8 @@ only <- sub("^--only=", "", grep("^--only=", args, value = TRUE))
 only <- if (length(only)) strsplit(only[1], ",")[[1]] else c("union", "yaleb", "usps", "optdigits")
 with_rsvt <- !"--no-rsvt" %in% args
 with_forest <- !"--no-forest" %in% args
+seeds <- sub("^--seeds=", "", grep("^--seeds=", args, value = TRUE))
+seeds <- if (length(seeds)) as.integer(strsplit(seeds[1], ",")[[1]]) else 1L
 threads <- 2L
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -94,24 +98,34 @@ all_rows <- list()
 for (name in only) {
   d <- get(paste0(name, "_data"))()
   colnames(d$xtr) <- colnames(d$xte) <- paste0("v", seq_len(ncol(d$xtr)))
-  say(sprintf("\n== %s: %d train x %d, %d test, %d classes; TF subspace_dim = %d, dim_per_class = %s, transform_rank = %s ==\n",
-              name, nrow(d$xtr), ncol(d$xtr), nrow(d$xte), nlevels(d$ytr), d$tf$subspace_dim,
-              format(if (is.null(d$tf$dim_per_class)) NA else d$tf$dim_per_class), format(d$tf$transform_rank)))
-  tf <- function(ntree, ...) {
-    function() do.call(svforest, c(list(d$xtr, d$ytr, method = "transform", ntree = ntree, seed = 1,
-                                        num_threads = threads), d$tf, list(...)))
+  say(sprintf("\n== %s: %d train x %d, %d test, %d classes; TF %s ==\n",
+              name, nrow(d$xtr), ncol(d$xtr), nrow(d$xte), nlevels(d$ytr),
+              paste(names(d$tf), vapply(d$tf, format, ""), sep = " = ", collapse = ", ")))
+  tf <- function(ntree, ..., seed = 1) {
+    function() do.call(svforest, c(list(d$xtr, d$ytr, method = "transform", ntree = ntree, seed = seed,
+                                        num_threads = threads), utils::modifyList(d$tf, list(...))))
   }
   pred_svf <- function(m) predict(m, d$xte, num_threads = threads)
-  rf <- function(ntree) function() ranger(x = d$xtr, y = d$ytr, num.trees = ntree, num.threads = threads, seed = 1)
+  rf <- function(ntree, seed = 1) {
+    function() ranger(x = d$xtr, y = d$ytr, num.trees = ntree, num.threads = threads, seed = seed)
+  }
   pred_rf <- function(m) predict(m, d$xte, num.threads = threads)$predictions
-  rows <- list(
-    run_model("transform", 1, tf(1, sample_fraction = 1), pred_svf, d),
-    run_model("identity (transform_iter = 0)", 1, tf(1, sample_fraction = 1, transform_iter = 0), pred_svf, d),
-    run_model("ranger", 100, rf(100), pred_rf, d),
-    run_model("ranger", 500, rf(500), pred_rf, d))
-  if (with_forest) rows[[length(rows) + 1]] <- run_model("transform", 20, tf(20), pred_svf, d)
+  tries <- if (is.null(d$tf$node_tries)) 1L else d$tf$node_tries
+  rows <- list()
+  add <- function(seed, ...) rows[[length(rows) + 1]] <<- cbind(seed = seed, run_model(...))
+  for (s in seeds) {
+    add(s, "transform", 1, tf(1, sample_fraction = 1, seed = s), pred_svf, d)
+    if (tries > 1)  # the same tree without randomized node optimisation
+      add(s, "transform, node_tries = 1", 1, tf(1, sample_fraction = 1, node_tries = 1, seed = s), pred_svf, d)
+    add(s, "identity (transform_iter = 0)", 1, tf(1, sample_fraction = 1, transform_iter = 0, seed = s),
+        pred_svf, d)
+    add(s, "ranger", 100, rf(100, s), pred_rf, d)
+  }
+  n_seeded <- length(rows)
+  add(1, "ranger", 500, rf(500), pred_rf, d)
+  if (with_forest) add(1, "transform", 20, tf(20), pred_svf, d)
   if (with_rsvt) {
-    rows[[length(rows) + 1]] <- run_model("rsvt", 10, function() {
+    add(1, "rsvt", 10, function() {
       svforest(d$xtr, d$ytr, method = "rsvt", seed = 1, num_threads = threads)
     }, pred_svf, d)
   }
@@ -121,6 +135,11 @@ for (name in only) {
   tab$fit_vs_ranger500 <- tab$fit_s / tab$fit_s[tab$model == "ranger" & tab$ntree == 500]
   tab <- cbind(data = name, tab)
   print(tab, digits = 4, row.names = FALSE)
+  if (length(seeds) > 1) {
+    say(sprintf("mean over seeds %s:\n", paste(seeds, collapse = ",")))
+    print(aggregate(cbind(acc, fit_s) ~ model + ntree, tab[seq_len(n_seeded), ], mean),
+          digits = 4, row.names = FALSE)
+  }
   all_rows[[name]] <- tab
   write.csv(do.call(rbind, all_rows), csv_path, row.names = FALSE)
 }
