@@ -1,5 +1,32 @@
 # Helpers shared by the bench scripts (sourced, not part of the package).
 
+# The folder of the running bench script ("bench" when not run by Rscript).
+bench_dir <- local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench"
+})
+
+# The scripts' command line: data folder (first positional argument, default
+# ../shared/data), --only=a,b (character(0) if absent), --name flags and
+# --name=value options.
+bench_args <- function() {
+  args <- commandArgs(trailingOnly = TRUE)
+  value <- function(name) {
+    v <- sub(paste0("^--", name, "="), "", grep(paste0("^--", name, "="), args, value = TRUE))
+    if (length(v)) strsplit(v[1], ",")[[1]] else character()
+  }
+  pos <- args[!startsWith(args, "--")]
+  list(data_dir = if (length(pos)) pos[1] else "../shared/data", only = value("only"),
+       flag = function(name) paste0("--", name) %in% args, value = value)
+}
+
+# bench/results/<name>.csv (git-ignored); the folder is created.
+results_csv <- function(name) {
+  dir <- file.path(bench_dir, "results")
+  dir.create(dir, showWarnings = FALSE, recursive = TRUE)
+  file.path(dir, paste0(name, ".csv"))
+}
+
 say <- function(...) {
   cat(..., sep = "")
   flush(stdout())

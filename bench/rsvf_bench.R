@@ -28,17 +28,14 @@ suppressPackageStartupMessages({
 source(file.path(local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else "bench"
-}), "bench_common.R"))  # say(), mlbench_data(), read_libsvm()
+}), "bench_common.R"))  # say(), bench_args(), results_csv(), mlbench_data(), read_libsvm()
 
-args <- commandArgs(trailingOnly = TRUE)
-paper <- "--paper" %in% args
-only <- sub("^--only=", "", grep("^--only=", args, value = TRUE))
-pos <- args[!startsWith(args, "--")]
-data_dir <- if (length(pos)) pos[1] else "../shared/data"
+args <- bench_args()
+paper <- args$flag("paper")
+only <- args$only
+data_dir <- args$data_dir
 threads <- 2L
-
-out_dir <- file.path("bench", "results")
-dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
+csv_path <- results_csv("rsvf_bench")
 load_avg <- function() {
   if (file.exists("/proc/loadavg")) paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " ") else "?"
 }
@@ -97,7 +94,7 @@ models <- list(
   }
 )
 
-sets <- if (length(only)) strsplit(only[1], ",")[[1]] else names(loaders)
+sets <- if (length(only)) only else names(loaders)
 rows <- list()
 emit("svforest %s, %d threads, data from %s\n", as.character(utils::packageVersion("svforest")),
      threads, data_dir)
@@ -142,5 +139,5 @@ if (all(c("accuracy.rsvf", "accuracy.rsvt") %in% names(wide))) {
   emit("\nrsvf at least as accurate as rsvt on %d of %d datasets\n",
        sum(wide$accuracy.rsvf >= wide$accuracy.rsvt, na.rm = TRUE), nrow(wide))
 }
-utils::write.csv(tab, file.path(out_dir, "rsvf_bench.csv"), row.names = FALSE)
-emit("CSV: %s\n", file.path(out_dir, "rsvf_bench.csv"))
+utils::write.csv(tab, csv_path, row.names = FALSE)
+emit("CSV: %s\n", csv_path)

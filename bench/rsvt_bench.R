@@ -29,24 +29,15 @@ suppressPackageStartupMessages({
 source(file.path(local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else "bench"
-}), "bench_common.R"))  # say(), mlbench_data(), read_libsvm()
+}), "bench_common.R"))  # say(), bench_args(), results_csv(), mlbench_data(), read_libsvm()
 
 # --- arguments -----------------------------------------------------------------
 
-args <- commandArgs(trailingOnly = TRUE)
-quick <- "--quick" %in% args
-only <- sub("^--only=", "", grep("^--only=", args, value = TRUE))
-only <- if (length(only)) strsplit(only[1], ",")[[1]] else character()
-pos <- args[!startsWith(args, "--")]
-data_dir <- if (length(pos)) pos[1] else "../shared/data"
-
-script_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f[1])) else "bench"
-})
-results_dir <- file.path(script_dir, "results")
-dir.create(results_dir, showWarnings = FALSE, recursive = TRUE)
-csv_path <- file.path(results_dir, if (quick) "rsvt_bench_quick.csv" else "rsvt_bench.csv")
+args <- bench_args()
+quick <- args$flag("quick")
+only <- args$only
+data_dir <- args$data_dir
+csv_path <- results_csv(if (quick) "rsvt_bench_quick" else "rsvt_bench")
 
 NUM_THREADS <- 2L
 SPLIT_SEED <- 2024L

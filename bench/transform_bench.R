@@ -29,24 +29,18 @@
 #   and ranger-100 for these seeds (default 1) and print their means
 # Writes bench/results/transform_bench.csv.
 suppressPackageStartupMessages({ library(svforest); library(ranger) })
-args <- commandArgs(trailingOnly = TRUE)
-pos <- args[!startsWith(args, "--")]
-data_dir <- if (length(pos)) pos[1] else "../shared/data"
-only <- sub("^--only=", "", grep("^--only=", args, value = TRUE))
-only <- if (length(only)) strsplit(only[1], ",")[[1]] else c("union", "yaleb", "usps", "optdigits")
-with_rsvt <- !"--no-rsvt" %in% args
-with_forest <- !"--no-forest" %in% args
-seeds <- sub("^--seeds=", "", grep("^--seeds=", args, value = TRUE))
-seeds <- if (length(seeds)) as.integer(strsplit(seeds[1], ",")[[1]]) else 1L
-threads <- 2L
-script_dir <- local({
+source(file.path(local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(normalizePath(f[1])) else "bench"
-})
-dir.create(file.path(script_dir, "results"), showWarnings = FALSE)
-csv_path <- file.path(script_dir, "results", paste0("transform_bench",
-                      if (any(grepl("^--only=", args))) paste0("_", paste(only, collapse = "_")), ".csv"))
-say <- function(...) { cat(..., sep = ""); flush(stdout()) }
+}), "bench_common.R"))  # say(), bench_args(), results_csv()
+args <- bench_args()
+data_dir <- args$data_dir
+only <- if (length(args$only)) args$only else c("union", "yaleb", "usps", "optdigits")
+with_rsvt <- !args$flag("no-rsvt")
+with_forest <- !args$flag("no-forest")
+seeds <- if (length(args$value("seeds"))) as.integer(args$value("seeds")) else 1L
+threads <- 2L
+csv_path <- results_csv(paste0("transform_bench", if (length(args$only)) paste0("_", paste(only, collapse = "_"))))
 say("load at start: ", system("uptime", intern = TRUE), "\n")
 
 # --- data ----------------------------------------------------------------------
