@@ -100,6 +100,9 @@ optdigits_data <- function() {
 
 # --- runs ----------------------------------------------------------------------
 
+# "name = value, ..." of a list of svforest arguments
+settings_label <- function(o) paste(names(o), vapply(o, format, ""), sep = " = ", collapse = ", ")
+
 run_model <- function(name, ntree, fit_fun, pred_fun, d) {
   fit_s <- system.time(model <- fit_fun())[["elapsed"]]
   pred_s <- system.time(pred <- pred_fun(model))[["elapsed"]]
@@ -114,7 +117,7 @@ for (name in only) {
   say(sprintf("\n== %s%s: %d train x %d, %d test, %d classes; TF %s ==\n",
               name, if (name == "yaleb") sprintf(" (split seed %d)", split_seed) else "",
               nrow(d$xtr), ncol(d$xtr), nrow(d$xte), nlevels(d$ytr),
-              paste(names(d$tf), vapply(d$tf, format, ""), sep = " = ", collapse = ", ")))
+              settings_label(d$tf)))
   tf <- function(ntree, ..., seed = 1) {
     function() do.call(svforest, c(list(d$xtr, d$ytr, method = "transform", ntree = ntree, seed = seed,
                                         num_threads = threads), utils::modifyList(d$tf, list(...))))
@@ -138,8 +141,7 @@ for (name in only) {
   n_seeded <- length(rows)
   if (!is.null(d$small)) {  # seed 1 only: the learned T against the identity, small subspaces
     small <- function(...) do.call(tf, c(list(1, sample_fraction = 1), utils::modifyList(d$small, list(...))))
-    say(sprintf("small-subspace rows: %s\n",
-                paste(names(d$small), vapply(d$small, format, ""), sep = " = ", collapse = ", ")))
+    say(sprintf("small-subspace rows: %s\n", settings_label(d$small)))
     add(1, "transform, small subspace", 1, small(), pred_svf, d)
     add(1, "identity, small subspace", 1, small(transform_iter = 0), pred_svf, d)
   }
