@@ -1,0 +1,18 @@
+# Characterization: predictions recorded before the engine's renovation (see
+# fixtures/make-characterization.R) must be reproduced exactly.
+test_that("every method reproduces its recorded predictions", {
+  path <- test_path("fixtures", "characterization.rds")
+  skip_if_not(file.exists(path), "no characterization fixtures")
+  source(test_path("fixtures", "characterization-cases.R"), local = TRUE)
+  recorded <- readRDS(path)
+  cases <- characterization_cases()
+  expect_identical(length(recorded), length(cases))
+  for (k in seq_along(cases)) {
+    fit <- do.call(svforest, cases[[k]]$args)
+    now <- record_predictions(fit, cases[[k]]$newdata)
+    for (what in names(recorded[[k]])) {
+      expect_identical(now[[what]], recorded[[k]][[what]],
+                       label = paste(cases[[k]]$name, what))
+    }
+  }
+})
