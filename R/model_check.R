@@ -2,7 +2,8 @@
 # every tree again (types, lengths, index ranges); this layer gives clear
 # messages for the common cases and rejects models of another format.
 
-model_format_version <- 1L
+# 2: one tree format for every method (generic split and leaf payloads).
+model_format_version <- 2L
 
 check_model <- function(object) {
   fail <- function(what) {

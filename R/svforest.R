@@ -322,20 +322,17 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
                                   progress_delay = progress_delay))
   engine_params$balanced <- !isFALSE(params$balanced)
   engine_params$class_factor <- class_factors(params$balanced, y)
-  tdsvm <- NULL
-  if (identical(params$splitter, "cart")) {
-    valid <- validation_data(validation, design$spec, ncol(x), levels(y))
-    if (is.null(validation)) check_tdsvm_holdout(params, y)
-    res <- .svf_fit_tdsvm(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, valid$data,
-                          valid$y, num_threads, verbose)
-    forest <- res$forest
-    tdsvm <- res$selection
-    params$sigma <- res$sigma
-  } else {
-    if (!is.null(validation)) stop("`validation` is used only by the \"cart\" splitter (method \"tdsvm\").", call. = FALSE)
-    forest <- .svf_fit(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, num_threads, verbose)
+  if (!is.null(validation) && !identical(params$splitter, "cart")) {
+    stop("`validation` is used only by the \"cart\" splitter (method \"tdsvm\").", call. = FALSE)
   }
-
+  valid <- validation_data(validation, design$spec, ncol(x), levels(y))
+  if (identical(params$splitter, "cart") && is.null(validation)) check_tdsvm_holdout(params, y)
+  res <- .svf_fit(engine_data(x), as.integer(y) - 1L, nlevels(y), engine_params, valid$data, valid$y,
+                  num_threads, verbose)
+  forest <- res$forest
+  tdsvm <- res$tuning
+  if (!is.null(tdsvm)) params$sigma <- tdsvm$sigma
+  forest$oob <- res$oob
   oob <- forest$oob
   forest$oob <- NULL
   oob_predictions <- NULL

@@ -53,11 +53,5 @@ validation_data <- function(validation, spec, p, levels) {
 #' @export
 support_vectors_used <- function(object, newdata) {
   leaves <- predict.svforest(object, newdata, type = "leaf", num_threads = 1L)
-  used <- integer(nrow(leaves))
-  for (t in seq_along(object$forest$trees)) {
-    count <- object$forest$trees[[t]]$leaf_sv_count
-    if (is.null(count)) next
-    used <- used + count[leaves[, t]]
-  }
-  used
+  .svf_support_vectors_used(object$forest, leaves)
 }

@@ -12,8 +12,8 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // svf_fit
-List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, int num_threads, bool verbose);
-RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
+List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, SEXP valid_data, Rcpp::IntegerVector valid_y, int num_threads, bool verbose);
+RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -21,9 +21,21 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
     Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type valid_data(valid_dataSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type valid_y(valid_ySEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_fit(data, y, num_classes, params, num_threads, verbose));
+    rcpp_result_gen = Rcpp::wrap(svf_fit(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_leaf_kinds
+Rcpp::IntegerVector svf_leaf_kinds();
+RcppExport SEXP _svforest_svf_leaf_kinds() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(svf_leaf_kinds());
     return rcpp_result_gen;
 END_RCPP
 }
@@ -60,6 +72,18 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
     rcpp_result_gen = Rcpp::wrap(svf_check_forest(forest));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_support_vectors_used
+Rcpp::IntegerVector svf_support_vectors_used(List forest, Rcpp::IntegerMatrix leaves);
+RcppExport SEXP _svforest_svf_support_vectors_used(SEXP forestSEXP, SEXP leavesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type leaves(leavesSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_support_vectors_used(forest, leaves));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -157,24 +181,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// svf_fit_tdsvm
-List svf_fit_tdsvm(List data, Rcpp::IntegerVector y, int num_classes, List params, SEXP valid_data, Rcpp::IntegerVector valid_y, int num_threads, bool verbose);
-RcppExport SEXP _svforest_svf_fit_tdsvm(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
-    Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
-    Rcpp::traits::input_parameter< SEXP >::type valid_data(valid_dataSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type valid_y(valid_ySEXP);
-    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
-    Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_fit_tdsvm(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose));
-    return rcpp_result_gen;
-END_RCPP
-}
 // svf_cart_merge
 List svf_cart_merge(List data, Rcpp::IntegerVector y, int num_classes, int sigma0, int sigma);
 RcppExport SEXP _svforest_svf_cart_merge(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP sigma0SEXP, SEXP sigmaSEXP) {
@@ -192,17 +198,18 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 6},
+    {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 8},
+    {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 6},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
+    {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},
     {"_svforest_svf_binary_svm", (DL_FUNC) &_svforest_svf_binary_svm, 7},
     {"_svforest_svf_binary_svm_dense", (DL_FUNC) &_svforest_svf_binary_svm_dense, 6},
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
-    {"_svforest_svf_fit_tdsvm", (DL_FUNC) &_svforest_svf_fit_tdsvm, 8},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {NULL, NULL, 0}
 };

@@ -6,7 +6,7 @@
 
 #include <chrono>
 #include <string>
-#include "core/TaskRunner.h"
+#include "core/common/TaskRunner.h"
 
 class RcppRunner : public svf::TaskRunner {
  public:

@@ -8,10 +8,10 @@
 #include <Rcpp.h>
 #include <memory>
 
-#include "core/DataView.h"
-#include "core/Predictor.h"
-#include "core/RowSource.h"
-#include "core/Tree.h"
+#include "core/data/DataView.h"
+#include "core/data/RowSource.h"
+#include "core/forest/Predictor.h"
+#include "core/tree/Tree.h"
 
 // data: list(type = "dense", x = matrix) or
 //       list(type = "sparse", i =, p =, x =, nrow =, ncol =)  (CSC)
@@ -23,8 +23,7 @@ std::unique_ptr<svf::RowSource> row_source_from_r(const Rcpp::List& data, size_t
 Rcpp::List tree_to_r(const svf::Tree& tree);
 
 // Checked view of one tree list (which must stay alive while the view is used).
-svf::TreeView tree_view_from_r(const Rcpp::List& tree, int num_classes, size_t p, int index,
-                               int svm_min_rows);
+svf::TreeView tree_view_from_r(const Rcpp::List& tree, const svf::OutcomeShape& shape, int index);
 
 // A forest list's trees and scaling, checked.
 struct ForestHandle {

@@ -3,7 +3,8 @@
 #include <Rcpp.h>
 
 #include "RcppRunner.h"
-#include "core/Predictor.h"
+#include "core/forest/Predictor.h"
+#include "core/leaves/KernelSvmLeaf.h"
 #include "model_convert.h"
 
 using Rcpp::List;
@@ -16,9 +17,9 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
   forest_from_r(forest, handle);
   size_t p = 0;
   std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
-  if (p != handle.view.num_features)
-    Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.num_features);
-  const int n = static_cast<int>(rows->n_rows()), K = handle.view.num_classes;
+  if (p != handle.view.shape.p)
+    Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
+  const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
   const int ntree = static_cast<int>(handle.view.trees.size());
   Rcpp::NumericMatrix prob(n, K);
   Rcpp::IntegerMatrix votes(n, K);
@@ -46,40 +47,22 @@ bool svf_check_forest(List forest) {
   return true;
 }
 
-// Test hooks for the PSVM splitter's building blocks.
-#include "core/ProximalSvmSplitter.h"
-
-// [[Rcpp::export(.svf_proximal_svm)]]
-Rcpp::NumericVector svf_proximal_svm(Rcpp::NumericMatrix A, Rcpp::NumericVector d, double nu) {
-  std::vector<double> z = svf::solve_proximal_svm(A.begin(), d.begin(), A.nrow(), A.ncol(), nu);
-  return Rcpp::wrap(z);
-}
-
-// [[Rcpp::export(.svf_overlay_classes)]]
-Rcpp::LogicalVector svf_overlay_classes(Rcpp::IntegerVector counts, double seed) {
-  svf::Rng rng(static_cast<uint64_t>(seed), 0);
-  std::vector<char> a = svf::overlay_classes(counts.begin(), counts.size(), rng);
-  return Rcpp::LogicalVector(a.begin(), a.end());
-}
-
-// Test hooks for the transformation splitter: A and B hold the two groups'
-// rows (as rows); returns T, the objective trace and each group's basis.
-#include "core/TransformSplitter.h"
-
-// [[Rcpp::export(.svf_learn_transform)]]
-List svf_learn_transform(Rcpp::NumericMatrix A, Rcpp::NumericMatrix B, int rank, int iterations,
-                         double step, int dim) {
-  if (A.ncol() != B.ncol() || A.nrow() < 1 || B.nrow() < 1 || dim < 1 || iterations < 0)
-    Rcpp::stop("bad arguments");
-  Eigen::Map<const Eigen::MatrixXd> a(A.begin(), A.nrow(), A.ncol()), b(B.begin(), B.nrow(), B.ncol());
-  const Eigen::MatrixXd at = a.transpose(), bt = b.transpose();
-  const svf::LearnedTransform lt = svf::learn_transform(at, bt, rank, iterations, step);
-  auto to_r = [](const Eigen::MatrixXd& m) {
-    Rcpp::NumericMatrix out(m.rows(), m.cols());
-    std::copy(m.data(), m.data() + m.size(), out.begin());
-    return out;
-  };
-  return List::create(Named("T") = to_r(lt.T), Named("objective") = Rcpp::wrap(lt.objective),
-                      Named("basis_a") = to_r(svf::group_basis(lt.T, at, dim)),
-                      Named("basis_b") = to_r(svf::group_basis(lt.T, bt, dim)));
+// Support vectors each row evaluates, summed over trees (kernel leaves).
+// [[Rcpp::export(.svf_support_vectors_used)]]
+Rcpp::IntegerVector svf_support_vectors_used(List forest, Rcpp::IntegerMatrix leaves) {
+  ForestHandle handle;
+  forest_from_r(forest, handle);
+  const size_t ntree = handle.view.trees.size();
+  if (static_cast<size_t>(leaves.ncol()) != ntree) Rcpp::stop("internal: leaves");
+  const int n = leaves.nrow();
+  Rcpp::IntegerVector used(n);
+  for (size_t t = 0; t < ntree; ++t) {
+    const svf::TreeView& tree = handle.view.trees[t];
+    for (int i = 0; i < n; ++i) {
+      const int leaf = leaves(i, t) - 1;
+      if (leaf < 0 || static_cast<size_t>(leaf) >= tree.n_leaves) Rcpp::stop("internal: leaf out of range");
+      used[i] += svf::kernel_leaf_support_vectors(svf::leaf_payload(tree, leaf), handle.view.shape);
+    }
+  }
+  return used;
 }

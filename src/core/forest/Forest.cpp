@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "Predictor.h"
-#include "RowSource.h"
+#include "data/RowSource.h"
 
 namespace svf {
 
@@ -25,46 +25,17 @@ struct LeafTask {
 
 void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
   const size_t L = tree.leaf_size.size();
-  tree.leaf_type.resize(L);
-  tree.leaf_cost.resize(L);
-  tree.leaf_coef_start.resize(L);
-  tree.coef.clear();
-  tree.leaf_gamma.assign(L, NAN);
-  tree.leaf_sv_start.assign(L, -1);
-  tree.leaf_sv_count.assign(L, 0);
-  tree.leaf_class_start.assign(L, -1);
-  tree.leaf_class_count.assign(L, 0);
-  tree.leaf_rho_start.assign(L, -1);
-  tree.svm_class.clear();
-  tree.svm_class_sv.clear();
-  tree.svm_rho.clear();
-  tree.sv_ptr.assign(1, 0);
-  tree.sv_index.clear();
-  tree.sv_value.clear();
+  tree.leaf_kind.resize(L);
+  tree.leaf_int_start.resize(L);
+  tree.leaf_real_start.resize(L);
+  tree.leaf_int.clear();
+  tree.leaf_real.clear();
   for (size_t l = 0; l < L; ++l, ++fits) {
-    tree.leaf_type[l] = fits->type;
-    tree.leaf_cost[l] = fits->cost;
-    if (fits->type == kLeafConstant) {
-      tree.leaf_coef_start[l] = -1;
-      continue;
-    }
-    tree.leaf_coef_start[l] = static_cast<int>(tree.coef.size());
-    tree.coef.insert(tree.coef.end(), fits->coef.begin(), fits->coef.end());
-    if (is_kernel_leaf(fits->type)) {
-      tree.leaf_gamma[l] = fits->gamma;
-      tree.leaf_sv_start[l] = static_cast<int>(tree.sv_ptr.size()) - 1;
-      tree.leaf_sv_count[l] = static_cast<int>(fits->sv_ptr.size()) - 1;
-      tree.leaf_class_start[l] = static_cast<int>(tree.svm_class.size());
-      tree.leaf_class_count[l] = static_cast<int>(fits->classes.size());
-      tree.leaf_rho_start[l] = static_cast<int>(tree.svm_rho.size());
-      tree.svm_class.insert(tree.svm_class.end(), fits->classes.begin(), fits->classes.end());
-      tree.svm_class_sv.insert(tree.svm_class_sv.end(), fits->class_sv.begin(), fits->class_sv.end());
-      tree.svm_rho.insert(tree.svm_rho.end(), fits->rho.begin(), fits->rho.end());
-      const int base = static_cast<int>(tree.sv_index.size());
-      for (size_t s = 1; s < fits->sv_ptr.size(); ++s) tree.sv_ptr.push_back(base + fits->sv_ptr[s]);
-      tree.sv_index.insert(tree.sv_index.end(), fits->sv_index.begin(), fits->sv_index.end());
-      tree.sv_value.insert(tree.sv_value.end(), fits->sv_value.begin(), fits->sv_value.end());
-    }
+    tree.leaf_kind[l] = fits->kind;
+    tree.leaf_int_start[l] = static_cast<int>(tree.leaf_int.size());
+    tree.leaf_real_start[l] = static_cast<int>(tree.leaf_real.size());
+    tree.leaf_int.insert(tree.leaf_int.end(), fits->ints.begin(), fits->ints.end());
+    tree.leaf_real.insert(tree.leaf_real.end(), fits->reals.begin(), fits->reals.end());
   }
 }
 
@@ -72,7 +43,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
                           const ForestOptions& options, TaskRunner& runner) {
   const size_t n = data.x->n_rows(), p = data.x->n_cols();
   const int K = data.num_classes;
-  if ((leaf_model.needs_scaled_rows() || splitter.uses_oob()) && data.scaled.empty())
+  if ((leaf_model.needs_scaled_rows() || splitter.needs_scaled_rows()) && data.scaled.empty())
     data.scaled = ScaledRows(*data.x, data.scaling);
 
   FittedForest forest;
@@ -89,6 +60,10 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   }
 
   TrainingRows training_rows(data);
+  OutcomeShape shape;
+  shape.num_classes = K;
+  shape.p = p;
+  const LeafReaders readers = all_leaf_readers();
   const size_t batch = std::max<size_t>(1, options.batch_size);
   for (size_t start = 0; start < options.ntree; start += batch) {
     const size_t count = std::min(batch, options.ntree - start);
@@ -101,13 +76,10 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       Rng rng(options.seed, stream_id(t, -1));
       Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng);
       work[b].oob_rows = std::move(sample.oob);
-      if (splitter.uses_oob())
-        grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng,
-                  inner, work[b].grown);
-      else
-        grow_tree(data, std::move(sample.inbag), splitter, options.grow, rng, work[b].grown);
+      grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
+                work[b].grown);
     };
-    if (splitter.uses_oob() && count < runner.threads()) {
+    if (splitter.parallel_inside() && count < runner.threads()) {
       // fewer trees than threads: one tree at a time, the threads work inside
       // its nodes (the splitter's result does not depend on this)
       for (size_t b = 0; b < count; ++b) grow(b, runner);
@@ -131,29 +103,24 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       Rng rng(options.seed, stream_id(t, task.leaf));
       const size_t begin = g.leaf_begin[task.leaf], end = g.leaf_begin[task.leaf + 1];
       leaf_model.fit(data, g.rows.data() + begin, end - begin,
-                     g.tree.leaf_counts.data() + static_cast<size_t>(task.leaf) * K, rng, fits[k]);
+                     g.leaf_counts.data() + static_cast<size_t>(task.leaf) * K, rng, fits[k]);
     });
 
     // 3. assemble trees and predict their out-of-bag rows
     runner.run(count, [&](size_t b) {
       Tree& tree = work[b].grown.tree;
-      tree.svm_min_rows = options.svm_min_rows;
       assemble_leaves(tree, fits.cbegin() + first_fit[b]);
       work[b].grown.rows = std::vector<int>();
       const TreeView view = view_of(tree);
-      std::vector<feature_node> buffer;
+      PredictScratch scratch;
       std::vector<double> dist(K);
-      work[b].oob_class.resize(work[b].oob_rows.size());
-      if (options.max_confidence) work[b].oob_confidence.resize(work[b].oob_rows.size());
-      for (size_t k = 0; k < work[b].oob_rows.size(); ++k) {
-        if (options.max_confidence)
-          work[b].oob_class[k] = tree_predict_confidence(view, K, p, data.scaling, training_rows,
-                                                         work[b].oob_rows[k], buffer,
-                                                         &work[b].oob_confidence[k]);
-        else
-          work[b].oob_class[k] = tree_predict(view, K, p, data.scaling, training_rows,
-                                              work[b].oob_rows[k], buffer, dist.data(), nullptr);
-      }
+      const std::vector<int>& rows = work[b].oob_rows;
+      work[b].oob_class.resize(rows.size());
+      if (options.max_confidence) work[b].oob_confidence.resize(rows.size());
+      for (size_t k = 0; k < rows.size(); ++k)
+        work[b].oob_class[k] =
+            tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(),
+                         options.max_confidence ? &work[b].oob_confidence[k] : nullptr, nullptr);
     });
 
     // 4. merge, in tree order, on this thread

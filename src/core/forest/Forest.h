@@ -9,13 +9,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "LeafModel.h"
 #include "Sampler.h"
-#include "Splitter.h"
-#include "TaskRunner.h"
-#include "Tree.h"
 #include "TreeGrower.h"
-#include "TrainingData.h"
+#include "common/TaskRunner.h"
+#include "data/TrainingData.h"
+#include "leaves/LeafModel.h"
+#include "splitting/Splitter.h"
+#include "tree/Tree.h"
 
 namespace svf {
 
@@ -27,7 +27,6 @@ struct ForestOptions {
   double sample_fraction = 1.0;
   GrowOptions grow;
   size_t batch_size = 8;  // trees whose rows are held in memory at once
-  int svm_min_rows = 1;   // see Tree::svm_min_rows
   bool max_confidence = false;  // OOB class: most confident tree instead of the vote
 };
 
@@ -47,6 +46,7 @@ struct FittedForest {
 
 // Places each fitted leaf (fits in leaf order) into the tree's flat arrays.
 void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits);
+
 
 // Fills data.scaled if the leaf model needs it.
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,

@@ -4,17 +4,27 @@
 
 #include <vector>
 
-#include "RowSource.h"
-#include "Scaling.h"
-#include "TaskRunner.h"
-#include "Tree.h"
+#include "common/TaskRunner.h"
+#include "data/RowSource.h"
+#include "data/Scaling.h"
+#include "leaves/LeafModel.h"
+#include "tree/Tree.h"
 
 namespace svf {
 
+// The leaf models that read a forest's leaves, indexed by leaf kind code.
+struct LeafReaders {
+  std::vector<const LeafModel*> by_kind;
+  const LeafModel& operator[](int kind) const { return *by_kind[kind]; }
+};
+
+// All leaf kinds of the registry (leaves/LeafKinds.h).
+LeafReaders all_leaf_readers();
+
 struct ForestView {
-  int num_classes = 0;
-  size_t num_features = 0;
+  OutcomeShape shape;
   const Scaling* scaling = nullptr;
+  LeafReaders readers;
   std::vector<TreeView> trees;
 };
 
@@ -29,15 +39,18 @@ struct PredictOutput {
   int* max_confidence_class = nullptr;  // n: class of the most confident tree
 };
 
-// Class distribution and class of one tree for one row.
-int tree_predict(const TreeView& tree, int num_classes, size_t p, const Scaling& scaling,
-                 const RowSource& rows, size_t row, std::vector<feature_node>& buffer,
-                 double* dist, int* leaf_out);
+// Scratch space of one thread.
+struct PredictScratch {
+  std::vector<feature_node> row;
+  std::vector<double> route;
+};
 
-// As tree_predict(), with the leaf's confidence (see leaf_class_confidence()).
-int tree_predict_confidence(const TreeView& tree, int num_classes, size_t p,
-                            const Scaling& scaling, const RowSource& rows, size_t row,
-                            std::vector<feature_node>& buffer, double* confidence);
+// One tree, one row: the leaf's class distribution in dist, its class (the
+// first largest value), the leaf's confidence when `confidence` is not null
+// and the leaf number when `leaf_out` is not null.
+int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafReaders& readers,
+                 const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
+                 double* dist, double* confidence, int* leaf_out);
 
 void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
                     TaskRunner& runner, size_t chunk_size = 2048);

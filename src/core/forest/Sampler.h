@@ -4,7 +4,7 @@
 #define SVFOREST_SAMPLER_H
 
 #include <vector>
-#include "Random.h"
+#include "common/Random.h"
 
 namespace svf {
 

@@ -5,15 +5,17 @@
 #include <iterator>
 #include <numeric>
 
-#include "CartSplitter.h"
 #include "Forest.h"
 #include "Predictor.h"
+#include "splitting/CartSplitter.h"
+#include "tree/SplitKinds.h"
+#include "tree/Route.h"
 
 namespace svf {
 
-void merge_leaves(const GrownTree& grown, size_t sigma, GrownTree& out) {
+void merge_leaves(const GrownTree& grown, size_t sigma, size_t p, GrownTree& out) {
   const Tree& t = grown.tree;
-  const size_t N = t.split_var.size();
+  const size_t N = t.left_child.size();
   // rows and leaf range of every subtree (leaves are numbered depth first,
   // left subtree first, so a subtree's leaves are consecutive)
   std::vector<long> size(N);
@@ -28,9 +30,10 @@ void merge_leaves(const GrownTree& grown, size_t sigma, GrownTree& out) {
       last[i] = last[t.right_child[i]];
     }
   }
-  const size_t K = t.leaf_size.empty() ? 0 : t.leaf_counts.size() / t.leaf_size.size();
+  const size_t K = t.leaf_size.empty() ? 0 : grown.leaf_counts.size() / t.leaf_size.size();
   Tree& m = out.tree;
   m = Tree();
+  out.leaf_counts.clear();
   out.rows.clear();
   out.leaf_begin.assign(1, 0);
   // same visiting order as grow_tree(): both children are added together,
@@ -42,17 +45,11 @@ void merge_leaves(const GrownTree& grown, size_t sigma, GrownTree& out) {
     stack.pop_back();
     if (t.leaf_id[o] < 0 && size[o] >= static_cast<long>(sigma)) {
       const int l = m.add_node(), r = m.add_node();
-      m.split_var[nn] = t.split_var[o];
-      m.split_value[nn] = t.split_value[o];
-      if (t.split_coef_start[o] >= 0) {
-        const int s = t.split_coef_start[o], c = t.split_coef_count[o];
-        m.split_coef_start[nn] = static_cast<int>(m.split_index.size());
-        m.split_coef_count[nn] = c;
-        m.split_index.insert(m.split_index.end(), t.split_index.begin() + s, t.split_index.begin() + s + c);
-        m.split_weight.insert(m.split_weight.end(), t.split_weight.begin() + s, t.split_weight.begin() + s + c);
-      }
-      m.left_child[nn] = l;
-      m.right_child[nn] = r;
+      // the split's payload, whatever its kind
+      const int* ints = t.split_int.data() + t.split_int_start[o];
+      const double* reals = t.split_real.data() + t.split_real_start[o];
+      const int kind = t.split_kind[o];
+      set_split(m, nn, kind, ints, split_int_length(kind, ints), reals, split_real_length(kind, ints, p), l, r);
       stack.push_back({t.right_child[o], r});
       stack.push_back({t.left_child[o], l});
       continue;
@@ -61,8 +58,8 @@ void merge_leaves(const GrownTree& grown, size_t sigma, GrownTree& out) {
     m.leaf_size.push_back(static_cast<int>(size[o]));
     std::vector<int> counts(K, 0);
     for (int leaf = first[o]; leaf <= last[o]; ++leaf)
-      for (size_t k = 0; k < K; ++k) counts[k] += t.leaf_counts[leaf * K + k];
-    m.leaf_counts.insert(m.leaf_counts.end(), counts.begin(), counts.end());
+      for (size_t k = 0; k < K; ++k) counts[k] += grown.leaf_counts[leaf * K + k];
+    out.leaf_counts.insert(out.leaf_counts.end(), counts.begin(), counts.end());
     const size_t begin = out.rows.size();
     out.rows.insert(out.rows.end(), grown.rows.begin() + grown.leaf_begin[first[o]],
                     grown.rows.begin() + grown.leaf_begin[last[o] + 1]);
@@ -94,10 +91,14 @@ struct Evaluator {
   TaskRunner& runner;
   std::vector<feature_node> vnodes;  // scaled validation rows
   std::vector<size_t> voffset;
+  OutcomeShape shape;
+  LeafReaders readers = all_leaf_readers();
 
   Evaluator(const TrainingData& d, const ValidationSet& v, const std::vector<TdCandidate>& c,
             const TdSearchOptions& o, TaskRunner& r)
       : data(d), valid(v), candidates(c), options(o), runner(r) {
+    shape.num_classes = d.num_classes;
+    shape.p = d.x->n_cols();
     std::vector<feature_node> buffer;
     for (size_t k = 0; k < valid.index.size(); ++k) {
       voffset.push_back(vnodes.size());
@@ -116,13 +117,14 @@ struct Evaluator {
     const size_t L = g.tree.leaf_size.size(), nv = valid.index.size();
     const TreeView view = view_of(g.tree);
     std::vector<std::vector<int>> at_leaf(L);
+    std::vector<double> scratch;
     for (size_t v = 0; v < nv; ++v) {
-      const int leaf = route(view, [&](int col) { return valid.rows->get(valid.index[v], col); });
+      const int leaf = route(view, p, [&](int col) { return valid.rows->get(valid.index[v], col); }, scratch);
       at_leaf[leaf].push_back(static_cast<int>(v));
     }
     svm_leaves = 0;
     for (size_t l = 0; l < L; ++l) {
-      const int* c = g.tree.leaf_counts.data() + l * K;
+      const int* c = g.leaf_counts.data() + l * K;
       svm_leaves += std::count_if(c, c + K, [](int x) { return x > 0; }) > 1;
     }
     std::vector<long> correct(which.size() * L, 0);
@@ -133,28 +135,31 @@ struct Evaluator {
       // if the models are kept)
       if (at_leaf[l].empty() && !kept) return;
       const TdCandidate& cand = candidates[which[task / L]];
-      const int* counts = g.tree.leaf_counts.data() + l * K;
+      const int* counts = g.leaf_counts.data() + l * K;
       Rng rng(options.seed, stream_id(0, static_cast<int64_t>(l)));
-      std::vector<LeafFit> fit(1);
+      LeafFit fit;
       cand.model->fit(data, g.rows.data() + g.leaf_begin[l], g.leaf_begin[l + 1] - g.leaf_begin[l],
-                      counts, rng, fit[0]);
+                      counts, rng, fit);
       if (at_leaf[l].empty()) {
-        (*kept)[task] = std::move(fit[0]);
+        (*kept)[task] = std::move(fit);
         return;
       }
-      // score through a one-leaf tree, so prediction is the model's own code
-      Tree one;
-      one.add_node();
-      one.leaf_id[0] = 0;
-      one.leaf_size.push_back(g.tree.leaf_size[l]);
-      one.leaf_counts.assign(counts, counts + K);
-      one.svm_min_rows = options.svm_min_rows;
-      assemble_leaves(one, fit.cbegin());
-      const TreeView v1 = view_of(one);
+      // score with the leaf kind's own prediction
+      LeafPayload leaf;
+      leaf.kind = fit.kind;
+      leaf.ints = fit.ints.data();
+      leaf.n_ints = fit.ints.size();
+      leaf.reals = fit.reals.data();
+      leaf.n_reals = fit.reals.size();
+      const LeafModel& reader = readers[fit.kind];
+      std::vector<double> dist(K);
       long ok = 0;
-      for (int v : at_leaf[l]) ok += leaf_class(v1, 0, K, p, &vnodes[voffset[v]]) == valid.y[v];
+      for (int v : at_leaf[l]) {
+        reader.predict(leaf, shape, &vnodes[voffset[v]], dist.data(), nullptr);
+        ok += std::max_element(dist.begin(), dist.end()) - dist.begin() == valid.y[v];
+      }
       correct[task] = ok;
-      if (kept) (*kept)[task] = std::move(fit[0]);
+      if (kept) (*kept)[task] = std::move(fit);
     });
     std::vector<double> acc(which.size(), 0.0);
     for (size_t c = 0; c < which.size(); ++c) {
@@ -177,7 +182,8 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
   {
     CartSplitter splitter(options.sigma0);
     Rng rng(options.seed, stream_id(0, -1));
-    grow_tree(data, train_rows, splitter, options.grow, rng, tree0);
+    SerialRunner serial;
+    grow_tree(data, train_rows, std::vector<int>(), splitter, options.grow, rng, serial, tree0);
   }
   Evaluator eval(data, valid, candidates, options, runner);
 
@@ -201,7 +207,7 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
     if (sigma > static_cast<size_t>(1) << 40) break;
     sigma *= options.factor;
     GrownTree merged;
-    merge_leaves(tree0, sigma, merged);
+    merge_leaves(tree0, sigma, data.x->n_cols(), merged);
     std::vector<LeafFit> fits;
     acc = eval.run(merged, rank, svm_leaves, options.keep_fits ? &fits : nullptr);
     size_t top = 0;

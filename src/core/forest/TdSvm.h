@@ -20,11 +20,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "LeafModel.h"
-#include "Random.h"
-#include "RowSource.h"
-#include "TaskRunner.h"
 #include "TreeGrower.h"
+#include "common/Random.h"
+#include "common/TaskRunner.h"
+#include "data/RowSource.h"
+#include "leaves/LeafModel.h"
 
 namespace svf {
 
@@ -41,7 +41,6 @@ struct TdSearchOptions {
   bool search_sigma = true;  // false: stage 0 only
   GrowOptions grow;
   uint64_t seed = 1;
-  int svm_min_rows = 1;      // as Tree::svm_min_rows, for linear leaves
   // Keep the leaf models of the chosen tree when the choice is made at a
   // stage >= 1 (at most top_k models per leaf held at once), so that a final
   // fit on the same rows need not train them again. Stage 0 tries the whole
@@ -66,6 +65,7 @@ struct TdSearchResult {
   bool has_fits = false;
   GrownTree tree;
   std::vector<LeafFit> fits;
+  size_t n_train = 0, n_validation = 0;
 };
 
 // Validation rows: rows->get(index[v], .) with class y[v].
@@ -75,11 +75,12 @@ struct ValidationSet {
   std::vector<int> y;
 };
 
-// The tree `grown` (grown from ascending rows with a smaller ceiling size)
+// The tree `grown` (grown from ascending rows with a smaller ceiling size
+// by a deterministic splitter on p predictors)
 // with every node of fewer than `sigma` rows made a leaf. Node and leaf
 // numbering, class counts and each leaf's rows (ascending) are those of a
 // tree grown with `sigma` directly.
-void merge_leaves(const GrownTree& grown, size_t sigma, GrownTree& out);
+void merge_leaves(const GrownTree& grown, size_t sigma, size_t p, GrownTree& out);
 
 // Stratified hold-out: about `fraction` of each class's rows (rounded) from
 // rng. Returns 1 for held-out rows.

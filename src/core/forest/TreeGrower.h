@@ -1,16 +1,19 @@
-// Grows one tree's structure: partitions the in-bag rows depth-first with a
+// Grows one tree's structure: splits the in-bag rows depth-first with a
 // Splitter, records each leaf's rows and class counts. Leaf models are fitted
 // afterwards (see Forest.cpp) so that leaves can be fitted in parallel.
+// Splitters that judge splits on out-of-bag rows (RSVF) get the node's OOB
+// rows, routed by the plain rule; a rule with a band (RSVF's delta_tau) sends
+// in-bag rows within the band to both children, so leaves may share rows.
 #ifndef SVFOREST_TREEGROWER_H
 #define SVFOREST_TREEGROWER_H
 
 #include <vector>
 
-#include "Random.h"
-#include "Splitter.h"
-#include "TaskRunner.h"
-#include "Tree.h"
-#include "TrainingData.h"
+#include "common/Random.h"
+#include "common/TaskRunner.h"
+#include "data/TrainingData.h"
+#include "splitting/Splitter.h"
+#include "tree/Tree.h"
 
 namespace svf {
 
@@ -20,22 +23,22 @@ struct GrowOptions {
 };
 
 struct GrownTree {
-  Tree tree;
+  Tree tree;                      // structure; leaves have only their size
+  std::vector<int> leaf_counts;   // num_classes x leaves, column-major
   std::vector<int> rows;          // in-bag rows, grouped by leaf
   std::vector<size_t> leaf_begin; // leaf l owns rows[leaf_begin[l] .. leaf_begin[l + 1])
 };
 
-// `rows` (in-bag row indices) is taken over and reordered.
-void grow_tree(const TrainingData& data, std::vector<int> rows, const Splitter& splitter,
-               const GrowOptions& options, Rng& rng, GrownTree& out);
-
-// The same for splitters that use out-of-bag rows (Splitter::uses_oob()):
-// `oob` rows are routed down with the plain rule, in-bag rows in a rule's
-// band go to both children (so leaves may share rows). `inner` is handed to
-// the splitter for work inside a node.
+// `rows` (in-bag rows) and `oob` (out-of-bag rows, used only when the
+// splitter asks for them) are taken over. `inner` is handed to the splitter
+// for work inside a node.
 void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int> oob,
-               const Splitter& splitter, const GrowOptions& options, Rng& rng,
-               TaskRunner& inner, GrownTree& out);
+               const Splitter& splitter, const GrowOptions& options, Rng& rng, TaskRunner& inner,
+               GrownTree& out);
+
+// Records `rule` at `node` with its two children (shared with TD-SVM's leaf merging).
+void set_split(Tree& tree, int node, int kind, const int* ints, size_t n_ints, const double* reals,
+               size_t n_reals, int left, int right);
 
 }  // namespace svf
 #endif

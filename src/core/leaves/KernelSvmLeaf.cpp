@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <svm.h>
 
-#include "ScaledRows.h"
 
 namespace svf {
 
@@ -64,11 +63,84 @@ double squared_distance(const feature_node* x, size_t p, const int* idx, const d
 
 }  // namespace
 
+namespace {
+
+// A fitted kernel leaf before it is packed into its payload.
+struct KernelParts {
+  std::vector<int> classes, class_sv;
+  std::vector<double> rho, coef;
+  std::vector<int> sv_ptr{0}, sv_index;
+  std::vector<double> sv_value;
+};
+
+void pack(const KernelParts& k, const int* counts, int num_classes, bool ovo, double cost, double gamma,
+          LeafFit& out) {
+  out = LeafFit();
+  out.kind = KernelSvmLeafModel::kKind;
+  out.ints.assign(counts, counts + num_classes);
+  out.ints.push_back(ovo ? 1 : 0);
+  out.ints.push_back(static_cast<int>(k.classes.size()));
+  out.ints.insert(out.ints.end(), k.classes.begin(), k.classes.end());
+  out.ints.insert(out.ints.end(), k.class_sv.begin(), k.class_sv.end());
+  out.ints.push_back(static_cast<int>(k.sv_ptr.size()) - 1);
+  out.ints.insert(out.ints.end(), k.sv_ptr.begin(), k.sv_ptr.end());
+  out.ints.insert(out.ints.end(), k.sv_index.begin(), k.sv_index.end());
+  out.reals.push_back(cost);
+  out.reals.push_back(gamma);
+  out.reals.insert(out.reals.end(), k.rho.begin(), k.rho.end());
+  out.reals.insert(out.reals.end(), k.coef.begin(), k.coef.end());
+  out.reals.insert(out.reals.end(), k.sv_value.begin(), k.sv_value.end());
+}
+
+// Pointers into a kernel leaf's payload (see KernelSvmLeaf.h).
+struct KernelView {
+  bool ovo;
+  int k, l;
+  const int *classes, *class_sv, *sv_ptr, *sv_index;
+  double cost, gamma;
+  const double *rho, *coef, *sv_value;
+  long machines() const { return ovo ? static_cast<long>(k) * (k - 1) / 2 : k; }
+  long rows() const { return ovo ? k - 1 : k; }
+};
+
+// Reads the layout; with `check`, returns false when it does not fit.
+bool read_kernel(const LeafPayload& leaf, int K, KernelView& v, bool check) {
+  const size_t ni = leaf.n_ints, nr = leaf.n_reals;
+  const int* in = leaf.ints;
+  if (check && ni < static_cast<size_t>(K) + 2) return false;
+  v.ovo = in[K] != 0;
+  v.k = in[K + 1];
+  if (check && (in[K] < 0 || in[K] > 1 || v.k < 2 || v.k > K ||
+                static_cast<size_t>(K) + 3 + 2 * static_cast<size_t>(v.k) > ni))
+    return false;
+  v.classes = in + K + 2;
+  v.class_sv = v.classes + v.k;
+  v.l = v.class_sv[v.k];
+  const size_t ptr_at = static_cast<size_t>(K) + 3 + 2 * static_cast<size_t>(v.k);
+  if (check && (v.l < 0 || ptr_at + static_cast<size_t>(v.l) + 1 > ni)) return false;
+  v.sv_ptr = in + ptr_at;
+  const long nnz = v.sv_ptr[v.l];
+  if (check && (nnz < 0 || ptr_at + static_cast<size_t>(v.l) + 1 + static_cast<size_t>(nnz) > ni)) return false;
+  v.sv_index = v.sv_ptr + v.l + 1;
+  if (check && nr < 2) return false;
+  v.cost = leaf.reals[0];
+  v.gamma = leaf.reals[1];
+  const size_t need = 2 + static_cast<size_t>(v.machines()) + static_cast<size_t>(v.rows()) * v.l +
+                      static_cast<size_t>(nnz);
+  if (check && need > nr) return false;
+  v.rho = leaf.reals + 2;
+  v.coef = v.rho + v.machines();
+  v.sv_value = v.coef + static_cast<size_t>(v.rows()) * v.l;
+  return true;
+}
+
+}  // namespace
+
 void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n, const int* counts,
                              Rng&, LeafFit& out) const {
-  out = LeafFit();
   const int K = data.num_classes;
   const int p = static_cast<int>(data.x->n_cols());
+  constant_leaf(counts, K, out);
   std::vector<int> present;
   for (int k = 0; k < K; ++k)
     if (counts[k] > 0) present.push_back(k);
@@ -91,18 +163,16 @@ void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   prob.y = y.data();
   prob.x = x.data();
 
-  out.type = opt_.one_vs_one ? kLeafKernelOvo : kLeafKernelOvr;
-  out.cost = opt_.cost;
-  out.gamma = opt_.gamma;
+  KernelParts parts;
   std::vector<int> sv_of_row(n, -1);  // leaf row -> support vector number
   auto add_sv = [&](int k) {
     if (sv_of_row[k] >= 0) return sv_of_row[k];
-    sv_of_row[k] = static_cast<int>(out.sv_ptr.size()) - 1;
+    sv_of_row[k] = static_cast<int>(parts.sv_ptr.size()) - 1;
     for (const svm_node* f = x[k]; f->index != -1; ++f) {
-      out.sv_index.push_back(f->index - 1);
-      out.sv_value.push_back(f->value);
+      parts.sv_index.push_back(f->index - 1);
+      parts.sv_value.push_back(f->value);
     }
-    out.sv_ptr.push_back(static_cast<int>(out.sv_index.size()));
+    parts.sv_ptr.push_back(static_cast<int>(parts.sv_index.size()));
     return sv_of_row[k];
   };
 
@@ -111,14 +181,15 @@ void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
     ModelPtr m = train_libsvm(prob, opt_);
     const int nc = m->nr_class, l = m->l;
     for (int c = 0; c < nc; ++c) {
-      out.classes.push_back(m->label[c]);
-      out.class_sv.push_back(m->nSV[c]);
+      parts.classes.push_back(m->label[c]);
+      parts.class_sv.push_back(m->nSV[c]);
     }
     for (int s = 0; s < l; ++s) add_sv(m->sv_indices[s] - 1);  // SVs grouped by class
-    out.coef.resize(static_cast<size_t>(nc - 1) * l);
+    parts.coef.resize(static_cast<size_t>(nc - 1) * l);
     for (int j = 0; j < nc - 1; ++j)
-      for (int s = 0; s < l; ++s) out.coef[static_cast<size_t>(j) * l + s] = m->sv_coef[j][s];
-    out.rho.assign(m->rho, m->rho + nc * (nc - 1) / 2);
+      for (int s = 0; s < l; ++s) parts.coef[static_cast<size_t>(j) * l + s] = m->sv_coef[j][s];
+    parts.rho.assign(m->rho, m->rho + nc * (nc - 1) / 2);
+    pack(parts, counts, K, true, opt_.cost, opt_.gamma, out);
     return;
   }
 
@@ -137,100 +208,117 @@ void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
       machines[o].sv.push_back(add_sv(m->sv_indices[s] - 1));
       machines[o].coef.push_back(sign * m->sv_coef[0][s]);
     }
-    out.classes.push_back(present[o]);
-    out.class_sv.push_back(m->l);
-    out.rho.push_back(sign * m->rho[0]);
+    parts.classes.push_back(present[o]);
+    parts.class_sv.push_back(m->l);
+    parts.rho.push_back(sign * m->rho[0]);
   }
-  const size_t l = out.sv_ptr.size() - 1;
-  out.coef.assign(present.size() * l, 0.0);
+  const size_t l = parts.sv_ptr.size() - 1;
+  parts.coef.assign(present.size() * l, 0.0);
   for (size_t o = 0; o < present.size(); ++o)
     for (size_t s = 0; s < machines[o].sv.size(); ++s)
-      out.coef[o * l + machines[o].sv[s]] = machines[o].coef[s];
+      parts.coef[o * l + machines[o].sv[s]] = machines[o].coef[s];
+  pack(parts, counts, K, false, opt_.cost, opt_.gamma, out);
 }
 
-int kernel_leaf_class(const TreeView& t, int leaf, size_t p, const feature_node* row) {
-  const int l = t.leaf_sv_count[leaf], s0 = t.leaf_sv_start[leaf];
-  const double gamma = t.leaf_gamma[leaf];
-  std::vector<double> kv(l);
-  for (int s = 0; s < l; ++s) {
-    const int a = t.sv_ptr[s0 + s], b = t.sv_ptr[s0 + s + 1];
-    kv[s] = std::exp(-gamma * squared_distance(row, p, t.sv_index + a, t.sv_value + a, b - a));
+void KernelSvmLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& shape,
+                                 const feature_node* row, double* out, double* confidence) const {
+  const int K = shape.num_classes;
+  KernelView v;
+  read_kernel(leaf, K, v, false);
+  std::vector<double> kv(v.l);
+  for (int s = 0; s < v.l; ++s) {
+    const int a = v.sv_ptr[s], b = v.sv_ptr[s + 1];
+    kv[s] = std::exp(-v.gamma * squared_distance(row, shape.p, v.sv_index + a, v.sv_value + a, b - a));
   }
-  const int k = t.leaf_class_count[leaf];
-  const int* cls = t.svm_class + t.leaf_class_start[leaf];
-  const double* coef = t.coef + t.leaf_coef_start[leaf];
-  const double* rho = t.svm_rho + t.leaf_rho_start[leaf];
-  if (t.leaf_type[leaf] == kLeafKernelOvr) {
+  const int l = v.l, k = v.k;
+  int cls;
+  if (!v.ovo) {
     int best = 0;
     double best_value = -HUGE_VAL;
     for (int o = 0; o < k; ++o) {
-      double d = -rho[o];
-      for (int s = 0; s < l; ++s) d += coef[static_cast<size_t>(o) * l + s] * kv[s];
+      double d = -v.rho[o];
+      for (int s = 0; s < l; ++s) d += v.coef[static_cast<size_t>(o) * l + s] * kv[s];
       if (o == 0 || d > best_value) { best = o; best_value = d; }
     }
-    return cls[best];
+    cls = v.classes[best];
+  } else {
+    // One against one: machine (i, j) uses the SVs of classes i and j, with
+    // coefficient rows j - 1 and i respectively; votes, ties to the lower i.
+    std::vector<int> first(k + 1, 0), votes(k, 0);
+    for (int i = 0; i < k; ++i) first[i + 1] = first[i] + v.class_sv[i];
+    int machine = 0;
+    for (int i = 0; i < k; ++i)
+      for (int j = i + 1; j < k; ++j, ++machine) {
+        double d = -v.rho[machine];
+        const double* ci = v.coef + static_cast<size_t>(j - 1) * l;
+        const double* cj = v.coef + static_cast<size_t>(i) * l;
+        for (int s = first[i]; s < first[i + 1]; ++s) d += ci[s] * kv[s];
+        for (int s = first[j]; s < first[j + 1]; ++s) d += cj[s] * kv[s];
+        ++votes[d > 0 ? i : j];
+      }
+    int best = 0;
+    for (int i = 1; i < k; ++i)
+      if (votes[i] > votes[best]) best = i;
+    cls = v.classes[best];
   }
-  // One against one: machine (i, j) uses the SVs of classes i and j, with
-  // coefficient rows j - 1 and i respectively; votes, ties to the lower i.
-  const int* nsv = t.svm_class_sv + t.leaf_class_start[leaf];
-  std::vector<int> first(k + 1, 0), votes(k, 0);
-  for (int i = 0; i < k; ++i) first[i + 1] = first[i] + nsv[i];
-  int machine = 0;
-  for (int i = 0; i < k; ++i)
-    for (int j = i + 1; j < k; ++j, ++machine) {
-      double d = -rho[machine];
-      const double* ci = coef + static_cast<size_t>(j - 1) * l;
-      const double* cj = coef + static_cast<size_t>(i) * l;
-      for (int s = first[i]; s < first[i + 1]; ++s) d += ci[s] * kv[s];
-      for (int s = first[j]; s < first[j + 1]; ++s) d += cj[s] * kv[s];
-      ++votes[d > 0 ? i : j];
-    }
-  int best = 0;
-  for (int i = 1; i < k; ++i)
-    if (votes[i] > votes[best]) best = i;
-  return cls[best];
+  for (int c = 0; c < K; ++c) out[c] = 0.0;
+  out[cls] = 1.0;
+  if (confidence) {
+    // the leaf's share of the predicted class (no decision value is comparable across leaves)
+    double total = 0.0;
+    for (int c = 0; c < K; ++c) total += leaf.ints[c];
+    *confidence = 2.0 * leaf.ints[cls] / total - 1.0;
+  }
 }
 
-std::string validate_support_vectors(const TreeView& t, size_t p) {
-  if (t.sv_ptr == nullptr) return "kernel SVM arrays are missing";
-  if (t.sv_ptr[0] != 0 || static_cast<size_t>(t.sv_ptr[t.n_sv]) != t.sv_nnz)
-    return "support vector pointers are out of range";
-  for (size_t s = 0; s < t.n_sv; ++s) {
-    if (t.sv_ptr[s + 1] < t.sv_ptr[s]) return "support vector pointers are out of range";
-    for (int k = t.sv_ptr[s]; k < t.sv_ptr[s + 1]; ++k)
-      if (t.sv_index[k] < 0 || static_cast<size_t>(t.sv_index[k]) >= p ||
-          (k > t.sv_ptr[s] && t.sv_index[k] <= t.sv_index[k - 1]))
+std::string KernelSvmLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
+  const std::string counts = check_class_counts(leaf, shape);
+  if (!counts.empty()) return counts;
+  const int K = shape.num_classes;
+  KernelView v;
+  if (!read_kernel(leaf, K, v, true)) return "kernel SVM values of a leaf are out of range";
+  if (!std::isfinite(v.gamma) || v.gamma < 0) return "a kernel SVM leaf has a bad gamma";
+  std::vector<char> seen(K, 0);
+  long total_sv = 0;
+  for (int c = 0; c < v.k; ++c) {
+    const int cls = v.classes[c];
+    if (cls < 0 || cls >= K || seen[cls]) return "classes of a kernel SVM leaf are out of range";
+    seen[cls] = 1;
+    if (v.class_sv[c] < 0) return "support vector counts of a kernel SVM leaf are negative";
+    total_sv += v.class_sv[c];
+  }
+  if (v.ovo && total_sv != v.l) return "support vector counts of a kernel SVM leaf do not add up";
+  if (v.sv_ptr[0] != 0) return "support vector pointers are out of range";
+  for (int s = 0; s < v.l; ++s) {
+    if (v.sv_ptr[s + 1] < v.sv_ptr[s]) return "support vector pointers are out of range";
+    for (int q = v.sv_ptr[s]; q < v.sv_ptr[s + 1]; ++q)
+      if (v.sv_index[q] < 0 || static_cast<size_t>(v.sv_index[q]) >= shape.p ||
+          (q > v.sv_ptr[s] && v.sv_index[q] <= v.sv_index[q - 1]))
         return "support vector predictor indices are out of range or unsorted";
   }
   return "";
 }
 
-std::string validate_kernel_leaf(const TreeView& t, size_t leaf, int num_classes) {
-  if (t.leaf_gamma == nullptr) return "a kernel SVM leaf has no support vector arrays";
-  if (!std::isfinite(t.leaf_gamma[leaf]) || t.leaf_gamma[leaf] < 0) return "a kernel SVM leaf has a bad gamma";
-  const long long s0 = t.leaf_sv_start[leaf], l = t.leaf_sv_count[leaf];
-  if (s0 < 0 || l < 0 || static_cast<size_t>(s0 + l) > t.n_sv)
-    return "support vectors of a kernel SVM leaf are out of range";
-  const long long c0 = t.leaf_class_start[leaf], k = t.leaf_class_count[leaf];
-  if (c0 < 0 || k < 2 || k > num_classes || static_cast<size_t>(c0 + k) > t.n_svm_class)
-    return "classes of a kernel SVM leaf are out of range";
-  std::vector<char> seen(num_classes, 0);
-  long long total_sv = 0;
-  for (long long c = c0; c < c0 + k; ++c) {
-    const int cls = t.svm_class[c];
-    if (cls < 0 || cls >= num_classes || seen[cls]) return "classes of a kernel SVM leaf are out of range";
-    seen[cls] = 1;
-    if (t.svm_class_sv[c] < 0) return "support vector counts of a kernel SVM leaf are negative";
-    total_sv += t.svm_class_sv[c];
-  }
-  const bool ovo = t.leaf_type[leaf] == kLeafKernelOvo;
-  if (ovo && total_sv != l) return "support vector counts of a kernel SVM leaf do not add up";
-  const long long rows = ovo ? k - 1 : k, machines = ovo ? k * (k - 1) / 2 : k;
-  const long long cs = t.leaf_coef_start[leaf], rs = t.leaf_rho_start[leaf];
-  if (cs < 0 || static_cast<size_t>(cs + rows * l) > t.coef_len)
-    return "SVM coefficients of a leaf are out of range";
-  if (rs < 0 || static_cast<size_t>(rs + machines) > t.n_rho) return "rho of a kernel SVM leaf is out of range";
-  return "";
+int kernel_leaf_support_vectors(const LeafPayload& leaf, const OutcomeShape& shape) {
+  if (leaf.kind != KernelSvmLeafModel::kKind) return 0;
+  KernelView v;
+  read_kernel(leaf, shape.num_classes, v, false);
+  return v.l;
+}
+
+KernelSvmOptions kernel_svm_options(const Params& params) {
+  KernelSvmOptions o;
+  o.cost = params.numbers("cost").at(0);
+  o.gamma = params.numbers("gamma").at(0);
+  o.one_vs_one = params.text("multiclass") == "ovo";
+  o.tolerance = params.number("svm_tolerance");
+  o.cache_mb = params.number("cache_size");
+  return o;
+}
+
+std::unique_ptr<LeafModel> KernelSvmLeafModel::create(const Params* params) {
+  return std::unique_ptr<LeafModel>(
+      new KernelSvmLeafModel(params ? kernel_svm_options(*params) : KernelSvmOptions()));
 }
 
 }  // namespace svf

@@ -31,22 +31,33 @@ struct KernelSvmOptions {
 
 class KernelSvmLeafModel : public LeafModel {
  public:
+  static const int kKind = 2;
+  // Payload: int [class counts (num_classes), one-against-one (1) or
+  // one-against-others (0), k, the k SVM classes (LIBSVM's order), their
+  // support vector counts, l support vectors, their pointers (l + 1, from 0),
+  // their predictor indices (0-based, increasing per vector)];
+  // real [C, gamma, rho (k(k-1)/2 or k), coefficients (rows x l, row-major;
+  // rows = k - 1 or k), the support vectors' scaled values].
+  static std::unique_ptr<LeafModel> create(const Params* params);
   explicit KernelSvmLeafModel(const KernelSvmOptions& options) : opt_(options) {}
   bool needs_scaled_rows() const override { return true; }
   void fit(const TrainingData& data, const int* rows, size_t n, const int* counts, Rng& rng,
            LeafFit& out) const override;
+  bool reads_row() const override { return true; }
+  void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
+               double* out, double* confidence) const override;
+  std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
 
  private:
   KernelSvmOptions opt_;
 };
 
-// Class predicted by a kernel leaf for a scaled row (LIBLINEAR format, the
-// bias node at index p + 1 is ignored). The tree must be validated.
-int kernel_leaf_class(const TreeView& t, int leaf, size_t p, const feature_node* row);
+// The options of kernel leaves from parameters (the first cost and gamma).
+KernelSvmOptions kernel_svm_options(const Params& params);
 
-// Checks of the support vector arrays (all leaves) and of one kernel leaf.
-std::string validate_support_vectors(const TreeView& t, size_t p);
-std::string validate_kernel_leaf(const TreeView& t, size_t leaf, int num_classes);
+// Support vectors a row evaluates in a kernel leaf (the NSV of TD-SVM); 0
+// for other leaves.
+int kernel_leaf_support_vectors(const LeafPayload& leaf, const OutcomeShape& shape);
 
 }  // namespace svf
 #endif

@@ -1,45 +1,58 @@
-// What a leaf predicts. The trainer hands each leaf its in-bag rows and class
-// counts plus a generator of its own; the model fills a LeafFit.
+// What a leaf predicts, fitted and read back. Each leaf kind is one
+// LeafModel: fit() turns a leaf's in-bag rows into a payload (its kind code,
+// integers and doubles, laid out as the kind chooses), predict() and check()
+// read such a payload back from a tree (tree/Tree.h). The trainer hands each
+// leaf its rows and class counts plus a generator of its own.
 #ifndef SVFOREST_LEAFMODEL_H
 #define SVFOREST_LEAFMODEL_H
 
-#include <cmath>
+#include <memory>
+#include <string>
 #include <vector>
+#include <linear.h>
 
-#include "Random.h"
-#include "Tree.h"
-#include "TrainingData.h"
+#include "common/Params.h"
+#include "common/Random.h"
+#include "data/TrainingData.h"
+#include "tree/Tree.h"
 
 namespace svf {
 
 struct LeafFit {
-  int type = kLeafConstant;
-  double cost = NAN;
-  std::vector<double> coef;  // outputs x (p + 1); kernel leaves: see Tree::coef
-  // kernel SVM leaves (see Tree.h): support vectors numbered from 0 here
-  double gamma = NAN;
-  std::vector<int> classes, class_sv;
-  std::vector<double> rho;
-  std::vector<int> sv_ptr{0}, sv_index;
-  std::vector<double> sv_value;
+  int kind = 0;
+  std::vector<int> ints;
+  std::vector<double> reals;
+};
+
+// What every prediction needs to know about the model.
+struct OutcomeShape {
+  int num_classes = 0;  // outputs of a leaf: its class distribution
+  size_t p = 0;         // predictors
 };
 
 class LeafModel {
  public:
   virtual ~LeafModel() {}
+  // fitting
   virtual bool needs_scaled_rows() const = 0;
-  virtual void fit(const TrainingData& data, const int* rows, size_t n, const int* counts,
-                   Rng& rng, LeafFit& out) const = 0;
+  virtual void fit(const TrainingData& data, const int* rows, size_t n, const int* counts, Rng& rng,
+                   LeafFit& out) const = 0;
+  // prediction, on a payload that passed check(): the leaf's output (a class
+  // distribution of num_classes values) and its confidence in its class
+  // (max-confidence aggregation). row: the scaled row, given when reads_row().
+  virtual bool reads_row() const = 0;
+  virtual void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
+                       double* out, double* confidence) const = 0;
+  // Empty when the payload is a valid leaf of this kind; else what is wrong.
+  virtual std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const = 0;
 };
 
-// Class frequencies.
-class ConstantLeafModel : public LeafModel {
- public:
-  bool needs_scaled_rows() const override { return false; }
-  void fit(const TrainingData&, const int*, size_t, const int*, Rng&, LeafFit& out) const override {
-    out = LeafFit();
-  }
-};
+// Class counts (the first num_classes integers of every classification
+// leaf's payload) and the frequencies they give.
+std::string check_class_counts(const LeafPayload& leaf, const OutcomeShape& shape);
+void class_frequencies(const int* counts, int num_classes, double* out, double* confidence);
+// The payload of a leaf that keeps its class frequencies.
+void constant_leaf(const int* counts, int num_classes, LeafFit& out);
 
 }  // namespace svf
 #endif

@@ -5,84 +5,12 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "NewtonSvm.h"
-#include "ScaledRows.h"
+#include "svm/LinearSvm.h"
+#include "svm/NewtonSvm.h"
 
 namespace svf {
 
-std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
-                                     int positive_class, double cost, bool balanced,
-                                     double tolerance, const std::vector<double>& init,
-                                     double pos_factor, double neg_factor) {
-  const int n_features = static_cast<int>(data.x->n_cols()) + 1;  // + bias
-  std::vector<double> y(m);
-  std::vector<feature_node*> x(m);
-  size_t n_pos = 0, first_pos = m;
-  for (size_t k = 0; k < m; ++k) {
-    const bool pos = data.y[rows[k]] == positive_class;
-    y[k] = pos ? 1.0 : -1.0;
-    x[k] = const_cast<feature_node*>(data.scaled.row(rows[k]));
-    if (pos) { ++n_pos; if (first_pos == m) first_pos = k; }
-  }
-  if (n_pos == 0 || n_pos == m) throw std::logic_error("binary SVM problem with one class");
-  // LIBLINEAR orders labels by first appearance; a positive first row makes
-  // its weights the decision function of the +1 side.
-  std::swap(y[0], y[first_pos]);
-  std::swap(x[0], x[first_pos]);
-
-  problem prob;
-  prob.l = static_cast<int>(m);
-  prob.n = n_features;
-  prob.y = y.data();
-  prob.x = x.data();
-  prob.bias = 1.0;
-
-  int weight_label[2] = {1, -1};
-  double weight[2] = {1.0, 1.0};
-  if (balanced) {
-    weight[0] = static_cast<double>(m) / (2.0 * n_pos);
-    weight[1] = static_cast<double>(m) / (2.0 * (m - n_pos));
-  }
-  weight[0] *= pos_factor;
-  weight[1] *= neg_factor;
-  parameter param;
-  std::memset(&param, 0, sizeof(param));
-  param.solver_type = L2R_L2LOSS_SVC;  // primal trust-region Newton: draws no random numbers
-  param.eps = tolerance;
-  param.C = cost;
-  param.nr_weight = 2;
-  param.weight_label = weight_label;
-  param.weight = weight;
-  param.p = 0.1;
-  std::vector<double> start(init);
-  param.init_sol = start.size() == static_cast<size_t>(n_features) ? start.data() : nullptr;
-#if LIBLINEAR_VERSION >= 240
-  param.regularize_bias = 1;
-#endif
-
-  model* fitted = train(&prob, &param);
-  if (fitted == nullptr) throw std::runtime_error("LIBLINEAR failed to train a leaf SVM");
-  std::vector<double> w(fitted->w, fitted->w + n_features);
-  free_and_destroy_model(&fitted);
-  return w;
-}
-
-std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
-                                     int positive_class, double cost, bool balanced,
-                                     double tolerance, const std::vector<double>& init) {
-  return train_binary_svm(data, rows, m, positive_class, cost, balanced, tolerance, init, 1.0, 1.0);
-}
-
 namespace {
-
-// Class from the decision values of a leaf's outputs (see leaf_class()).
-int class_from_decisions(const double* dec, const std::vector<int>& present) {
-  if (present.size() == 2) return dec[0] > 0.0 ? present[1] : present[0];
-  size_t best = 0;
-  for (size_t o = 1; o < present.size(); ++o)
-    if (dec[o] > dec[best]) best = o;
-  return present[best];
-}
 
 // Labels (+1 / -1) and per-row costs at C = 1 of the binary problem
 // "positive_class against the rest" on rows, weighted as train_binary_svm().
@@ -112,8 +40,8 @@ void select_rows(const Eigen::MatrixXd& from, const std::vector<int>& at, Eigen:
 
 void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n,
                              const int* counts, Rng& rng, LeafFit& out) const {
-  out = LeafFit();
   const int K = data.num_classes;
+  constant_leaf(counts, K, out);  // unless an SVM is fitted below
   std::vector<int> present;  // classes with an SVM output
   for (int k = 0; k < K; ++k) {
     if (counts[k] <= 0) continue;
@@ -137,7 +65,7 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
 
   const std::vector<double>& grid = opt_.cost_grid;
   // Few predictors: the Newton solver does the cheap work (see below).
-  const bool newton = static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim;
+  const bool newton = squared_hinge() && static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim;
   // The leaf's rows gathered once (they are scattered over the data); the
   // folds' matrices are copied from here.
   Eigen::MatrixXd x_leaf;
@@ -204,8 +132,9 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
             Eigen::Map<Eigen::VectorXd>(out_dec, nt) =
                 x_test * Eigen::Map<const Eigen::VectorXd>(w.data(), w.size());
           } else {
-            w = train_binary_svm(data, train_rows.data(), train_rows.size(), positive[o],
-                                 grid[g], opt_.balanced, opt_.cv_tolerance, start, f_pos, f_neg);
+            w = train_binary_linear(data, train_rows.data(), train_rows.size(), positive[o],
+                                    grid[g], opt_.balanced, opt_.cv_tolerance, start, f_pos, f_neg,
+                                    liblinear_solver());
             for (size_t t = 0; t < nt; ++t) out_dec[t] = dot(w.data(), data.scaled.row(test_rows[t]));
           }
           slot = w;
@@ -217,7 +146,8 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
       for (size_t g = 0; g < grid.size(); ++g)
         for (size_t t = 0; t < nt; ++t) {
           for (size_t o = 0; o < n_out; ++o) dec_row[o] = dec[(g * n_out + o) * nt + t];
-          correct[g] += class_from_decisions(dec_row.data(), present) == data.y[test_rows[t]];
+          correct[g] += class_from_decisions(dec_row.data(), present.data(), present.size()) ==
+                        data.y[test_rows[t]];
         }
     }
     for (size_t g = 1; g < grid.size(); ++g)
@@ -229,9 +159,11 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
     }
   }
 
-  out.type = kLeafLinear;
-  out.cost = grid[best];
-  out.coef.reserve(n_out * (data.x->n_cols() + 1));
+  out.kind = kind();
+  out.ints.push_back(static_cast<int>(present.size()));
+  out.ints.insert(out.ints.end(), present.begin(), present.end());
+  out.reals.assign(1, grid[best]);
+  out.reals.reserve(1 + n_out * (data.x->n_cols() + 1));
   // The leaf's SVM is LIBLINEAR's solution. With few predictors LIBLINEAR
   // starts from the Newton solver's solution of the same problem, so that
   // it mostly verifies optimality instead of iterating.
@@ -245,10 +177,67 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
       if (std::all_of(solved.begin(), solved.end(), [](double v) { return std::isfinite(v); }))
         start = std::move(solved);
     }
-    std::vector<double> w = train_binary_svm(data, rows, n, positive[o], grid[best],
-                                             opt_.balanced, opt_.tolerance, start, f_pos, f_neg);
-    out.coef.insert(out.coef.end(), w.begin(), w.end());
+    std::vector<double> w = train_binary_linear(data, rows, n, positive[o], grid[best], opt_.balanced,
+                                                opt_.tolerance, start, f_pos, f_neg, liblinear_solver());
+    out.reals.insert(out.reals.end(), w.begin(), w.end());
   }
+}
+
+int LinearSvmLeafModel::liblinear_solver() const { return L2R_L2LOSS_SVC; }
+
+LinearSvmOptions linear_svm_options(const Params& params) {
+  LinearSvmOptions o;
+  o.cost_grid = params.numbers("cost");
+  o.cv_folds = params.has("cv_folds") ? params.integer("cv_folds") : 1;
+  o.min_class_rows = params.integer("min_class_rows");
+  o.balanced = params.flag("balanced");
+  o.tolerance = params.has("tolerance") ? params.number("tolerance") : o.tolerance;
+  o.cv_tolerance = params.has("cv_tolerance") ? params.number("cv_tolerance") : o.cv_tolerance;
+  o.rare_as_negative = params.text("rare_classes") == "negative";
+  o.class_factor = params.numbers("class_factor");
+  return o;
+}
+
+std::unique_ptr<LeafModel> LinearSvmLeafModel::create(const Params* params) {
+  return std::unique_ptr<LeafModel>(
+      new LinearSvmLeafModel(params ? linear_svm_options(*params) : LinearSvmOptions()));
+}
+
+std::string check_linear_payload(const LeafPayload& leaf, const OutcomeShape& shape) {
+  const std::string counts = check_class_counts(leaf, shape);
+  if (!counts.empty()) return counts;
+  const size_t K = static_cast<size_t>(shape.num_classes);
+  if (leaf.n_ints < K + 1) return "SVM classes of a leaf are out of range";
+  const long c = leaf.ints[K];
+  if (c < 2 || c > static_cast<long>(K) || K + 1 + static_cast<size_t>(c) > leaf.n_ints)
+    return "SVM classes of a leaf are out of range";
+  const int* classes = leaf.ints + K + 1;
+  for (long k = 0; k < c; ++k)
+    if (classes[k] < 0 || classes[k] >= shape.num_classes || (k > 0 && classes[k] <= classes[k - 1]))
+      return "SVM classes of a leaf are out of range";
+  if (1 + linear_outputs(static_cast<size_t>(c)) * (shape.p + 1) > leaf.n_reals)
+    return "SVM coefficients of a leaf are out of range";
+  return "";
+}
+
+int linear_payload_class(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
+                         double* decision) {
+  const int K = shape.num_classes;
+  return linear_class(leaf.reals + 1, leaf.ints + K + 1, static_cast<size_t>(leaf.ints[K]), shape.p,
+                      row, decision);
+}
+
+void LinearSvmLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& shape,
+                                 const feature_node* row, double* out, double* confidence) const {
+  double decision;
+  const int cls = linear_payload_class(leaf, shape, row, &decision);
+  for (int k = 0; k < shape.num_classes; ++k) out[k] = 0.0;
+  out[cls] = 1.0;
+  if (confidence) *confidence = decision;
+}
+
+std::string LinearSvmLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
+  return check_linear_payload(leaf, shape);
 }
 
 }  // namespace svf

@@ -30,26 +30,39 @@ struct LinearSvmOptions {
 
 class LinearSvmLeafModel : public LeafModel {
  public:
+  static const int kKind = 1;
+  // Payload: int [class counts (num_classes), c, the c classes with an SVM
+  // output (ascending)], real [C, weights (outputs x (p + 1), bias last)],
+  // outputs = 1 for two classes, else c (one-vs-rest).
+  static std::unique_ptr<LeafModel> create(const Params* params);
   explicit LinearSvmLeafModel(const LinearSvmOptions& options) : opt_(options) {}
   bool needs_scaled_rows() const override { return true; }
   void fit(const TrainingData& data, const int* rows, size_t n, const int* counts, Rng& rng,
            LeafFit& out) const override;
+  bool reads_row() const override { return true; }
+  void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
+               double* out, double* confidence) const override;
+  std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
 
- private:
+ protected:
+  // Leaf kinds with the same payload and fit but another loss (logistic
+  // leaves) override these: the kind code written, LIBLINEAR's solver, and
+  // whether the cross-validation may use the squared-hinge Newton solver.
+  virtual int kind() const { return kKind; }
+  virtual int liblinear_solver() const;
+  virtual bool squared_hinge() const { return true; }
   LinearSvmOptions opt_;
 };
 
-// One binary SVM on rows[0..m): label +1 where y == positive_class. `init`
-// (p + 1 weights, or empty) warm-starts the solver. Returns p + 1 weights.
-std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
-                                     int positive_class, double cost, bool balanced,
-                                     double tolerance, const std::vector<double>& init);
-// The same with the positive and negative side's costs multiplied by
-// pos_factor and neg_factor (after balancing).
-std::vector<double> train_binary_svm(const TrainingData& data, const int* rows, size_t m,
-                                     int positive_class, double cost, bool balanced,
-                                     double tolerance, const std::vector<double>& init,
-                                     double pos_factor, double neg_factor);
+// The options of linear leaves (and of RSVF's split SVMs) from parameters.
+LinearSvmOptions linear_svm_options(const Params& params);
+
+// Shared by leaf kinds whose payload is [counts, c, classes] / [C, weights]
+// (linear SVM and logistic leaves): the check, and the class and decision
+// value of a row.
+std::string check_linear_payload(const LeafPayload& leaf, const OutcomeShape& shape);
+int linear_payload_class(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
+                         double* decision);
 
 }  // namespace svf
 #endif

@@ -1,5 +1,7 @@
 #include "CartSplitter.h"
 
+#include "Impurity.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -10,22 +12,18 @@ namespace svf {
 namespace {
 // Gains this small are rounding noise: the node is treated as unsplittable.
 const double kMinGain = 1e-10;
-
-inline double xlogx(double v) { return v > 0.0 ? v * std::log(v) : 0.0; }
 }  // namespace
 
-double entropy_gain(const int* total, const int* left, int num_classes, size_t n, size_t n_left) {
-  // n * gain = n H(S) - n_l H(S_l) - n_r H(S_r), with m H = m log m - sum c log c
-  const size_t n_right = n - n_left;
-  double s = xlogx(static_cast<double>(n)) - xlogx(static_cast<double>(n_left)) -
-             xlogx(static_cast<double>(n_right));
-  for (int k = 0; k < num_classes; ++k)
-    s += xlogx(left[k]) + xlogx(total[k] - left[k]) - xlogx(total[k]);
-  return s / static_cast<double>(n);
+std::unique_ptr<Splitter> CartSplitter::create(const Params& params) {
+  // NA sigma: the tuning stage chooses it; a splitter built before that uses sigma0
+  const int sigma = params.integer("sigma");
+  return std::unique_ptr<Splitter>(new CartSplitter(sigma > 0 ? sigma : params.integer("sigma0")));
 }
 
-bool CartSplitter::find_split(const TrainingData& data, const int* rows, size_t n, Rng&,
-                              SplitRule& rule) const {
+bool CartSplitter::find_split(const NodeContext& node, Rng& , SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const int* rows = node.rows;
+  const size_t n = node.n;
   const int K = data.num_classes;
   const size_t p = data.x->n_cols();
   std::vector<int> total(K, 0), left(K);
@@ -33,7 +31,8 @@ bool CartSplitter::find_split(const TrainingData& data, const int* rows, size_t 
 
   std::vector<double> values(n);
   std::vector<std::pair<double, int>> sorted(n);  // (value, class)
-  double best_gain = kMinGain;
+  double best_gain = kMinGain, best_cut = 0.0;
+  int best_var = -1;
   bool found = false;
   for (size_t j = 0; j < p; ++j) {
     data.x->gather(j, rows, n, values.data());
@@ -49,17 +48,14 @@ bool CartSplitter::find_split(const TrainingData& data, const int* rows, size_t 
       if (gain > best_gain) {
         best_gain = gain;
         found = true;
-        rule.var = static_cast<int>(j);
         double cut = a + (b - a) / 2.0;
         if (!(cut < b)) cut = a;  // adjacent doubles
-        rule.value = cut;
+        best_var = static_cast<int>(j);
+        best_cut = cut;
       }
     }
   }
-  if (found) {
-    rule.index.clear();
-    rule.weight.clear();
-  }
+  if (found) rule = SplitRule::axis(best_var, best_cut);
   return found;
 }
 

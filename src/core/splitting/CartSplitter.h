@@ -15,18 +15,15 @@ class CartSplitter : public Splitter {
  public:
   explicit CartSplitter(size_t sigma) : sigma_(sigma < 2 ? 2 : sigma) {}
   size_t min_node_size() const override { return sigma_; }
+  bool deterministic() const override { return true; }
   // Ties in gain keep the lowest feature, then the lowest cut; the cut is the
   // midpoint between two consecutive distinct values.
-  bool find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
-                  SplitRule& rule) const override;
+  static std::unique_ptr<Splitter> create(const Params& params);
+  bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
 
  private:
   size_t sigma_;
 };
-
-// Entropy gain (natural log) of splitting class counts `total` into `left`
-// and total - left; n = sum(total), n_left = sum(left).
-double entropy_gain(const int* total, const int* left, int num_classes, size_t n, size_t n_left);
 
 }  // namespace svf
 #endif

@@ -4,22 +4,15 @@
 #include <atomic>
 #include <cmath>
 
-#include "LinearSvmLeaf.h"
-#include "NewtonSvm.h"
+#include "svm/LinearSvm.h"
+#include "svm/NewtonSvm.h"
 
 namespace svf {
 
 int NodeSvm::predict(const feature_node* row, size_t p) const {
   if (classes.size() < 2) return constant;
-  if (classes.size() == 2) return dot(w.data(), row) > 0.0 ? classes[1] : classes[0];
-  const size_t stride = p + 1;
-  size_t best = 0;
-  double best_value = dot(w.data(), row);
-  for (size_t o = 1; o < classes.size(); ++o) {
-    const double d = dot(w.data() + o * stride, row);
-    if (d > best_value) { best = o; best_value = d; }
-  }
-  return classes[best];
+  double decision;
+  return linear_class(w.data(), classes.data(), classes.size(), p, row, &decision);
 }
 
 namespace {
@@ -184,9 +177,30 @@ struct Candidate {
 
 }  // namespace
 
-bool OobSvmSplitter::find_split_oob(const TrainingData& data, const int* rows, size_t n,
-                                    const int* oob, size_t n_oob, Rng& rng, TaskRunner& inner,
-                                    SplitRule& rule) const {
+std::unique_ptr<Splitter> OobSvmSplitter::create(const Params& params) {
+  OobSvmOptions o;
+  o.n_theta = params.integer("n_theta");
+  o.n_omega = params.integer("n_omega");
+  o.n_tau = params.integer("n_tau");
+  o.proj_dim = params.integer("proj_dim");
+  o.delta_tau = params.number("delta_tau");
+  o.min_leaf = params.integer("min_leaf_size");
+  o.cost = params.numbers("cost").at(0);
+  o.tolerance = params.number("split_tolerance");
+  o.min_class_rows = params.integer("min_class_rows");
+  o.rare_as_negative = params.text("rare_classes") == "negative";
+  o.balanced = params.flag("balanced");
+  o.class_factor = params.numbers("class_factor");
+  return std::unique_ptr<Splitter>(new OobSvmSplitter(o));
+}
+
+bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const int* rows = node.rows;
+  const size_t n = node.n;
+  const int* oob = node.oob;
+  const size_t n_oob = node.n_oob;
+  // without out-of-bag rows there is nothing to judge a split on: leaf
   if (n_oob == 0) return false;
   // bootstrap duplicates become multiplicities: SVMs and projections work on
   // the distinct rows
@@ -261,7 +275,7 @@ bool OobSvmSplitter::find_split_oob(const TrainingData& data, const int* rows, s
   // 2. score them; a candidate stops early once it cannot beat the best so far
   std::vector<long> child_errors(candidates.size(), -1);
   std::atomic<long> best_so_far(parent_errors - 1);  // must beat the node: delta_e > 0
-  inner.run(candidates.size(), [&](size_t c) {
+  node.inner->run(candidates.size(), [&](size_t c) {
     const Projection& pr = projections[candidates[c].projection];
     const long e = score_split(data, unique.data(), mult.data(), nu, pr.in.data(), oob, n_oob,
                                pr.out.data(),
@@ -279,10 +293,7 @@ bool OobSvmSplitter::find_split_oob(const TrainingData& data, const int* rows, s
   const long best = best_split(child_errors, parent_errors);
   if (best < 0) return false;
   const Projection& pr = projections[candidates[best].projection];
-  rule.var = -1;
-  rule.index = pr.index;
-  rule.weight = pr.weight;
-  rule.value = candidates[best].tau;
+  rule = SplitRule::oblique(pr.index, pr.weight, candidates[best].tau);
   rule.band = opt_.delta_tau * (pr.hi - pr.lo);
   return true;
 }

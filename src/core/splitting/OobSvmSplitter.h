@@ -22,9 +22,7 @@
 
 #include <vector>
 
-#include "ScaledRows.h"
 #include "Splitter.h"
-#include "TaskRunner.h"
 
 namespace svf {
 
@@ -81,15 +79,13 @@ long best_split(const std::vector<long>& child_errors, long parent_errors);
 
 class OobSvmSplitter : public Splitter {
  public:
+  static std::unique_ptr<Splitter> create(const Params& params);
   explicit OobSvmSplitter(const OobSvmOptions& options);
   size_t min_node_size() const override { return 2 * opt_.min_leaf; }
-  // Without out-of-bag rows there is nothing to judge a split on: leaf.
-  bool find_split(const TrainingData&, const int*, size_t, Rng&, SplitRule&) const override {
-    return false;
-  }
+  bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
   bool uses_oob() const override { return true; }
-  bool find_split_oob(const TrainingData& data, const int* rows, size_t n, const int* oob,
-                      size_t n_oob, Rng& rng, TaskRunner& inner, SplitRule& rule) const override;
+  bool parallel_inside() const override { return true; }
+  bool needs_scaled_rows() const override { return true; }
 
   private:
   OobSvmOptions opt_;

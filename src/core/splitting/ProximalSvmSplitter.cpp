@@ -7,6 +7,11 @@
 
 namespace svf {
 
+std::unique_ptr<Splitter> ProximalSvmSplitter::create(const Params& params) {
+  return std::unique_ptr<Splitter>(new ProximalSvmSplitter(
+      params.number("nu"), params.integer("m_max"), params.integer("n_min")));
+}
+
 std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng) {
   std::vector<int> present;
   long total = 0;
@@ -38,8 +43,10 @@ std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t 
   return std::vector<double>(z.data(), z.data() + m + 1);
 }
 
-bool ProximalSvmSplitter::find_split(const TrainingData& data, const int* rows, size_t n,
-                                     Rng& rng, SplitRule& rule) const {
+bool ProximalSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const int* rows = node.rows;
+  const size_t n = node.n;
   std::vector<int> counts(data.num_classes, 0);
   for (size_t r = 0; r < n; ++r) ++counts[data.y[rows[r]]];
   for (int attempt = 0; attempt < kAttempts; ++attempt)
@@ -75,15 +82,14 @@ bool ProximalSvmSplitter::try_split(const TrainingData& data, const int* rows, s
 
   // x'w - gamma on scaled values = sum_k w_k f_k x_k - (gamma + sum_k w_k f_k c_k):
   // store the rule in raw units so prediction needs no scaling.
-  rule.index = features;
-  rule.weight.resize(m);
+  std::vector<double> weight(m);
   double threshold = z[m];
   for (size_t k = 0; k < m; ++k) {
     const int j = features[k];
-    rule.weight[k] = z[k] * data.scaling.factor[j];
+    weight[k] = z[k] * data.scaling.factor[j];
     threshold += z[k] * data.scaling.factor[j] * data.scaling.center[j];
   }
-  rule.value = threshold;
+  rule = SplitRule::oblique(features, weight, threshold);
   // the hyperplane must leave rows on both sides
   size_t left = 0;
   for (size_t r = 0; r < n; ++r) {

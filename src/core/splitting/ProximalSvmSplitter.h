@@ -23,8 +23,8 @@ class ProximalSvmSplitter : public Splitter {
   ProximalSvmSplitter(double nu, size_t m_max, size_t n_min)
       : nu_(nu), m_max_(m_max < 1 ? 1 : m_max), n_min_(n_min) {}
   size_t min_node_size() const override { return 2 * (n_min_ + 1); }
-  bool find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
-                  SplitRule& rule) const override;
+  static std::unique_ptr<Splitter> create(const Params& params);
+  bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
 
  private:
   static const int kAttempts = 10;

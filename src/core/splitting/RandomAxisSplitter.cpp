@@ -6,8 +6,15 @@
 
 namespace svf {
 
-bool RandomAxisSplitter::find_split(const TrainingData& data, const int* rows, size_t n,
-                                    Rng& rng, SplitRule& rule) const {
+std::unique_ptr<Splitter> RandomAxisSplitter::create(const Params& params) {
+  return std::unique_ptr<Splitter>(new RandomAxisSplitter(
+      params.integer("min_leaf_size"), params.text("split_rule") == "published"));
+}
+
+bool RandomAxisSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const int* rows = node.rows;
+  const size_t n = node.n;
   const size_t p = data.x->n_cols();
   std::vector<int> features(p);
   std::iota(features.begin(), features.end(), 0);
@@ -42,8 +49,7 @@ bool RandomAxisSplitter::find_split(const TrainingData& data, const int* rows, s
       for (size_t r = 0; r < n; ++r) left += data.x->get(rows[r], j) <= cut;
       if (left < min_leaf_ || n - left < min_leaf_) return false;  // give up
     }
-    rule.var = j;
-    rule.value = cut;
+    rule = SplitRule::axis(j, cut);
     return true;
   }
   return false;

@@ -22,8 +22,8 @@ class RandomAxisSplitter : public Splitter {
   RandomAxisSplitter(size_t min_leaf, bool published)
       : min_leaf_(min_leaf < 1 ? 1 : min_leaf), published_(published) {}
   size_t min_node_size() const override { return 2 * min_leaf_; }
-  bool find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
-                  SplitRule& rule) const override;
+  static std::unique_ptr<Splitter> create(const Params& params);
+  bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
 
  private:
   size_t min_leaf_;

@@ -1,9 +1,23 @@
 #include "TransformSplitter.h"
 
+#include "Impurity.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace svf {
+
+std::unique_ptr<Splitter> TransformSplitter::create(const Params& params) {
+  TransformOptions o;
+  o.rank = params.integer("transform_rank");
+  o.dim = params.integer("subspace_dim");
+  o.dim_per_class = params.integer("dim_per_class");
+  o.iterations = params.integer("transform_iter");
+  o.step = params.number("transform_step");
+  o.tries = params.integer("node_tries");
+  o.min_node_size = params.integer("min_node_size");
+  return std::unique_ptr<Splitter>(new TransformSplitter(o));
+}
 
 namespace {
 
@@ -156,8 +170,10 @@ MatrixXd group_basis(const MatrixXd& T, const MatrixXd& M, int dim) {
   return U;
 }
 
-bool TransformSplitter::find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
-                                   SplitRule& rule) const {
+bool TransformSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const int* rows = node.rows;
+  const size_t n = node.n;
   const int K = data.num_classes;
   const size_t p = data.x->n_cols();
   const int r = (o_.rank <= 0 || static_cast<size_t>(o_.rank) >= p) ? static_cast<int>(p) : o_.rank;
@@ -232,17 +248,15 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
       for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
       const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
 
-      candidate = SplitRule();
-      candidate.subspace_rank = r;
-      candidate.subspace_dim = dim;
-      candidate.subspace_cols = p;
-      candidate.subspace.reserve(static_cast<size_t>(r) * (p + 2 * dim));
-      candidate.subspace.assign(lt.T.data(), lt.T.data() + lt.T.size());
-      candidate.subspace.insert(candidate.subspace.end(), UA.data(), UA.data() + UA.size());
-      candidate.subspace.insert(candidate.subspace.end(), UB.data(), UB.data() + UB.size());
+      std::vector<double> values;
+      values.reserve(static_cast<size_t>(r) * (p + 2 * dim));
+      values.assign(lt.T.data(), lt.T.data() + lt.T.size());
+      values.insert(values.end(), UA.data(), UA.data() + UA.size());
+      values.insert(values.end(), UB.data(), UB.data() + UB.size());
+      candidate = SplitRule::subspace(r, dim, std::move(values));
       size_t left = 0;
       for (size_t i = 0; i < n; ++i) {
-        to_left[i] = candidate.goes_left([&](int c) { return data.x->get(rows[i], c); });
+        to_left[i] = candidate.goes_left([&](int c) { return data.x->get(rows[i], c); }, p);
         left += to_left[i];
       }
       if (left == 0 || left == n) continue;  // every row one way: draw again
@@ -253,7 +267,7 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
       std::fill(left_counts.begin(), left_counts.end(), 0);
       for (size_t i = 0; i < n; ++i)
         if (to_left[i]) ++left_counts[data.y[rows[i]]];
-      const double gain = information_gain(counts, left_counts);
+      const double gain = entropy_gain(counts.data(), left_counts.data(), K, n, left);
       if (gain > best_gain) {
         best_gain = gain;
         rule = std::move(candidate);
@@ -263,23 +277,6 @@ bool TransformSplitter::find_split(const TrainingData& data, const int* rows, si
     }
   }
   return found;
-}
-
-double information_gain(const std::vector<int>& counts, const std::vector<int>& left_counts) {
-  // sum_k c_k log c_k terms: H(c) = log n - (1/n) sum_k c_k log c_k
-  auto plogp = [](double c) { return c > 0.0 ? c * std::log(c) : 0.0; };
-  double n = 0.0, n_left = 0.0, s = 0.0, s_left = 0.0, s_right = 0.0;
-  for (size_t k = 0; k < counts.size(); ++k) {
-    n += counts[k];
-    n_left += left_counts[k];
-    s += plogp(counts[k]);
-    s_left += plogp(left_counts[k]);
-    s_right += plogp(counts[k] - left_counts[k]);
-  }
-  const double n_right = n - n_left;
-  if (!(n > 0.0)) return 0.0;
-  // H(parent) - (n_l / n) H(left) - (n_r / n) H(right)
-  return (plogp(n) - s - plogp(n_left) + s_left - plogp(n_right) + s_right) / n;
 }
 
 }  // namespace svf

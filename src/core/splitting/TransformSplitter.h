@@ -59,14 +59,13 @@ Eigen::MatrixXd group_basis(const Eigen::MatrixXd& T, const Eigen::MatrixXd& M, 
 
 // Information gain (nats) of sending left_counts[k] of counts[k] rows of each
 // class left: entropy of the node minus the size-weighted entropies of the children.
-double information_gain(const std::vector<int>& counts, const std::vector<int>& left_counts);
 
 class TransformSplitter : public Splitter {
  public:
   explicit TransformSplitter(const TransformOptions& o) : o_(o) {}
   size_t min_node_size() const override { return o_.min_node_size; }
-  bool find_split(const TrainingData& data, const int* rows, size_t n, Rng& rng,
-                  SplitRule& rule) const override;
+  static std::unique_ptr<Splitter> create(const Params& params);
+  bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
 
  private:
   static const int kAttempts = 3;  // new class groups when a rule sends every row one way

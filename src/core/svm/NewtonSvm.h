@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "TrainingData.h"
+#include "data/TrainingData.h"
 
 namespace svf {
 

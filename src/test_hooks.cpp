@@ -1,9 +1,59 @@
-// Test hooks for RSVF's split criterion and the SVM solvers (not exported).
+// Test hooks: the engine's building blocks, called by the tests only (not
+// exported): the PSVM splitter's pieces, the transformation learner, the
+// SVM solvers and RSVF's split criterion, and TD-SVM's leaf merging.
 #include <Rcpp.h>
 
-#include "core/LinearSvmLeaf.h"
-#include "core/NewtonSvm.h"
-#include "core/OobSvmSplitter.h"
+#include <climits>
+#include <memory>
+
+#include "core/forest/TdSvm.h"
+#include "core/forest/TreeGrower.h"
+#include "core/splitting/CartSplitter.h"
+#include "core/splitting/OobSvmSplitter.h"
+#include "core/splitting/ProximalSvmSplitter.h"
+#include "core/splitting/TransformSplitter.h"
+#include "core/svm/LinearSvm.h"
+#include "core/svm/NewtonSvm.h"
+#include "model_convert.h"
+
+using Rcpp::List;
+using Rcpp::Named;
+
+// Test hooks for the PSVM splitter's building blocks.
+
+// [[Rcpp::export(.svf_proximal_svm)]]
+Rcpp::NumericVector svf_proximal_svm(Rcpp::NumericMatrix A, Rcpp::NumericVector d, double nu) {
+  std::vector<double> z = svf::solve_proximal_svm(A.begin(), d.begin(), A.nrow(), A.ncol(), nu);
+  return Rcpp::wrap(z);
+}
+
+// [[Rcpp::export(.svf_overlay_classes)]]
+Rcpp::LogicalVector svf_overlay_classes(Rcpp::IntegerVector counts, double seed) {
+  svf::Rng rng(static_cast<uint64_t>(seed), 0);
+  std::vector<char> a = svf::overlay_classes(counts.begin(), counts.size(), rng);
+  return Rcpp::LogicalVector(a.begin(), a.end());
+}
+
+// Test hooks for the transformation splitter: A and B hold the two groups'
+// rows (as rows); returns T, the objective trace and each group's basis.
+
+// [[Rcpp::export(.svf_learn_transform)]]
+List svf_learn_transform(Rcpp::NumericMatrix A, Rcpp::NumericMatrix B, int rank, int iterations,
+                         double step, int dim) {
+  if (A.ncol() != B.ncol() || A.nrow() < 1 || B.nrow() < 1 || dim < 1 || iterations < 0)
+    Rcpp::stop("bad arguments");
+  Eigen::Map<const Eigen::MatrixXd> a(A.begin(), A.nrow(), A.ncol()), b(B.begin(), B.nrow(), B.ncol());
+  const Eigen::MatrixXd at = a.transpose(), bt = b.transpose();
+  const svf::LearnedTransform lt = svf::learn_transform(at, bt, rank, iterations, step);
+  auto to_r = [](const Eigen::MatrixXd& m) {
+    Rcpp::NumericMatrix out(m.rows(), m.cols());
+    std::copy(m.data(), m.data() + m.size(), out.begin());
+    return out;
+  };
+  return List::create(Named("T") = to_r(lt.T), Named("objective") = Rcpp::wrap(lt.objective),
+                      Named("basis_a") = to_r(svf::group_basis(lt.T, at, dim)),
+                      Named("basis_b") = to_r(svf::group_basis(lt.T, bt, dim)));
+}
 
 namespace {
 
@@ -83,13 +133,11 @@ Rcpp::List svf_rsvf_criterion(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int 
   const long parent_errors = svf::count_errors(parent, pb.data, oob.begin(), oob.size());
   std::vector<long> child(taus.size());
   for (R_xlen_t c = 0; c < taus.size(); ++c) {
-    svf::SplitRule rule;
     Rcpp::IntegerVector f = features[c];
     Rcpp::NumericVector w = weights[c];
-    for (R_xlen_t k = 0; k < f.size(); ++k) {
-      rule.index.push_back(f[k] - 1);
-      rule.weight.push_back(w[k]);
-    }
+    std::vector<int> index;
+    for (R_xlen_t k = 0; k < f.size(); ++k) index.push_back(f[k] - 1);
+    const svf::SplitRule rule = svf::SplitRule::oblique(index, Rcpp::as<std::vector<double>>(w), 0.0);
     auto proj = [&](int r) { return rule.projection([&](int col) { return pb.view.get(r, col); }); };
     std::vector<double> in(distinct.size()), out(oob.size());
     for (size_t k = 0; k < distinct.size(); ++k) in[k] = proj(distinct[k]);
@@ -103,4 +151,31 @@ Rcpp::List svf_rsvf_criterion(Rcpp::NumericMatrix x, Rcpp::IntegerVector y, int 
   return Rcpp::List::create(Rcpp::Named("parent_errors") = (double)parent_errors,
                             Rcpp::Named("child_errors") = Rcpp::NumericVector(child.begin(), child.end()),
                             Rcpp::Named("chosen") = (double)(svf::best_split(child, parent_errors) + 1));
+}
+
+// Test hook: a CART tree grown with sigma0 and merged to sigma, and the tree
+// grown with sigma directly (structures and leaf rows only).
+// [[Rcpp::export(.svf_cart_merge)]]
+List svf_cart_merge(List data, Rcpp::IntegerVector y, int num_classes, int sigma0, int sigma) {
+  std::unique_ptr<svf::DataView> x = data_view_from_r(data);
+  if (static_cast<size_t>(y.size()) != x->n_rows()) Rcpp::stop("internal: length of y");
+  svf::TrainingData td;
+  td.x = x.get();
+  td.y = y.begin();
+  td.num_classes = num_classes;
+  std::vector<int> rows(x->n_rows());
+  for (size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<int>(r);
+  svf::GrowOptions go;
+  svf::GrownTree small, merged, direct;
+  svf::Rng rng(1, 0);
+  svf::SerialRunner serial;
+  svf::grow_tree(td, rows, std::vector<int>(), svf::CartSplitter(sigma0), go, rng, serial, small);
+  svf::merge_leaves(small, sigma, x->n_cols(), merged);
+  svf::grow_tree(td, rows, std::vector<int>(), svf::CartSplitter(sigma), go, rng, serial, direct);
+  auto out = [](const svf::GrownTree& g) {
+    return List::create(Named("tree") = tree_to_r(g.tree), Named("leaf_counts") = Rcpp::wrap(g.leaf_counts),
+                        Named("rows") = Rcpp::wrap(g.rows),
+                        Named("leaf_begin") = Rcpp::wrap(std::vector<double>(g.leaf_begin.begin(), g.leaf_begin.end())));
+  };
+  return List::create(Named("small") = out(small), Named("merged") = out(merged), Named("direct") = out(direct));
 }

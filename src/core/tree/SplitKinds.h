@@ -1,0 +1,112 @@
+// The split kinds: each owns its payload layout (in a tree's split_int /
+// split_real, from the node's offsets) and its routing. Rows for which
+// goes_left() is true go to the left child.
+//
+//   axis      int [var]          real [value]
+//             x[var] <= value
+//   oblique   int [m, index_1..index_m]   real [value, weight_1..weight_m]
+//             sum_k weight_k x[index_k] <= value (summed in that order)
+//   subspace  int [rank, dim]    real [T (rank x p), U_A (rank x dim), U_B (rank x dim)]
+//             column-major; with z = T x the row goes left when basis A
+//             reconstructs z at least as well as basis B (||U_A' z|| >= ||U_B' z||
+//             for orthonormal or zero columns). Invariant to the scale of x.
+//
+// A new split kind is a new code here, its layout, routing and check.
+#ifndef SVFOREST_SPLITKINDS_H
+#define SVFOREST_SPLITKINDS_H
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace svf {
+
+enum SplitKind { kSplitAxis = 0, kSplitOblique = 1, kSplitSubspace = 2 };
+
+// Subspace rule on payload v = [T, U_A, U_B]; z is scratch of length r.
+template <typename Get>
+bool subspace_goes_left(const double* v, int r, int k, size_t p, Get get, double* z) {
+  std::fill(z, z + r, 0.0);
+  for (size_t j = 0; j < p; ++j) {
+    const double xj = get(static_cast<int>(j));
+    if (xj == 0.0) continue;
+    const double* tj = v + j * r;
+    for (int i = 0; i < r; ++i) z[i] += tj[i] * xj;
+  }
+  const double* ua = v + p * r;
+  const double* ub = ua + static_cast<size_t>(r) * k;
+  double ea = 0.0, eb = 0.0;
+  for (int c = 0; c < k; ++c) {
+    double sa = 0.0, sb = 0.0;
+    for (int i = 0; i < r; ++i) {
+      sa += ua[c * r + i] * z[i];
+      sb += ub[c * r + i] * z[i];
+    }
+    ea += sa * sa;
+    eb += sb * sb;
+  }
+  return ea >= eb;
+}
+
+// The projection compared with the threshold by axis and oblique splits.
+template <typename Get>
+double split_projection(int kind, const int* ints, const double* reals, Get get) {
+  if (kind == kSplitAxis) return get(ints[0]);
+  double s = 0.0;
+  for (int k = 0; k < ints[0]; ++k) s += reals[1 + k] * get(ints[1 + k]);
+  return s;
+}
+
+// Routing of one row; get(col) returns its raw value of a predictor, p the
+// number of predictors, scratch is reused between calls.
+template <typename Get>
+bool split_goes_left(int kind, const int* ints, const double* reals, size_t p, Get get,
+                     std::vector<double>& scratch) {
+  if (kind == kSplitSubspace) {
+    scratch.resize(ints[0]);
+    return subspace_goes_left(reals, ints[0], ints[1], p, get, scratch.data());
+  }
+  return split_projection(kind, ints, reals, get) <= reals[0];
+}
+
+// Payload lengths of a node's split (the payload must have passed
+// check_split()).
+size_t split_int_length(int kind, const int* ints);
+size_t split_real_length(int kind, const int* ints, size_t p);
+
+// Empty when a split of this kind fits in n_ints / n_reals entries from its
+// offsets and names predictors below p; otherwise what is wrong.
+std::string check_split(int kind, const int* ints, size_t n_ints, const double* reals,
+                        size_t n_reals, size_t p);
+
+// A split rule while a tree grows: its kind and payload, and RSVF's
+// relaxation band (in-bag rows whose projection lies in (value - band,
+// value + band] go to both children; prediction and out-of-bag rows use the
+// plain rule). Splitters build rules with the constructors below.
+struct SplitRule {
+  int kind = -1;
+  std::vector<int> ints;
+  std::vector<double> reals;
+  double band = 0.0;
+  mutable std::vector<double> scratch;
+
+  static SplitRule axis(int var, double value);
+  static SplitRule oblique(const std::vector<int>& index, const std::vector<double>& weight, double value);
+  // values = [T, U_A, U_B] as in the layout above
+  static SplitRule subspace(int rank, int dim, std::vector<double> values);
+
+  bool has_projection() const { return kind == kSplitAxis || kind == kSplitOblique; }
+  double threshold() const { return reals[0]; }
+  template <typename Get>
+  double projection(Get get) const {
+    return split_projection(kind, ints.data(), reals.data(), get);
+  }
+  template <typename Get>
+  bool goes_left(Get get, size_t p) const {
+    return split_goes_left(kind, ints.data(), reals.data(), p, get, scratch);
+  }
+};
+
+}  // namespace svf
+#endif
