@@ -5,6 +5,7 @@
 #include "ConstantLeaf.h"
 #include "KernelSvmLeaf.h"
 #include "LinearSvmLeaf.h"
+#include "LogisticLeaf.h"
 
 namespace svf {
 
@@ -21,6 +22,7 @@ const LeafKindEntry kLeafKinds[] = {
     {"constant", ConstantLeafModel::kKind, &ConstantLeafModel::create},
     {"linear_svm", LinearSvmLeafModel::kKind, &LinearSvmLeafModel::create},
     {"kernel_svm", KernelSvmLeafModel::kKind, &KernelSvmLeafModel::create},
+    {"logistic", LogisticLeafModel::kKind, &LogisticLeafModel::create},
 };
 
 // Models for prediction (default parameters: prediction reads only payloads).
