@@ -120,7 +120,7 @@ check_compatible <- function(a, b, i) {
     differ("scaling of the predictors (other training data)")
   }
   if (!identical(a$method, b$method)) differ("method")
-  if (!identical(a$params, b$params) || !identical(fa$svm_min_rows, fb$svm_min_rows)) {
+  if (!identical(a$params, b$params)) {
     keys <- union(names(a$params), names(b$params))
     bad <- keys[!vapply(keys, function(k) identical(a$params[[k]], b$params[[k]]), TRUE)]
     differ(paste0("parameters (", paste0("`", bad, "`", collapse = ", "), ")"))

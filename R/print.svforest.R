@@ -21,15 +21,9 @@ print.svforest <- function(x, ...) {
   cat("  Parts:                ", sprintf("%s sampler, %s splits, %s leaves, %s",
                                           x$params$sampler, x$params$splitter, x$params$leaf,
                                           x$params$aggregation), "\n")
-  if (identical(x$params$splitter, "random_axis")) {
-    cat("  Minimum leaf size:    ", x$params$min_leaf_size, sprintf("(%s rule)", x$params$split_rule), "\n")
-  }
-  if (!is.null(x$tdsvm)) {
-    cat("  Chosen by validation: ", tdsvm_choice(x$tdsvm), "\n")
-  } else if (identical(x$params$splitter, "cart")) {
-    cat("  Ceiling size sigma:   ", x$params$sigma, "\n")
-  }
-  leaves <- vapply(x$forest$trees, function(t) length(t$leaf_size), 0L)
+  # lines of the parts (e.g. the random axis splitter's minimum leaf size)
+  for (part in used_parts(x$params)) if (!is.null(part$print_lines)) part$print_lines(x)
+  leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (no out-of-bag rows)"
       else sprintf("%.2f%%", 100 * x$oob_error), "\n")
@@ -41,33 +35,25 @@ print.svforest <- function(x, ...) {
 summary.svforest <- function(object, ...) {
   check_model(object)
   trees <- object$forest$trees
-  leaf_size <- unlist(lapply(trees, `[[`, "leaf_size"))
-  leaf_type <- unlist(lapply(trees, `[[`, "leaf_type"))
-  cost <- unlist(lapply(trees, `[[`, "leaf_cost"))
-  structure(list(
+  leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
+  svm <- unlist(lapply(trees, tree_leaf_kinds)) != "constant"
+  cost <- unlist(lapply(trees, tree_leaf_costs))
+  # values the parts add (e.g. the random axis splitter's minimum leaf size)
+  extra <- do.call(c, lapply(used_parts(object$params), function(part) if (!is.null(part$summary)) part$summary(object)))
+  out <- structure(list(
     method = object$method, ntree = object$ntree, num_rows = object$num_rows,
     num_features = object$forest$num_features, levels = object$levels,
     class_counts = stats::setNames(object$class_counts, object$levels),
-    leaves_per_tree = vapply(trees, function(t) length(t$leaf_size), 0L),
+    leaves_per_tree = vapply(trees, tree_n_leaves, 0L),
     depth = vapply(trees, tree_depth, 0L),
     leaf_size = leaf_size,
-    svm_leaf_share = mean(leaf_type != 0L),
-    cost = table(factor(cost[leaf_type != 0L], levels = object$params$cost)),
+    svm_leaf_share = mean(svm),
+    cost = table(factor(cost[svm], levels = object$params$cost)),
     tdsvm = object$tdsvm,
-    min_leaf_size = if (identical(object$params$splitter, "random_axis")) object$params$min_leaf_size,
     oob_error = object$oob_error, params = object$params
   ), class = "summary.svforest")
-}
-
-tree_depth <- function(tree) {
-  depth <- integer(length(tree$split_var))
-  for (i in seq_along(depth)) {
-    if (tree$leaf_id[i] < 0) {
-      depth[tree$left_child[i] + 1] <- depth[i] + 1L
-      depth[tree$right_child[i] + 1] <- depth[i] + 1L
-    }
-  }
-  max(depth)
+  for (name in names(extra)) out[[name]] <- extra[[name]]
+  out
 }
 
 #' @rdname print.svforest

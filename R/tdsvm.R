@@ -1,5 +1,5 @@
-# Tree decomposition SVM (method "tdsvm"): the validation data of the search
-# and what a fitted model tells about its support vectors.
+# Validation data (for parts that choose their settings on it, the "cart"
+# splitter) and what a fitted model tells about its support vectors.
 
 # Formula interface: a validation data frame holds the outcome too.
 frame_validation <- function(formula, data) {
@@ -55,9 +55,7 @@ support_vectors_used <- function(object, newdata) {
   leaves <- predict.svforest(object, newdata, type = "leaf", num_threads = 1L)
   used <- integer(nrow(leaves))
   for (t in seq_along(object$forest$trees)) {
-    count <- object$forest$trees[[t]]$leaf_sv_count
-    if (is.null(count)) next
-    used <- used + count[leaves[, t]]
+    used <- used + tree_leaf_sv_counts(object$forest$trees[[t]])[leaves[, t]]
   }
   used
 }
