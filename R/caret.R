@@ -36,7 +36,6 @@
 svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_threads = 1L) {
   preset <- svf_method(method)
   fixed <- list(...)
-  if (length(fixed) > 0) resolve_parameters(method, fixed, 100L)  # early error for typos
   if (is.null(tune)) tune <- default_tuned(method)
   if (!is.character(tune)) stop("`tune` must be a character vector of parameter names.", call. = FALSE)
   bad <- setdiff(tune, names(caret_ranges))
@@ -45,6 +44,9 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
                  paste(names(caret_ranges), collapse = ", ")), call. = FALSE)
   }
   if (any(tune %in% names(fixed))) stop("A parameter cannot be both tuned and fixed.", call. = FALSE)
+  # early errors for typos, and for tuned or fixed parameters of parts the fits do not use
+  used <- names(resolve_parameters(method, fixed, 100L))
+  if (length(setdiff(tune, used))) resolve_parameters(method, c(fixed, stats::setNames(list(1), setdiff(tune, used)[1])), 100L)
   ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
 

@@ -158,8 +158,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   params <- finish_parameters(resolve_parameters(method, user, n), ncol(x))
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
-    stop(sprintf("`validation` is used only by parts that choose their settings on validation data (%s), not by this fit's.",
-                 paste0("the \"", names(Filter(function(p) p$uses_validation, svf_registry$parts$splitter)),
+    stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",
+                 paste0("\"", names(Filter(function(p) p$uses_validation, svf_registry$parts$splitter)),
                         "\" splitter", collapse = ", ")), call. = FALSE)
   }
   valid <- validation_data(validation, design$spec, ncol(x), levels(y))

@@ -145,6 +145,23 @@ tree_linear_leaf <- function(forest, tree, leaf) {
   list(classes = classes, coef = matrix(coef, p + 1L, outputs))
 }
 
+# The kernel SVM of leaf `leaf`: NULL for a leaf of another kind, else
+# list(multiclass = "ovo" (one-against-one, LIBSVM's voting) or "ovr" (one
+# per class against the others), classes = the classes (from 1) it chooses
+# among, n_sv = its number of support vectors, gamma = its RBF width,
+# rho = its offsets (one per class pair for "ovo", one per class for "ovr")).
+tree_kernel_leaf <- function(tree, leaf) {
+  if (!tree$leaf_type[leaf] %in% c(2L, 3L)) return(NULL)
+  ovo <- tree$leaf_type[leaf] == 2L
+  n_class <- tree$leaf_class_count[leaf]
+  n_rho <- if (ovo) n_class * (n_class - 1L) / 2 else n_class
+  list(multiclass = if (ovo) "ovo" else "ovr",
+       classes = tree$svm_class[tree$leaf_class_start[leaf] + seq_len(n_class)] + 1L,
+       n_sv = tree$leaf_sv_count[leaf],
+       gamma = tree$leaf_gamma[leaf],
+       rho = tree$svm_rho[tree$leaf_rho_start[leaf] + seq_len(n_rho)])
+}
+
 # All linear-model coefficients stored in `tree` (a double vector): empty
 # when no leaf holds a linear model.
 tree_linear_coefficients <- function(tree) tree$coef
