@@ -34,9 +34,8 @@
 #' }
 #' @export
 svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_threads = 1L) {
-  method <- check_choice(method, "method", names(svf_presets))
+  preset <- svf_method(method)
   fixed <- list(...)
-  if (length(fixed) > 0) resolve_parameters(method, fixed, 100L)  # early error for typos
   if (is.null(tune)) tune <- default_tuned(method)
   if (!is.character(tune)) stop("`tune` must be a character vector of parameter names.", call. = FALSE)
   bad <- setdiff(tune, names(caret_ranges))
@@ -45,7 +44,10 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
                  paste(names(caret_ranges), collapse = ", ")), call. = FALSE)
   }
   if (any(tune %in% names(fixed))) stop("A parameter cannot be both tuned and fixed.", call. = FALSE)
-  ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
+  # early errors for typos, and for tuned or fixed parameters of parts the fits do not use
+  used <- names(resolve_parameters(method, fixed, 100L))
+  if (length(setdiff(tune, used))) resolve_parameters(method, c(fixed, stats::setNames(list(1), setdiff(tune, used)[1])), 100L)
+  ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
 
   parameters <- if (length(tune)) {
@@ -110,12 +112,10 @@ caret_ranges <- list(
   subspace_dim = list(lower = 1, upper = 30, integer = TRUE)
 )
 
-# The parameter tuned by default: the preset's own choice when it names one,
-# else the tree-size parameter of its splitter.
+# The parameters tuned by default: the preset's own choice when it names
+# them, else its splitter's (registered with the splitter in R/method-*.R).
 default_tuned <- function(method) {
-  preset <- svf_presets[[method]]
+  preset <- svf_method(method)
   if (!is.null(preset$tune)) return(preset$tune)
-  # TD-SVM chooses its own sigma, cost and gamma on validation data
-  switch(preset$splitter, random_axis = "leaf_size_factor", psvm = "nu", oob_svm = "max_depth",
-         transform = "subspace_dim", character())
+  svf_part("splitter", preset$splitter)$tune
 }

@@ -46,8 +46,8 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   # a formula would carry its whole environment (the caller's local variables)
   # to every worker; models keep only the global or package environment anyway
   args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
-  method <- if (is.null(args$method)) "rsvt" else check_choice(args$method, "method", names(svf_presets))
-  ntree <- check_count(if (is.null(ntree)) svf_presets[[method]]$ntree else ntree, "ntree", 1, 1e6)
+  preset <- svf_method(if (is.null(args$method)) default_method() else args$method)
+  ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
   seed <- resolve_seed(seed)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
   if (is.null(chunks)) chunks <- future::nbrOfWorkers()

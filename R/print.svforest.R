@@ -21,14 +21,8 @@ print.svforest <- function(x, ...) {
   cat("  Parts:                ", sprintf("%s sampler, %s splits, %s leaves, %s",
                                           x$params$sampler, x$params$splitter, x$params$leaf,
                                           x$params$aggregation), "\n")
-  if (identical(x$params$splitter, "random_axis")) {
-    cat("  Minimum leaf size:    ", x$params$min_leaf_size, sprintf("(%s rule)", x$params$split_rule), "\n")
-  }
-  if (!is.null(x$tdsvm)) {
-    cat("  Chosen by validation: ", tdsvm_choice(x$tdsvm), "\n")
-  } else if (identical(x$params$splitter, "cart")) {
-    cat("  Ceiling size sigma:   ", x$params$sigma, "\n")
-  }
+  # lines of the parts (e.g. the random axis splitter's minimum leaf size)
+  for (part in used_parts(x$params)) if (!is.null(part$print_lines)) part$print_lines(x)
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (no out-of-bag rows)"
@@ -42,23 +36,25 @@ summary.svforest <- function(object, ...) {
   check_model(object)
   trees <- object$forest$trees
   leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
-  is_model <- unlist(lapply(trees, tree_leaf_is_model))
+  svm <- unlist(lapply(trees, tree_leaf_kinds)) != "constant"
   cost <- unlist(lapply(trees, tree_leaf_costs))
-  structure(list(
+  # values the parts add (e.g. the random axis splitter's minimum leaf size)
+  extra <- do.call(c, lapply(used_parts(object$params), function(part) if (!is.null(part$summary)) part$summary(object)))
+  out <- structure(list(
     method = object$method, ntree = object$ntree, num_rows = object$num_rows,
     num_features = object$forest$num_features, levels = object$levels,
     class_counts = stats::setNames(object$class_counts, object$levels),
     leaves_per_tree = vapply(trees, tree_n_leaves, 0L),
     depth = vapply(trees, tree_depth, 0L),
     leaf_size = leaf_size,
-    svm_leaf_share = mean(is_model),
-    cost = table(factor(cost[is_model], levels = object$params$cost)),
+    svm_leaf_share = mean(svm),
+    cost = table(factor(cost[svm], levels = object$params$cost)),
     tdsvm = object$tdsvm,
-    min_leaf_size = if (identical(object$params$splitter, "random_axis")) object$params$min_leaf_size,
     oob_error = object$oob_error, params = object$params
   ), class = "summary.svforest")
+  for (name in names(extra)) out[[name]] <- extra[[name]]
+  out
 }
-
 
 #' @rdname print.svforest
 #' @export

@@ -1,5 +1,5 @@
-# Tree decomposition SVM (method "tdsvm"): the validation data of the search
-# and what a fitted model tells about its support vectors.
+# Validation data (for parts that choose their settings on it, the "cart"
+# splitter) and what a fitted model tells about its support vectors.
 
 # Formula interface: a validation data frame holds the outcome too.
 frame_validation <- function(formula, data) {

@@ -58,4 +58,4 @@ withr_seed <- function(seed, code) {
 accuracy <- function(pred, truth) mean(as.character(pred) == as.character(truth))
 
 # Leaves of each tree of a fitted model.
-n_leaves <- function(fit) vapply(fit$forest$trees, function(t) length(t$leaf_size), 0L)
+n_leaves <- function(fit) vapply(fit$forest$trees, tree_n_leaves, 0L)

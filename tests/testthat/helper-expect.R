@@ -15,19 +15,33 @@ expect_valid_model <- function(fit, n, p, levels, ntree, all_rows = TRUE) {
   expect_identical(f$num_features, as.integer(p))
   expect_length(f$trees, ntree)
   for (t in f$trees) {
-    L <- length(t$leaf_size)
+    L <- tree_n_leaves(t)
     expect_gte(L, 1)
-    expect_length(t$leaf_counts, L * K)
-    counts <- matrix(t$leaf_counts, nrow = K)
-    expect_identical(as.integer(colSums(counts)), t$leaf_size)
-    expect_true(all(t$leaf_type %in% c(0L, 1L)))
-    expect_identical(sort(t$leaf_id[t$leaf_id >= 0]), seq_len(L) - 1L)
-    # SVM outputs: classes with at least svm_min_rows rows in the leaf
-    present <- colSums(counts >= max(1L, fit$forest$svm_min_rows) & counts > 0)
-    outputs <- ifelse(present == 2, 1L, present)
-    expect_equal(length(t$coef), sum(outputs[t$leaf_type == 1L]) * (p + 1))
-    expect_true(all(t$leaf_coef_start[t$leaf_type == 0L] == -1L))
-    if (all_rows) expect_identical(sum(t$leaf_size), as.integer(n))
+    counts <- tree_leaf_counts(t, K)
+    expect_equal(dim(counts), c(K, L))
+    expect_identical(as.integer(colSums(counts)), tree_leaf_sizes(t))
+    kinds <- tree_leaf_kinds(t)
+    expect_true(all(kinds %in% c("constant", "linear_svm")))
+    # every leaf is reached from exactly one node
+    at <- vapply(seq_len(tree_n_nodes(t)), function(i) tree_node_leaf(t, i), 0L)
+    expect_identical(sort(at[!is.na(at)]), seq_len(L))
+    # SVM leaves: one output for two classes, else one per class, each with
+    # p weights and a bias; constant leaves have no linear model
+    n_coef <- 0
+    for (l in seq_len(L)) {
+      lin <- tree_linear_leaf(f, t, l)
+      if (kinds[l] == "constant") {
+        expect_null(lin)
+        next
+      }
+      expect_gte(length(lin$classes), 2)
+      expect_true(all(counts[lin$classes, l] > 0))
+      expect_equal(dim(lin$coef), c(p + 1, if (length(lin$classes) == 2) 1 else length(lin$classes)))
+      expect_false(anyNA(lin$coef))
+      n_coef <- n_coef + length(lin$coef)
+    }
+    expect_length(tree_linear_coefficients(t), n_coef)
+    if (all_rows) expect_identical(sum(tree_leaf_sizes(t)), as.integer(n))
   }
   invisible(fit)
 }
@@ -65,11 +79,12 @@ expect_valid_prediction <- function(pred, type, n, levels, ntree) {
 }
 
 # Reference implementation of prediction, in plain R, from the documented
-# model: route a row with `x <= split_value` going left; a constant leaf gives
-# its class frequencies and votes for its majority class; an SVM leaf scores
-# the scaled row ((x - center) * factor, plus a bias of 1): a binary leaf
-# picks the second class present when the score is positive, a multi-class
-# leaf the class whose one-vs-rest score is largest. `x` is the numeric design
+# model (read through the tree accessors): route a row with `x <= value`
+# of its axis split going left; a constant leaf gives its class frequencies
+# and votes for its majority class; an SVM leaf scores the scaled row
+# ((x - center) * factor, plus a bias of 1): a binary leaf picks its second
+# class when the score is positive, a multi-class leaf the class whose
+# one-vs-rest score is largest. `x` is the numeric design
 # matrix (columns in the model's order). Returns list(prob, votes).
 reference_predict <- function(fit, x) {
   f <- fit$forest
@@ -80,23 +95,25 @@ reference_predict <- function(fit, x) {
   prob <- matrix(0, n, K)
   votes <- matrix(0L, n, K)
   for (tree in f$trees) {
+    axis <- tree_axis_splits(tree)
+    all_counts <- tree_leaf_counts(tree, K)
     for (i in seq_len(n)) {
       node <- 1L
-      while (tree$leaf_id[node] < 0) {
-        go_left <- x[i, tree$split_var[node] + 1L] <= tree$split_value[node]
-        node <- (if (go_left) tree$left_child[node] else tree$right_child[node]) + 1L
+      while (is.na(tree_node_leaf(tree, node))) {
+        split <- axis[axis$node == node, ]
+        go_left <- x[i, split$var + 1L] <= split$value
+        node <- tree_children(tree, node)[if (go_left) 1L else 2L]
       }
-      l <- tree$leaf_id[node] + 1L
-      counts <- tree$leaf_counts[(l - 1L) * K + seq_len(K)]
+      l <- tree_node_leaf(tree, node)
+      counts <- all_counts[, l]
       dist <- numeric(K)
-      if (tree$leaf_type[l] == 1L) {
-        present <- which(counts >= max(1L, f$svm_min_rows) & counts > 0)
-        row <- c(xs[i, ], 1)
-        score <- function(o) sum(tree$coef[tree$leaf_coef_start[l] + (o - 1L) * (p + 1L) + seq_len(p + 1L)] * row)
-        cls <- if (length(present) == 2) {
-          if (score(1L) > 0) present[2] else present[1]
+      lin <- tree_linear_leaf(f, tree, l)
+      if (!is.null(lin)) {
+        score <- as.vector(c(xs[i, ], 1) %*% lin$coef)
+        cls <- if (length(lin$classes) == 2) {
+          if (score > 0) lin$classes[2] else lin$classes[1]
         } else {
-          present[which.max(vapply(seq_along(present), score, 0))]
+          lin$classes[which.max(score)]
         }
         dist[cls] <- 1
       } else {

@@ -37,3 +37,25 @@ threads_above_cores <- function() {
   if (limited && cores > 2) testthat::skip("more threads than cores: not under a core limit on this machine")
   4L * cores
 }
+
+# Combinations of parts beyond the presets, with fast settings; the contract
+# test (test-contract.R), the bad-input catalogue and the mutation fuzz run
+# them as well as every method.
+part_combinations <- list(
+  # the tdsvm search over a cost x gamma grid (candidates evaluated in parallel)
+  list(method = "tdsvm", cost = c(1, 10), gamma = c(1, 10), sigma0 = 20),
+  list(method = "psvm", leaf = "linear_svm", ntree = 3),
+  list(method = "rsvt", leaf = "constant", sampler = "bootstrap", ntree = 4),
+  list(splitter = "cart", leaf = "kernel_svm", sigma = 40, cost = 1, gamma = 1, sampler = "bootstrap", ntree = 3)
+)
+
+# The cases of the contract test: every method with its fast settings, then
+# the combinations of parts.
+contract_cases <- function() {
+  c(lapply(all_methods(), method_args), part_combinations)
+}
+
+# The arguments of a case, e.g. "method = psvm, leaf = linear_svm, ntree = 3".
+case_label <- function(case) {
+  paste(names(case), vapply(case, function(v) paste(format(v), collapse = "/"), ""), sep = " = ", collapse = ", ")
+}

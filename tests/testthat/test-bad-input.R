@@ -116,7 +116,7 @@ for (m in all_methods()) {
         expect_valid_prediction(pred, "class", 150, lev, fit$ntree)
         if (identical(fit$params$splitter, "transform")) {
           # documented: transformation splits need two predictors, so every tree is one leaf
-          expect_true(all(vapply(fit$forest$trees, function(t) length(t$leaf_type), 0L) == 1))
+          expect_true(all(n_leaves(fit) == 1))
           expect_length(unique(pred), 1)
         } else {
           expect_gt(accuracy(pred, y), 0.8)  # petal length alone separates iris well
@@ -272,11 +272,16 @@ for (m in all_methods()) {
   })
 
   test_that(paste(m, "- every method parameter rejects non-finite, missing and mistyped values"), {
-    params <- names(svforest:::svf_parameters)
+    # the parameters of the method's parts; the others are an error naming the part
+    params <- names(svforest:::resolve_parameters(m, list(), 150))
+    for (p in setdiff(names(svforest:::svf_parameters), params)) {
+      case(expect_error(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(1), p))),
+                        paste0("`", p, "` is a parameter of the .*this fit"), info = p))
+    }
     # documented: NA is the default value of m_max, transform_rank, dim_per_class and sigma ("automatic")
-    na_default <- c("m_max", "transform_rank", "dim_per_class", "sigma")
-    case(expect_identical(fit_method(m, x, y = y, m_max = NA, transform_rank = NA, dim_per_class = NA,
-                                     sigma = NA)$forest,
+    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma"), params)
+    case(expect_identical(do.call(fit_method, c(list(m, x, y = y),
+                                                stats::setNames(rep(list(NA), length(na_default)), na_default)))$forest,
                           fit_method(m, x, y = y)$forest))
     default_params <- svforest:::resolve_parameters(m, list(), 150)
     for (p in na_default) {

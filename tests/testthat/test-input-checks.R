@@ -58,3 +58,20 @@ test_that("an empty outcome level gives a warning; the model keeps but never pre
   expect_warning(svforest(d$x, y2, ntree = 1, seed = 1, num_threads = 1),
                  "Levels \"a\", \"b\" of `y` have no rows")
 })
+
+test_that("a parameter of a part the fit does not use is an error naming the part", {
+  expect_error(fit1(nu = 10), "`nu` is a parameter of the psvm splitter, which this fit does not use")
+  expect_error(svforest(x, y, method = "psvm", ntree = 1, cost = 2),
+               "`cost` is a parameter of the oob_svm splitter and the linear_svm, logistic and kernel_svm leaves, none of which this fit uses")
+  # NULL is the default, not a use
+  expect_silent(fit <- svforest(x, y, method = "psvm", ntree = 1, seed = 1, num_threads = 1, cost = NULL))
+  # the model stores the parameters of its parts only
+  expect_false(any(c("cost", "min_leaf_size", "sigma", "leaf_size_factor") %in% names(fit$params)))
+  expect_true(all(c("nu", "m_max", "n_min", "max_depth", "sample_fraction") %in% names(fit$params)))
+  # a part chosen by the user brings its parameters
+  lin <- svforest(x, y, method = "psvm", leaf = "linear_svm", cost = 2, ntree = 1, seed = 1, num_threads = 1)
+  expect_identical(lin$params$cost, 2)
+  expect_error(svforest_caret(tune = "nu"), "`nu` is a parameter of the psvm splitter")
+  # "logistic" is a leaf model with the linear SVM leaves' parameters
+  expect_identical(svforest:::resolve_parameters("rsvt", list(leaf = "logistic", cost = 3), 100)$cost, 3)
+})

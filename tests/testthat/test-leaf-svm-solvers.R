@@ -38,11 +38,11 @@ test_that("RSVT leaves on few predictors are still LIBLINEAR's solution at the c
   fit <- svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1,
                   min_leaf_size = 1000)
   tree <- fit$forest$trees[[1]]
-  expect_identical(length(tree$leaf_size), 1L)
-  chosen <- tree$leaf_cost[1]
+  expect_identical(tree_n_leaves(tree), 1L)
+  chosen <- tree_leaf_costs(tree)[1]
   expect_true(chosen %in% c(0.25, 0.5, 1, 2, 4))
   ll <- svforest:::.svf_binary_svm(x, as.integer(y) - 1L, 1L, 0:299, chosen, 1e-8, FALSE)
-  expect_equal(tree$coef[seq_along(ll)], ll, tolerance = 1e-3)
+  expect_equal(as.vector(tree_linear_leaf(fit$forest, tree, 1)$coef)[seq_along(ll)], ll, tolerance = 1e-3)
 })
 
 test_that("columns with ranges beyond the doubles are scaled to finite values", {
@@ -55,7 +55,8 @@ test_that("columns with ranges beyond the doubles are scaled to finite values", 
   expect_true(all(is.finite(f$scale_factor)))
   expect_gt(f$scale_factor[1], 0)       # used: it separates the classes
   expect_identical(f$scale_factor[2], 0)  # treated as constant
-  coef <- f$trees[[1]]$coef
+  coef <- tree_linear_leaf(f, f$trees[[1]], 1)$coef
+  expect_length(coef, 5)
   expect_true(all(is.finite(coef)))
   expect_identical(predict(fit, x), y)
 })
@@ -66,8 +67,9 @@ test_that("balanced = \"task\" in a leaf holding the whole task is the unweighte
   y <- factor(ifelse(x[, 1] + 0.5 * x[, 2] + rnorm(400, sd = 0.25) > 1.15, "b", "a"))
   expect_lt(mean(y == "b"), 0.35)
   one_leaf <- function(balanced) {
-    svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 1000,
-             balanced = balanced, cost = c(0.01, 0.1, 1, 10))$forest$trees[[1]]
+    f <- svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 1000,
+                  balanced = balanced, cost = c(0.01, 0.1, 1, 10))$forest
+    list(leaf_cost = tree_leaf_costs(f$trees[[1]]), coef = tree_linear_leaf(f, f$trees[[1]], 1)$coef)
   }
   task <- one_leaf("task")
   plain <- one_leaf(FALSE)

@@ -2,13 +2,11 @@
 
 fit <- svforest(Species ~ ., data = iris, ntree = 4, seed = 51, num_threads = 1)
 tree1 <- fit$forest$trees[[1]]
-internal <- which(tree1$leaf_id < 0)      # 1-based positions of split nodes
-svm_leaf <- which(tree1$leaf_type == 1L)[1]
 pred1 <- function(m, ...) predict(m, iris, num_threads = 1, ...)
 
 test_that("the fixture has split nodes and SVM leaves to damage", {
-  expect_gte(length(internal), 2)
-  expect_false(is.na(svm_leaf))
+  expect_gte(length(tree_split_nodes(tree1)), 2)
+  expect_true("linear_svm" %in% tree_leaf_kinds(tree1))
   expect_length(pred1(fit), 150)
 })
 
@@ -16,9 +14,10 @@ test_that("a model without its class or of another format version is rejected", 
   m <- unclass(fit)
   expect_error(svforest:::predict.svforest(m, iris), "does not inherit from class 'svforest'")
   m <- fit
-  m$format_version <- 2L
-  expect_error(pred1(m), "model format 2.*reads format 1")
-  m$format_version <- 1  # double, not integer
+  current <- svforest:::model_format_version
+  m$format_version <- model_format_version_next()
+  expect_error(pred1(m), sprintf("model format %d.*reads format %d", current + 1L, current))
+  m$format_version <- as.double(current)  # double, not integer
   expect_error(pred1(m), "model format")
   m$format_version <- NULL
   expect_error(pred1(m), "model format NULL")
@@ -60,41 +59,12 @@ test_that("missing or damaged top-level elements are rejected", {
 })
 
 test_that("damaged trees are rejected with a message naming the tree", {
-  damage <- list(
-    split_var_high = function(t) { t$split_var[internal[1]] <- 99L; t },
-    split_var_negative = function(t) { t$split_var[internal[1]] <- -5L; t },
-    left_child_backwards = function(t) { t$left_child[internal[2]] <- 0L; t },
-    left_child_self = function(t) { t$left_child[internal[2]] <- internal[2] - 1L; t },
-    left_child_out_of_range = function(t) { t$left_child[internal[1]] <- length(t$leaf_id); t },
-    right_child_out_of_range = function(t) { t$right_child[internal[1]] <- 1000L; t },
-    right_child_na = function(t) { t$right_child[internal[1]] <- NA_integer_; t },
-    leaf_counts_truncated = function(t) { t$leaf_counts <- head(t$leaf_counts, -1); t },
-    leaf_counts_negative = function(t) { t$leaf_counts[1] <- -3L; t },
-    leaf_counts_zero = function(t) { t$leaf_counts[1:3] <- 0L; t },
-    coef_truncated = function(t) { t$coef <- head(t$coef, -1); t },
-    coef_empty = function(t) { t$coef <- numeric(0); t },
-    split_var_double = function(t) { t$split_var <- as.double(t$split_var); t },
-    leaf_id_double = function(t) { t$leaf_id <- as.double(t$leaf_id); t },
-    leaf_counts_double = function(t) { t$leaf_counts <- as.double(t$leaf_counts); t },
-    coef_integer = function(t) { t$coef <- as.integer(t$coef); t },
-    leaf_coef_start_high = function(t) { t$leaf_coef_start[svm_leaf] <- 1000000L; t },
-    leaf_coef_start_negative = function(t) { t$leaf_coef_start[svm_leaf] <- -1L; t },
-    leaf_coef_start_na = function(t) { t$leaf_coef_start[svm_leaf] <- NA_integer_; t },
-    leaf_type_unknown = function(t) { t$leaf_type[1] <- 7L; t },
-    leaf_id_out_of_range = function(t) { t$leaf_id[which(t$leaf_id >= 0)[1]] <- 50L; t },
-    leaf_id_twice = function(t) { lf <- which(t$leaf_id >= 0); t$leaf_id[lf[2]] <- t$leaf_id[lf[1]]; t },
-    leaf_size_empty = function(t) { t$leaf_size <- integer(0); t },
-    split_value_missing = function(t) { t$split_value <- NULL; t },
-    leaf_cost_truncated = function(t) { t$leaf_cost <- t$leaf_cost[-1]; t },
-    no_nodes = function(t) {
-      for (el in c("split_var", "left_child", "right_child", "leaf_id")) t[[el]] <- integer(0)
-      t$split_value <- numeric(0)
-      t
-    }
-  )
+  damage <- tree_damages(tree1, 3, 4)
+  # the catalogue covers the nodes, the axis splits and the linear leaves of this tree
+  expect_gte(length(damage), 25)
   for (what in names(damage)) {
     m <- fit
-    m$forest$trees[[1]] <- damage[[what]](tree1)
+    m$forest$trees[[1]] <- damage[[what]]
     for (type in c("class", "leaf")) {
       expect_error(pred1(m, type = type), "tree 1", info = what)
     }
@@ -103,8 +73,8 @@ test_that("damaged trees are rejected with a message naming the tree", {
 
 test_that("damaging the last tree is caught too", {
   m <- fit
-  m$forest$trees[[4]]$left_child[1] <- -1L
-  expect_error(pred1(m), "tree 4 is damaged: node 0 has children out of range")
+  m$forest$trees[[4]] <- tree_damages(m$forest$trees[[4]], 3, 4)$root_child_negative
+  expect_error(pred1(m), "tree 4 is damaged")
 })
 
 test_that("print, summary and plot refuse a model of another format", {
@@ -142,6 +112,7 @@ mutate_value <- function(v, kind) {
 }
 
 # Models of every method, fitted on a data frame, a matrix and a dgCMatrix,
+# and of the combinations of parts (helper-methods.R),
 # each with the newdata it predicts (a few rows keep 1000+ predictions fast).
 mutation_models <- function() {
   xm <- as.matrix(iris[, 1:4])
@@ -152,6 +123,11 @@ mutation_models <- function() {
     out[[paste(m, "matrix")]] <- list(fit = fit_method(m, xm, y = iris$Species), newdata = xm[rows, ])
     out[[paste(m, "sparse")]] <- list(fit = fit_method(m, Matrix::Matrix(xm, sparse = TRUE), y = iris$Species),
                                       newdata = Matrix::Matrix(xm[rows, ], sparse = TRUE))
+  }
+  # the combinations of parts of the contract test
+  for (case in part_combinations) {
+    out[[case_label(case)]] <- list(fit = do.call(svforest, c(list(xm, iris$Species, seed = 1, num_threads = 1), case)),
+                                    newdata = xm[rows, ])
   }
   out
 }
@@ -222,7 +198,7 @@ test_that("1200 random mutations of models of every method give a valid result o
         prob = identical(dim(res), c(n, K)),
         votes = identical(dim(res), c(n, K)) && all(rowSums(res) == ntree),
         leaf = identical(dim(res), c(n, ntree)) && all(vapply(seq_len(ntree), function(t) {
-          all(res[, t] >= 1L & res[, t] <= length(m$forest$trees[[t]]$leaf_size))
+          all(res[, t] >= 1L & res[, t] <= tree_n_leaves(m$forest$trees[[t]]))
         }, TRUE)))
       outcome[k] <- if (valid) "ok" else paste("invalid", type)
     }

@@ -37,13 +37,13 @@ test_that("type = 'leaf' gives each tree's leaf, numbered from 1, consistent wit
   expect_valid_prediction(leaf, "leaf", 150, levels(iris$Species), 6)
   for (t in seq_len(6)) {
     tree <- fit$forest$trees[[t]]
-    L <- length(tree$leaf_size)
+    L <- tree_n_leaves(tree)
     expect_true(all(leaf[, t] >= 1L & leaf[, t] <= L))
     # every training row is routed back to its leaf: the leaf sizes and the
     # class counts of the leaves are those stored in the tree
-    expect_identical(tabulate(leaf[, t], L), tree$leaf_size)
+    expect_identical(tabulate(leaf[, t], L), tree_leaf_sizes(tree))
     counts <- table(factor(leaf[, t], levels = seq_len(L)), iris$Species)
-    expect_identical(as.vector(t(unclass(counts))), tree$leaf_counts)
+    expect_identical(as.vector(t(unclass(counts))), as.vector(tree_leaf_counts(tree, 3)))
   }
 })
 
@@ -52,7 +52,7 @@ test_that("predictions match a plain-R reference implementation of the model", {
   fit <- iris_fit(ntree = 4)
   new <- iris[seq(1, 150, by = 3), ]
   ref <- reference_predict(fit, as.matrix(new[, 1:4]))
-  expect_gt(sum(unlist(lapply(fit$forest$trees, `[[`, "leaf_type"))), 0)  # some SVM leaves
+  expect_gt(sum(leaf_kinds(fit) == "linear_svm"), 0)  # some SVM leaves
   expect_equal(unname(predict(fit, new, type = "prob", num_threads = 1)), ref$prob, tolerance = 1e-12)
   expect_identical(unname(predict(fit, new, type = "votes", num_threads = 1)), ref$votes)
   # the class is the majority vote, ties broken by the averaged probabilities

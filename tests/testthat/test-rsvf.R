@@ -80,10 +80,10 @@ test_that("delta_tau puts the rows of the band into both children", {
   xd <- xor_linear(600, p = 2, seed = 14)
   plain <- svforest(xd$x, xd$y, method = "rsvf", ntree = 3, seed = 2, num_threads = 1)
   banded <- svforest(xd$x, xd$y, method = "rsvf", ntree = 3, seed = 2, num_threads = 1, delta_tau = 0.1)
-  expect_true(all(vapply(plain$forest$trees, function(t) sum(t$leaf_size), 0) == 600))
-  split_trees <- vapply(banded$forest$trees, function(t) length(t$leaf_size) > 1, TRUE)
+  expect_true(all(vapply(plain$forest$trees, function(t) sum(tree_leaf_sizes(t)), 0) == 600))
+  split_trees <- vapply(banded$forest$trees, function(t) tree_n_leaves(t) > 1, TRUE)
   expect_true(any(split_trees))
-  expect_true(all(vapply(banded$forest$trees[split_trees], function(t) sum(t$leaf_size), 0) > 600))
+  expect_true(all(vapply(banded$forest$trees[split_trees], function(t) sum(tree_leaf_sizes(t)), 0) > 600))
 })
 
 test_that("rsvf finds the quadrant cuts of an XOR of linear problems and beats one linear SVM", {
@@ -92,7 +92,7 @@ test_that("rsvf finds the quadrant cuts of an XOR of linear problems and beats o
   fit <- svforest(train$x, train$y, method = "rsvf", ntree = 10, seed = 3, num_threads = 2)
   # the root cut is on x1 or x2 (the quadrant predictors) although the
   # candidates' predictors are drawn uniformly among 5
-  root_vars <- vapply(fit$forest$trees, function(t) t$split_index[t$split_coef_start[1] + 1] + 1L, 0L)
+  root_vars <- vapply(fit$forest$trees, function(t) tree_oblique_split(t, 1L)$vars + 1L, 0L)
   expect_gte(mean(root_vars %in% 1:2), 0.9)
   global <- svforest(train$x, train$y, ntree = 1, min_leaf_size = 1500, seed = 1, num_threads = 2)
   acc <- accuracy(predict(fit, test$x), test$y)
@@ -111,14 +111,14 @@ test_that("rsvf finds the quadrant cuts of an XOR of linear problems and beats o
 
 test_that("trees respect max_depth and min_leaf_size", {
   d <- xor_linear(800, p = 3, seed = 17)
-  depth <- function(fit) vapply(fit$forest$trees, svforest:::tree_depth, 0L)
+  depth <- function(fit) vapply(fit$forest$trees, tree_depth, 0L)
   for (md in 1:3) {
     fit <- svforest(d$x, d$y, method = "rsvf", ntree = 4, max_depth = md, seed = 4, num_threads = 2)
     expect_true(all(depth(fit) <= md))
   }
   expect_true(any(depth(fit) == 3))
   fit <- svforest(d$x, d$y, method = "rsvf", ntree = 4, seed = 4, num_threads = 2, min_leaf_size = 150)
-  expect_true(all(unlist(lapply(fit$forest$trees, `[[`, "leaf_size")) >= 150))
+  expect_true(all(all_leaf_sizes(fit) >= 150))
   stump <- svforest(d$x, d$y, method = "rsvf", ntree = 2, seed = 4, num_threads = 2, min_leaf_size = 500)
   expect_true(all(n_leaves(stump) == 1))
 })
@@ -138,9 +138,11 @@ test_that("max-confidence picks the tree with the largest decision value", {
     for (t in seq_along(f$trees)) {
       tr <- f$trees[[t]]
       l <- leaves[i, t]
-      counts <- tr$leaf_counts[(l - 1) * 2 + 1:2]
-      if (tr$leaf_type[l] == 1L) {
-        dec <- sum(tr$coef[tr$leaf_coef_start[l] + 1:3] * xs[i, ])
+      counts <- tree_leaf_counts(tr, 2)[, l]
+      lin <- tree_linear_leaf(f, tr, l)
+      if (!is.null(lin)) {
+        expect_identical(lin$classes, 1:2)
+        dec <- sum(lin$coef[, 1] * xs[i, ])
         conf <- abs(dec)
         cls <- if (dec > 0) 2L else 1L
       } else {
@@ -153,29 +155,27 @@ test_that("max-confidence picks the tree with the largest decision value", {
   expect_identical(as.character(predict(fit, newx)), expected)
 })
 
-test_that("rsvf is deterministic for any thread count and round-trips through saveRDS", {
+# threads over trees, saveRDS, combine and prediction types: test-contract.R
+test_that("a single rsvf tree is the same when threads score the candidates of a node", {
   d <- xor_linear(500, p = 3, noise = 0.1, seed = 20)
-  # 1 tree: the threads score candidates of one node; 10 trees: trees in parallel
-  for (nt in c(1, 10)) {
-    a <- svforest(d$x, d$y, method = "rsvf", ntree = nt, seed = 6, num_threads = 1)
-    b <- svforest(d$x, d$y, method = "rsvf", ntree = nt, seed = 6, num_threads = 2)
-    expect_identical(a$forest, b$forest)
-    expect_identical(a$oob_error_curve, b$oob_error_curve)
-  }
-  f <- tempfile(fileext = ".rds")
-  saveRDS(a, f)
-  back <- readRDS(f)
-  expect_identical(predict(back, d$x, type = "prob"), predict(a, d$x, type = "prob"))
-  expect_identical(predict(back, d$x), predict(a, d$x))
+  # 1 tree: the threads score candidates of one node
+  a <- svforest(d$x, d$y, method = "rsvf", ntree = 1, seed = 6, num_threads = 1)
+  b <- svforest(d$x, d$y, method = "rsvf", ntree = 1, seed = 6, num_threads = 2)
+  expect_identical(a$forest, b$forest)
+  expect_identical(a$oob_error_curve, b$oob_error_curve)
   expect_output(print(a), "OOB error: +[0-9.]+%")
-  expect_true(any(vapply(a$forest$trees, function(t) length(t$leaf_size) > 1, TRUE)))
+  expect_true(any(n_leaves(a) > 1))
 })
 
 test_that("rsvf works on sparse input", {
   d <- xor_linear(400, p = 4, seed = 21)
   xs <- Matrix::Matrix(d$x * (abs(d$x) > 0.3), sparse = TRUE)
   fit <- svforest(xs, d$y, method = "rsvf", ntree = 4, seed = 7, num_threads = 2, proj_dim = 2)
-  expect_true(all(vapply(fit$forest$trees, function(t) all(t$split_coef_count[t$split_coef_start >= 0] == 2), TRUE)))
+  for (t in fit$forest$trees) {
+    kinds <- tree_split_kinds(t)
+    expect_true(all(kinds[!is.na(kinds)] == "oblique"))
+    for (node in tree_split_nodes(t)) expect_length(tree_oblique_split(t, node)$vars, 2)
+  }
   expect_identical(predict(fit, xs), predict(fit, as.matrix(xs)))
 })
 
@@ -189,7 +189,7 @@ test_that("rsvf parameters are checked and the paper's settings are valid argume
   expect_error(rsvf_paper_settings("mnist"), "dataset")
   for (s in c("letter", "kth")) {
     settings <- rsvf_paper_settings(s)
-    expect_true(all(setdiff(names(settings), "ntree") %in% names(svforest:::svf_parameters)))
+    expect_true(all(setdiff(names(settings), "ntree") %in% names(svforest:::resolve_parameters("rsvf", list(), 100))))
   }
   expect_identical(rsvf_paper_settings("kth")[c("n_theta", "n_omega", "n_tau")],
                    list(n_theta = 44L, n_omega = 2L, n_tau = 40L))

@@ -1,7 +1,7 @@
 # Random support vector trees: what the method is for, the tree sizes the
 # split rules promise, the leaf SVMs, and the out-of-bag error.
 
-leaf_sizes <- function(fit) unlist(lapply(fit$forest$trees, `[[`, "leaf_size"))
+leaf_sizes <- all_leaf_sizes
 
 test_that("on an XOR of linear problems, RSVT beats one global linear SVM by a wide margin", {
   train <- xor_linear(2000, p = 2, seed = 61)
@@ -11,8 +11,8 @@ test_that("on an XOR of linear problems, RSVT beats one global linear SVM by a w
   # global linear SVM
   global <- svforest(train$x, train$y, ntree = 1, min_leaf_size = 2000, seed = 1, num_threads = 2)
   expect_identical(n_leaves(global), 1L)
-  expect_identical(global$forest$trees[[1]]$leaf_type, 1L)
-  expect_identical(global$forest$trees[[1]]$leaf_size, 2000L)
+  expect_identical(tree_leaf_kinds(global$forest$trees[[1]]), "linear_svm")
+  expect_identical(tree_leaf_sizes(global$forest$trees[[1]]), 2000L)
   acc_rsvt <- accuracy(predict(rsvt, test$x, num_threads = 2), test$y)
   acc_global <- accuracy(predict(global, test$x, num_threads = 2), test$y)
   expect_gt(acc_rsvt, 0.9)
@@ -33,10 +33,9 @@ test_that("the SVM leaves matter: RSVT beats the same trees with constant leaves
   const <- svforest(train$x, train$y, ntree = 10, seed = 3, num_threads = 2, leaf_size_factor = 2,
                     leaf = "constant")
   # same tree structure (the leaf model does not change the splits) ...
-  expect_identical(lapply(const$forest$trees, `[[`, "split_value"),
-                   lapply(svm$forest$trees, `[[`, "split_value"))
-  expect_true(all(unlist(lapply(const$forest$trees, `[[`, "leaf_type")) == 0L))
-  expect_length(unlist(lapply(const$forest$trees, `[[`, "coef")), 0)
+  expect_identical(lapply(const$forest$trees, tree_shape), lapply(svm$forest$trees, tree_shape))
+  expect_true(all(leaf_kinds(const) == "constant"))
+  expect_length(unlist(lapply(const$forest$trees, tree_linear_coefficients)), 0)
   # ... but the SVM leaves predict better
   expect_gt(accuracy(predict(svm, test$x, num_threads = 2), test$y),
             accuracy(predict(const, test$x, num_threads = 2), test$y) + 0.04)
@@ -63,16 +62,16 @@ test_that("admissible rule: leaves hold between min_leaf_size and 2 * min_leaf_s
   expect_true(all(sizes >= l))
   expect_true(all(sizes <= 2 * l - 1))
   # trees use all rows and have about n / (1.5 l) leaves
-  expect_true(all(vapply(fit$forest$trees, function(t) sum(t$leaf_size), 0L) == 2000L))
+  expect_true(all(vapply(fit$forest$trees, function(t) sum(tree_leaf_sizes(t)), 0L) == 2000L))
   expect_true(all(n_leaves(fit) > 2000 / (2 * l) & n_leaves(fit) <= 2000 / l))
 
   # on the XOR data pure leaves may stop early (larger), never smaller
   fit <- svforest(d$x, d$y, ntree = 5, seed = 2, num_threads = 2)
   for (t in fit$forest$trees) {
-    counts <- matrix(t$leaf_counts, nrow = 2)
+    counts <- tree_leaf_counts(t, 2)
     impure <- colSums(counts > 0) == 2
-    expect_true(all(t$leaf_size >= l))
-    expect_true(all(t$leaf_size[impure] <= 2 * l - 1))
+    expect_true(all(tree_leaf_sizes(t) >= l))
+    expect_true(all(tree_leaf_sizes(t)[impure] <= 2 * l - 1))
   }
 })
 
@@ -104,10 +103,10 @@ test_that("a leaf with one class, or a class with fewer than 2 rows, is a consta
   fit <- svforest(x, factor(c("a", "a", "a", "a", "a", "b")), ntree = 1, seed = 1,
                   num_threads = 1, min_leaf_size = 6)
   tree <- fit$forest$trees[[1]]
-  expect_identical(tree$leaf_type, 0L)
-  expect_identical(tree$leaf_counts, c(5L, 1L))
-  expect_identical(tree$leaf_coef_start, -1L)
-  expect_length(tree$coef, 0)
+  expect_identical(tree_leaf_kinds(tree), "constant")
+  expect_identical(tree_leaf_counts(tree, 2), matrix(c(5L, 1L), 2, 1))
+  expect_null(tree_linear_leaf(fit$forest, tree, 1))
+  expect_length(tree_linear_coefficients(tree), 0)
   prob <- predict(fit, x, type = "prob", num_threads = 1)
   expect_equal(unname(prob), matrix(rep(c(5, 1) / 6, each = 6), 6, 2))
   expect_true(all(predict(fit, x, num_threads = 1) == "a"))
@@ -115,44 +114,45 @@ test_that("a leaf with one class, or a class with fewer than 2 rows, is a consta
   y3 <- factor(c("a", "a", "b", "b", "b", "c"))
   fit3 <- svforest(x, y3, ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 6,
                    rare_classes = "constant")
-  expect_identical(fit3$forest$trees[[1]]$leaf_type, 0L)
+  expect_identical(tree_leaf_kinds(fit3$forest$trees[[1]]), "constant")
   # default rare_classes = "negative": an SVM between a and b, c only as negatives
   fit3n <- svforest(x, y3, ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 6)
-  expect_identical(fit3n$forest$trees[[1]]$leaf_type, 1L)
-  expect_length(fit3n$forest$trees[[1]]$coef, 2)  # one binary output: a vs b
+  expect_identical(tree_leaf_kinds(fit3n$forest$trees[[1]]), "linear_svm")
+  lin <- tree_linear_leaf(fit3n$forest, fit3n$forest$trees[[1]], 1)
+  expect_identical(lin$classes, 1:2)  # one binary output: a vs b
+  expect_identical(dim(lin$coef), c(2L, 1L))
   expect_false(any(predict(fit3n, x, num_threads = 1) == "c"))
   # two classes with 3 rows each: an SVM, which separates them
   fit2 <- svforest(x, factor(c("a", "a", "a", "b", "b", "b")), ntree = 1, seed = 1,
                    num_threads = 1, min_leaf_size = 6)
   tree2 <- fit2$forest$trees[[1]]
-  expect_identical(tree2$leaf_type, 1L)
-  expect_identical(tree2$leaf_coef_start, 0L)
-  expect_length(tree2$coef, 2)  # one weight and the bias
+  expect_identical(tree_leaf_kinds(tree2), "linear_svm")
+  expect_identical(dim(tree_linear_leaf(fit2$forest, tree2, 1)$coef), c(2L, 1L))  # one weight and the bias
+  expect_length(tree_linear_coefficients(tree2), 2)
   expect_identical(as.character(predict(fit2, x, num_threads = 1)), c("a", "a", "a", "b", "b", "b"))
   # min_class_rows raises the bar
   fit4 <- svforest(x, factor(c("a", "a", "a", "b", "b", "b")), ntree = 1, seed = 1,
                    num_threads = 1, min_leaf_size = 6, min_class_rows = 4)
-  expect_identical(fit4$forest$trees[[1]]$leaf_type, 0L)
+  expect_identical(tree_leaf_kinds(fit4$forest$trees[[1]]), "constant")
   # pure leaves in a real forest are constant leaves
   fi <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
   for (t in fi$forest$trees) {
-    counts <- matrix(t$leaf_counts, nrow = 3)
-    pure <- colSums(counts > 0) == 1
-    expect_true(all(t$leaf_type[pure] == 0L))
+    pure <- colSums(tree_leaf_counts(t, 3) > 0) == 1
+    expect_true(all(tree_leaf_kinds(t)[pure] == "constant"))
   }
 })
 
 test_that("summary() reports the shares of SVM and constant leaves", {
   fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
   s <- summary(fit)
-  types <- unlist(lapply(fit$forest$trees, `[[`, "leaf_type"))
-  expect_equal(s$svm_leaf_share, mean(types == 1L))
+  svm <- leaf_kinds(fit) == "linear_svm"
+  expect_equal(s$svm_leaf_share, mean(svm))
   expect_gt(s$svm_leaf_share, 0)
   expect_lt(s$svm_leaf_share, 1)
-  expect_identical(as.integer(sum(s$cost)), sum(types == 1L))
+  expect_identical(as.integer(sum(s$cost)), sum(svm))
   expect_identical(s$leaves_per_tree, n_leaves(fit))
   expect_identical(s$leaf_size, leaf_sizes(fit))
-  expect_output(print(s), sprintf("Leaves with an SVM: %.1f%%", 100 * mean(types == 1L)))
+  expect_output(print(s), sprintf("Leaves with an SVM: %.1f%%", 100 * mean(svm)))
   const <- svforest(Species ~ ., data = iris, ntree = 2, seed = 1, num_threads = 1, leaf = "constant")
   expect_identical(summary(const)$svm_leaf_share, 0)
   expect_identical(as.integer(sum(summary(const)$cost)), 0L)
@@ -163,15 +163,15 @@ test_that("the chosen C of every SVM leaf is in the cost grid", {
   grid <- c(3, 0.01, 100)
   fit <- svforest(d$x, d$y, ntree = 4, seed = 1, num_threads = 2, cost = grid)
   expect_identical(fit$params$cost, sort(grid))
-  costs <- unlist(lapply(fit$forest$trees, function(t) t$leaf_cost[t$leaf_type == 1L]))
+  costs <- leaf_costs(fit)[leaf_kinds(fit) == "linear_svm"]
   expect_gt(length(costs), 0)
   expect_true(all(costs %in% grid))
   # constant leaves have no C
-  const_costs <- unlist(lapply(fit$forest$trees, function(t) t$leaf_cost[t$leaf_type == 0L]))
-  expect_true(all(is.nan(const_costs)))
+  const_costs <- leaf_costs(fit)[leaf_kinds(fit) == "constant"]
+  expect_true(all(is.na(const_costs)))
   # the default grid
   fd <- svforest(d$x, d$y, ntree = 2, seed = 1, num_threads = 2)
-  expect_true(all(unlist(lapply(fd$forest$trees, function(t) t$leaf_cost[t$leaf_type == 1L])) %in%
+  expect_true(all(leaf_costs(fd)[leaf_kinds(fd) == "linear_svm"] %in%
                     c(0.25, 0.5, 1, 2, 4)))
   expect_identical(names(summary(fd)$cost), c("0.25", "0.5", "1", "2", "4"))
 })
@@ -179,16 +179,16 @@ test_that("the chosen C of every SVM leaf is in the cost grid", {
 test_that("a single cost with cv_folds = 1 works and is used by every SVM leaf", {
   d <- xor_linear(600, seed = 72)
   fit <- svforest(d$x, d$y, ntree = 3, seed = 1, num_threads = 1, cost = 0.7, cv_folds = 1)
-  costs <- unlist(lapply(fit$forest$trees, function(t) t$leaf_cost[t$leaf_type == 1L]))
+  costs <- leaf_costs(fit)[leaf_kinds(fit) == "linear_svm"]
   expect_gt(length(costs), 0)
   expect_true(all(costs == 0.7))
   expect_gt(accuracy(predict(fit, d$x, num_threads = 1), d$y), 0.85)
   # several costs but no CV: the first (smallest) one is used
   fit2 <- svforest(d$x, d$y, ntree = 2, seed = 1, num_threads = 1, cost = c(5, 0.2), cv_folds = 1)
-  expect_true(all(unlist(lapply(fit2$forest$trees, function(t) t$leaf_cost[t$leaf_type == 1L])) == 0.2))
+  expect_true(all(leaf_costs(fit2)[leaf_kinds(fit2) == "linear_svm"] == 0.2))
   # a single cost with CV folds: CV has nothing to choose
   fit3 <- svforest(d$x, d$y, ntree = 2, seed = 1, num_threads = 1, cost = 2, cv_folds = 5)
-  expect_true(all(unlist(lapply(fit3$forest$trees, function(t) t$leaf_cost[t$leaf_type == 1L])) == 2))
+  expect_true(all(leaf_costs(fit3)[leaf_kinds(fit3) == "linear_svm"] == 2))
 })
 
 test_that("bootstrap gives an OOB error close to the error on a large test set", {
@@ -212,7 +212,7 @@ test_that("bootstrap gives an OOB error close to the error on a large test set",
   expect_gt(mean(seen), 0.99)
   expect_equal(mean(fit$oob_predictions[seen] != train$y[seen]), fit$oob_error)
   # bootstrap trees are grown on n draws with replacement
-  expect_true(all(vapply(fit$forest$trees, function(t) sum(t$leaf_size), 0L) == 2000L))
+  expect_true(all(vapply(fit$forest$trees, function(t) sum(tree_leaf_sizes(t)), 0L) == 2000L))
 })
 
 test_that("subsample gives an OOB error; sampler 'all' gives NA", {
@@ -222,10 +222,10 @@ test_that("subsample gives an OOB error; sampler 'all' gives NA", {
   expect_lte(sub$oob_error, 0.3)
   expect_length(sub$oob_error_curve, 10)
   # subsample draws ceiling(0.632 n) distinct rows
-  expect_true(all(vapply(sub$forest$trees, function(t) sum(t$leaf_size), 0L) == ceiling(0.632 * 800)))
+  expect_true(all(vapply(sub$forest$trees, function(t) sum(tree_leaf_sizes(t)), 0L) == ceiling(0.632 * 800)))
   half <- svforest(d$x, d$y, ntree = 2, seed = 1, num_threads = 2, sampler = "subsample",
                    sample_fraction = 0.5)
-  expect_true(all(vapply(half$forest$trees, function(t) sum(t$leaf_size), 0L) == 400L))
+  expect_true(all(vapply(half$forest$trees, function(t) sum(tree_leaf_sizes(t)), 0L) == 400L))
 
   all <- svforest(d$x, d$y, ntree = 3, seed = 1, num_threads = 2)
   expect_identical(all$params$sampler, "all")

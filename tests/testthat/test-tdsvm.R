@@ -39,10 +39,12 @@ test_that("the root split is the best entropy split found by brute force", {
   expect_equal(sum(gains > best["gain"] - 1e-9), 1)  # a unique best cut
   fit <- svforest(x, y, method = "tdsvm", sigma = n, leaf = "constant", seed = 1, num_threads = 1)
   tree <- fit$forest$trees[[1]]
-  expect_identical(tree$split_var[1] + 1L, as.integer(best["var"]))
-  expect_equal(tree$split_value[1], unname(best["cut"]), tolerance = 1e-12)
+  root <- tree_axis_splits(tree)[1, ]
+  expect_identical(root$node, 1L)
+  expect_identical(root$var + 1L, as.integer(best["var"]))
+  expect_equal(root$value, unname(best["cut"]), tolerance = 1e-12)
   # children of the root have fewer than sigma rows: both are leaves
-  expect_length(tree$leaf_size, 2)
+  expect_identical(tree_n_leaves(tree), 2L)
 })
 
 test_that("homogeneous leaves predict their class without an SVM; others get a kernel SVM", {
@@ -50,20 +52,21 @@ test_that("homogeneous leaves predict their class without an SVM; others get a k
   fit <- svforest(d$x, d$y, method = "tdsvm", sigma = 100, cost = 10, gamma = 10, seed = 1, num_threads = 1)
   expect_null(fit$tdsvm)  # nothing to search
   tree <- fit$forest$trees[[1]]
-  counts <- matrix(tree$leaf_counts, nrow = 3)
+  counts <- tree_leaf_counts(tree, 3)
   pure <- colSums(counts > 0) == 1
   expect_true(any(pure) && any(!pure))
-  expect_identical(tree$leaf_type, ifelse(pure, 0L, 2L))
-  expect_true(all(tree$leaf_sv_count[pure] == 0L))
-  expect_true(all(tree$leaf_sv_count[!pure] > 0L))
-  expect_true(all(is.na(tree$leaf_gamma[pure])) && all(tree$leaf_gamma[!pure] == 10))
+  expect_identical(tree_leaf_kinds(tree), ifelse(pure, "constant", "kernel_svm"))
+  expect_true(all(tree_leaf_sv_counts(tree, 3)[pure] == 0L))
+  expect_true(all(tree_leaf_sv_counts(tree, 3)[!pure] > 0L))
+  kernel <- lapply(which(!pure), function(l) tree_kernel_leaf(tree, l, 3))
+  expect_true(all(vapply(kernel, function(k) k$gamma == 10 && k$multiclass == "ovo", TRUE)))
   # every node of sigma rows or more was split (or has no gain: a pure node)
-  expect_true(all(tree$leaf_size < 100 | pure))
+  expect_true(all(tree_leaf_sizes(tree) < 100 | pure))
   test <- td_data(2000, seed = 2)
   expect_gt(mean(predict(fit, test$x) == test$y), 0.95)
   nsv <- support_vectors_used(fit, test$x)
   leaf <- predict(fit, test$x, type = "leaf")[, 1]
-  expect_identical(nsv, tree$leaf_sv_count[leaf])
+  expect_identical(nsv, tree_leaf_sv_counts(tree, 3)[leaf])
 })
 
 test_that("merging the leaves of a tree to a larger sigma gives the tree grown with it", {
@@ -71,11 +74,9 @@ test_that("merging the leaves of a tree to a larger sigma gives the tree grown w
   y <- as.integer(d$y) - 1L
   for (sigma in c(40L, 160L, 2000L)) {
     res <- svforest:::.svf_cart_merge(list(type = "dense", x = d$x), y, 3L, 10L, sigma)
-    expect_gt(length(res$small$tree$leaf_size), length(res$merged$tree$leaf_size))
-    for (field in c("split_var", "split_value", "left_child", "right_child", "leaf_id", "leaf_size",
-                    "leaf_counts")) {
-      expect_identical(res$merged$tree[[field]], res$direct$tree[[field]], info = field)
-    }
+    expect_gt(tree_n_leaves(res$small$tree), tree_n_leaves(res$merged$tree))
+    expect_identical(tree_shape(res$merged$tree), tree_shape(res$direct$tree))
+    expect_identical(res$merged$leaf_counts, res$direct$leaf_counts)
     expect_identical(res$merged$rows, res$direct$rows)
     expect_identical(res$merged$leaf_begin, res$direct$leaf_begin)
   }
@@ -115,7 +116,7 @@ test_that("the sigma search follows the 0.5-point rule and keeps its curve", {
   expect_identical(sort(unique(strict$tdsvm$curve$stage)), 0:1)
   expect_identical(strict$params$sigma, 50L)
   # the final tree is grown with the chosen sigma on all rows
-  expect_identical(sum(strict$forest$trees[[1]]$leaf_size), 1500L)
+  expect_identical(sum(tree_leaf_sizes(strict$forest$trees[[1]])), 1500L)
   expect_output(print(summary(fit)), "Tree decomposition search")
   expect_output(print(fit), "Chosen by validation")
   pdf(NULL)
@@ -123,21 +124,7 @@ test_that("the sigma search follows the 0.5-point rule and keeps its curve", {
   dev.off()
 })
 
-test_that("tdsvm is the same for 1 and 2 threads and survives saveRDS", {
-  d <- td_data(800, seed = 6)
-  f1 <- svforest(d$x, d$y, method = "tdsvm", sigma0 = 60, gamma = c(1, 10), cost = c(1, 10),
-                 seed = 9, num_threads = 1)
-  f2 <- svforest(d$x, d$y, method = "tdsvm", sigma0 = 60, gamma = c(1, 10), cost = c(1, 10),
-                 seed = 9, num_threads = 2)
-  expect_identical(f1$forest, f2$forest)
-  expect_identical(f1$tdsvm, f2$tdsvm)
-  path <- tempfile(fileext = ".rds")
-  saveRDS(f1, path)
-  back <- readRDS(path)
-  test <- td_data(500, seed = 7)
-  expect_identical(predict(back, test$x, type = "prob"), predict(f1, test$x, type = "prob"))
-  expect_identical(predict(back, test$x), predict(f1, test$x))
-})
+# threads (with a search over cost x gamma), saveRDS, combine and prediction types: test-contract.R
 
 test_that("a one-leaf model predicts as LIBSVM (e1071::svm) does", {
   skip_if_not_installed("e1071")
@@ -150,10 +137,10 @@ test_that("a one-leaf model predicts as LIBSVM (e1071::svm) does", {
     fit <- svforest(d$x, d$y, method = "tdsvm", sigma = 401, cost = cost, gamma = 5, seed = 1,
                     num_threads = 1)
     tree <- fit$forest$trees[[1]]
-    expect_length(tree$leaf_size, 1)
+    expect_identical(tree_n_leaves(tree), 1L)
     ref <- e1071::svm(scale01(d$x), d$y, kernel = "radial", cost = cost, gamma = 5, scale = FALSE)
-    expect_identical(tree$leaf_sv_count, ref$tot.nSV)
-    expect_equal(sort(tree$svm_rho), sort(ref$rho), tolerance = 1e-6)
+    expect_identical(tree_leaf_sv_counts(tree, 3), ref$tot.nSV)
+    expect_equal(sort(tree_kernel_leaf(tree, 1, 3)$rho), sort(ref$rho), tolerance = 1e-6)
     expect_identical(predict(fit, test$x), unname(predict(ref, scale01(test$x))))
   }
 })
@@ -175,8 +162,9 @@ test_that("RBF leaves solve what linear leaves cannot; one-against-others works"
   ovr <- svforest(d$x, d$y, method = "tdsvm", sigma = 100000, cost = 10, gamma = 10, multiclass = "ovr",
                   seed = 1, num_threads = 1)
   tree <- ovr$forest$trees[[1]]
-  expect_identical(tree$leaf_type, 3L)
-  expect_identical(tree$leaf_class_count, 3L)
+  expect_identical(tree_leaf_kinds(tree), "kernel_svm")
+  expect_identical(tree_kernel_leaf(tree, 1, 3)$multiclass, "ovr")
+  expect_identical(tree_kernel_leaf(tree, 1, 3)$classes, 1:3)
   expect_gt(mean(predict(ovr, test$x) == test$y), 0.95)
 })
 
@@ -208,23 +196,13 @@ test_that("user validation data is used and checked", {
 test_that("damaged kernel leaves give R errors, not crashes", {
   d <- td_data(300, seed = 14)
   fit <- svforest(d$x, d$y, method = "tdsvm", sigma = 80, cost = 10, gamma = 10, seed = 1, num_threads = 1)
-  k <- which(fit$forest$trees[[1]]$leaf_type == 2L)[1]
-  damage <- list(
-    sv_index = function(t) { t$sv_index[1] <- 5L; t },
-    sv_ptr = function(t) { t$sv_ptr[length(t$sv_ptr)] <- 1e6L; t },
-    sv_count = function(t) { t$leaf_sv_count[k] <- 1e6L; t },
-    svm_class = function(t) { t$svm_class[t$leaf_class_start[k] + 1] <- 7L; t },
-    class_count = function(t) { t$leaf_class_count[k] <- 1L; t },
-    rho = function(t) { t$leaf_rho_start[k] <- 1e6L; t },
-    coef = function(t) { t$leaf_coef_start[k] <- length(t$coef); t },
-    gamma = function(t) { t$leaf_gamma[k] <- NA; t },
-    sv_value_type = function(t) { t$sv_value <- as.integer(t$sv_value); t },
-    sv_class_sv = function(t) { t$svm_class_sv[t$leaf_class_start[k] + 1] <- -1L; t }
-  )
+  expect_true("kernel_svm" %in% tree_leaf_kinds(fit$forest$trees[[1]]))
+  damage <- tree_damages(fit$forest$trees[[1]], 3, ncol(d$x))
+  expect_gte(sum(startsWith(names(damage), "kernel_")), 9)  # the kernel leaves' payload is damaged too
   for (name in names(damage)) {
     bad <- fit
-    bad$forest$trees[[1]] <- damage[[name]](bad$forest$trees[[1]])
-    expect_error(predict(bad, d$x), "damaged|must be|missing", info = name)
+    bad$forest$trees[[1]] <- damage[[name]]
+    expect_error(predict(bad, d$x), "tree 1", info = name)
   }
 })
 

@@ -83,24 +83,23 @@ test_that("routing agrees with a direct computation in R", {
   leaves <- predict(fit, te$x, type = "leaf")
   for (t in seq_along(fit$forest$trees)) {
     tree <- fit$forest$trees[[t]]
-    expect_true(all(tree$tf_start[tree$leaf_id < 0] >= 0))
+    kinds <- tree_split_kinds(tree)
+    expect_true(all(kinds[!is.na(kinds)] == "transform"))
     p <- ncol(te$x)
     for (i in seq_len(nrow(te$x))) {
       node <- 1L
-      while (tree$leaf_id[node] < 0) {
-        r <- tree$tf_rank[node]
-        k <- tree$tf_dim[node]
-        v <- tree$tf_values[tree$tf_start[node] + seq_len(r * (p + 2 * k))]
-        T <- matrix(v[seq_len(r * p)], r, p)
-        ua <- matrix(v[r * p + seq_len(r * k)], r, k)
-        ub <- matrix(v[r * p + r * k + seq_len(r * k)], r, k)
-        z <- T %*% te$x[i, ]
+      while (is.na(tree_node_leaf(tree, node))) {
+        split <- tree_transform_split(tree, node, p)
+        expect_identical(nrow(split$transform), 6L)  # transform_rank
+        ua <- split$left
+        ub <- split$right
+        z <- split$transform %*% te$x[i, ]
         # residuals of the two subspaces' reconstructions
         res_a <- sum((z - ua %*% crossprod(ua, z))^2)
         res_b <- sum((z - ub %*% crossprod(ub, z))^2)
-        node <- (if (res_a <= res_b) tree$left_child[node] else tree$right_child[node]) + 1L
+        node <- tree_children(tree, node)[if (res_a <= res_b) 1L else 2L]
       }
-      expect_identical(tree$leaf_id[node] + 1L, leaves[i, t])
+      expect_identical(tree_node_leaf(tree, node), leaves[i, t])
     }
   }
 })
@@ -150,12 +149,14 @@ test_that("dim_per_class grows each node's subspaces with its classes", {
   fixed <- fit(subspace_dim = 3)
   grown <- fit(subspace_dim = 25, dim_per_class = 3)
   capped <- fit(subspace_dim = 10, dim_per_class = 3)
+  split_dims <- function(tree) {
+    vapply(tree_split_nodes(tree), function(node) ncol(tree_transform_split(tree, node, ncol(tr$x))$left), 0L)
+  }
   tree <- grown$forest$trees[[1]]
-  expect_identical(tree$tf_dim[1], 15L)  # all ten classes at the root
-  split_dims <- tree$tf_dim[tree$leaf_id < 0]
-  expect_true(all(split_dims %in% ceiling(3 * (2:10) / 2)))
-  expect_gt(length(unique(split_dims)), 2)
-  expect_lte(max(capped$forest$trees[[1]]$tf_dim), 10L)  # subspace_dim caps it
+  expect_identical(split_dims(tree)[1], 15L)  # all ten classes at the root
+  expect_true(all(split_dims(tree) %in% ceiling(3 * (2:10) / 2)))
+  expect_gt(length(unique(split_dims(tree))), 2)
+  expect_lte(max(split_dims(capped$forest$trees[[1]])), 10L)  # subspace_dim caps it
   acc <- function(f) mean(predict(f, te$x) == te$y)
   expect_gt(acc(grown), acc(fixed) + 0.03)
   expect_gt(acc(grown), 0.98)
@@ -163,28 +164,24 @@ test_that("dim_per_class grows each node's subspaces with its classes", {
   expect_identical(fit(dim_per_class = NA)$forest, fit()$forest)  # NA: the default, fixed dimension
 })
 
-test_that("transform forests are deterministic across threads and round-trip through saveRDS", {
+# threads, saveRDS, combine and prediction types: test-contract.R
+test_that("transform forests subsample, average probabilities and stop at depth 9", {
   tr <- union_of_subspaces(30)
   a <- svforest(tr$x, tr$y, method = "transform", ntree = 6, seed = 8, num_threads = 1)
-  b <- svforest(tr$x, tr$y, method = "transform", ntree = 6, seed = 8, num_threads = 2)
-  expect_identical(a$forest, b$forest)
   expect_false(is.na(a$oob_error))  # subsampling leaves rows out
-  f <- tempfile(fileext = ".rds")
-  saveRDS(a, f)
-  expect_identical(predict(readRDS(f), tr$x, type = "prob"), predict(a, tr$x, type = "prob"))
   expect_identical(a$params$aggregation, "prob")
   expect_identical(a$params$max_depth, 9L)
-  expect_true(all(vapply(a$forest$trees, function(t) svforest:::tree_depth(t) <= 9, TRUE)))
+  expect_true(all(vapply(a$forest$trees, function(t) tree_depth(t) <= 9, TRUE)))
 })
 
 test_that("max_depth and min_node_size limit the trees", {
   tr <- union_of_subspaces(30)
   fit <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 1, num_threads = 1,
                   max_depth = 1)
-  for (t in fit$forest$trees) expect_lte(length(t$leaf_size), 2)
+  for (t in fit$forest$trees) expect_lte(tree_n_leaves(t), 2)
   big <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 1, num_threads = 1,
                   min_node_size = 1000)
-  for (t in big$forest$trees) expect_length(t$leaf_size, 1)
+  for (t in big$forest$trees) expect_identical(tree_n_leaves(t), 1L)
 })
 
 test_that("transform parameters are checked and damaged transformation splits are rejected", {
@@ -199,20 +196,12 @@ test_that("transform parameters are checked and damaged transformation splits ar
 
   fit <- fit_tf(seed = 1)
   tree <- fit$forest$trees[[1]]
-  node <- which(tree$tf_start >= 0)[1]
-  damage <- list(
-    start_high = function(t) { t$tf_start[node] <- length(t$tf_values); t },
-    start_below = function(t) { t$tf_start[node] <- -2L; t },
-    rank_zero = function(t) { t$tf_rank[node] <- 0L; t },
-    dim_above_rank = function(t) { t$tf_dim[node] <- t$tf_rank[node] + 1L; t },
-    values_truncated = function(t) { t$tf_values <- head(t$tf_values, -1); t },
-    values_integer = function(t) { t$tf_values <- integer(length(t$tf_values)); t },
-    start_truncated = function(t) { t$tf_start <- t$tf_start[-1]; t },
-    also_oblique = function(t) { t$split_coef_start[node] <- 0L; t$split_coef_count[node] <- 1L; t }
-  )
+  expect_true("transform" %in% tree_split_kinds(tree))
+  damage <- tree_damages(tree, nlevels(tr$y), ncol(tr$x))
+  expect_gte(sum(startsWith(names(damage), "tf_")), 8)  # the transformation splits' payload is damaged too
   for (what in names(damage)) {
     m <- fit
-    m$forest$trees[[1]] <- damage[[what]](tree)
+    m$forest$trees[[1]] <- damage[[what]]
     expect_error(predict(m, tr$x), "tree 1", info = what)
   }
 })
@@ -225,13 +214,10 @@ info_gain <- function(y, left) {
 
 # Rows of x sent left by the root's transformation split.
 root_left <- function(tree, x) {
-  r <- tree$tf_rank[1]
-  k <- tree$tf_dim[1]
-  p <- ncol(x)
-  v <- tree$tf_values[tree$tf_start[1] + seq_len(r * (p + 2 * k))]
-  z <- matrix(v[seq_len(r * p)], r, p) %*% t(x)
-  ua <- matrix(v[r * p + seq_len(r * k)], r, k)
-  ub <- matrix(v[r * p + r * k + seq_len(r * k)], r, k)
+  split <- tree_transform_split(tree, 1L, ncol(x))
+  z <- split$transform %*% t(x)
+  ua <- split$left
+  ub <- split$right
   colSums(crossprod(ua, z)^2) >= colSums(crossprod(ub, z)^2)  # smaller residual: larger projection
 }
 
@@ -258,7 +244,7 @@ test_that("node_tries keeps the division with the largest information gain", {
     g_best <- info_gain(tr$y, root_left(best, tr$x))
     expect_gte(g_best, g_first - 1e-12)
     if (g_best > g_first + 1e-9) improved <- improved + 1
-    else expect_identical(best$tf_values, first$tf_values)  # no better try: the first is kept
+    else expect_identical(tree_transform_split(best, 1L, ncol(tr$x)), tree_transform_split(first, 1L, ncol(tr$x)))  # no better try: the first is kept
   }
   expect_gt(improved, 0)  # the tries matter
 })

@@ -1,34 +1,6 @@
-# Method presets. A method is a combination of engine parts (sampler x
-# splitter x leaf model x aggregation) plus default parameter values; the
-# user may override any part or parameter through svforest(...).
-
-svf_presets <- list(
-  rsvt = list(
-    sampler = "all", splitter = "random_axis", leaf = "linear_svm",
-    aggregation = "vote", ntree = 10L
-  ),
-  psvm = list(
-    sampler = "all", splitter = "psvm", leaf = "constant",
-    aggregation = "vote", ntree = 100L
-  ),
-  transform = list(
-    sampler = "subsample", splitter = "transform", leaf = "constant",
-    aggregation = "prob", ntree = 20L,
-    defaults = list(max_depth = 9L)
-  ),
-  tdsvm = list(
-    sampler = "all", splitter = "cart", leaf = "kernel_svm",
-    aggregation = "vote", ntree = 1L,
-    defaults = list(cost = 10^(0:4))
-  ),
-  # RSVF: leaves and split scoring use C = 1 without CV (the paper's choice);
-  # tree and candidate counts are cheap everyday values, see rsvf_paper_settings()
-  rsvf = list(
-    sampler = "bootstrap", splitter = "oob_svm", leaf = "linear_svm",
-    aggregation = "vote", ntree = 20L,
-    defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L, balanced = "task")
-  )
-)
+# Parameters of the engine's parts: one definition (default and check) per
+# parameter, shared by every part that reads it. Which part reads which
+# parameter is registered with the part (R/parts.R, R/method-*.R).
 
 # `balanced`: TRUE, FALSE or "task" (two-class tasks keep the task's class
 # shares in every SVM, see class_factors(); more classes as TRUE).
@@ -68,19 +40,20 @@ check_count_or_na <- function(x, name, min) {
 # `method` are available to defaults that depend on the data.
 svf_parameters <- list(
   sampler = list(default = function(preset, n) preset$sampler,
-                 check = function(x) check_choice(x, "sampler", c("all", "bootstrap", "subsample"))),
+                 check = function(x) check_choice(x, "sampler", part_names("sampler"))),
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
                          check = function(x) check_number(x, "sample_fraction", 0, 1, min_open = TRUE)),
   splitter = list(default = function(preset, n) preset$splitter,
-                  check = function(x) check_choice(x, "splitter", c("random_axis", "psvm", "transform", "cart", "oob_svm"))),
+                  check = function(x) check_choice(x, "splitter", part_names("splitter"))),
   leaf = list(default = function(preset, n) preset$leaf,
-              check = function(x) check_choice(x, "leaf", c("linear_svm", "constant", "kernel_svm"))),
+              check = function(x) check_choice(x, "leaf", part_names("leaf"))),
   aggregation = list(default = function(preset, n) preset$aggregation,
                      check = function(x) check_choice(x, "aggregation", c("vote", "prob", "max_confidence"))),
   leaf_size_factor = list(default = function(preset, n) 1,
                           check = function(x) check_number(x, "leaf_size_factor", 0, min_open = TRUE)),
   min_leaf_size = list(default = function(preset, n, args)
-                         preset_default(preset, "min_leaf_size", as.integer(ceiling(args$leaf_size_factor * sqrt(n)))),
+                         preset_default(preset, "min_leaf_size",
+                                        as.integer(ceiling((if (is.null(args$leaf_size_factor)) 1 else args$leaf_size_factor) * sqrt(n)))),
                        check = function(x) check_count(x, "min_leaf_size", 1)),
   split_rule = list(default = function(preset, n) "admissible",
                     check = function(x) check_choice(x, "split_rule", c("admissible", "published"))),
@@ -88,8 +61,9 @@ svf_parameters <- list(
                    check = function(x) check_count(x, "max_depth", 0, 10000)),
   nu = list(default = function(preset, n) 1000,
             check = function(x) check_number(x, "nu", 0, min_open = TRUE)),
-  m_max = list(default = function(preset, n, args) NA_integer_,  # all predictors, set in fit_forest()
-               check = function(x) check_count_or_na(x, "m_max", 1)),
+  m_max = list(default = function(preset, n, args) NA_integer_,  # all predictors
+               check = function(x) check_count_or_na(x, "m_max", 1),
+               finish = function(x, p) min(if (is.na(x)) p else x, p)),
   n_min = list(default = function(preset, n) 2L,
                check = function(x) check_count(x, "n_min", 0)),
   # transformation splits
@@ -159,10 +133,49 @@ svf_parameters <- list(
                     check = function(x) check_number(x, "cache_size", 1, 1e6))
 )
 
-# Resolves the parameters of a fit: preset defaults, then user overrides, each
-# checked; unknown names are an error (a typo must not be silently ignored).
+# Parameters of the forest itself, used by every fit (besides `ntree`,
+# `seed` and `first_tree`, which svforest() handles), and the parameters that
+# choose the parts.
+forest_parameters <- c("max_depth", "aggregation", "scale")
+part_selectors <- c("sampler", "splitter", "leaf")
+
+# Names of the parameters a fit with these parts uses, in table order.
+used_parameter_names <- function(parts) {
+  used <- c(part_selectors, forest_parameters, unlist(lapply(parts, `[[`, "parameters")))
+  intersect(names(svf_parameters), used)
+}
+
+# "the psvm splitter", "the oob_svm splitter and the linear_svm, logistic and
+# kernel_svm leaves": the parts that read parameter `name`.
+parameter_owners <- function(name) {
+  owners <- character()
+  for (type in names(svf_registry$parts)) {
+    names_of_type <- Filter(function(part) name %in% svf_part(type, part)$parameters, part_names(type))
+    if (length(names_of_type)) {
+      listed <- if (length(names_of_type) == 1) names_of_type
+                else paste(paste(utils::head(names_of_type, -1), collapse = ", "), "and", utils::tail(names_of_type, 1))
+      plural <- c(sampler = "samplers", splitter = "splitters", leaf = "leaves")[[type]]
+      owners <- c(owners, paste0(listed, " ", if (length(names_of_type) > 1) plural else type))
+    }
+  }
+  paste("the", paste(owners, collapse = " and the "))
+}
+
+# The default of parameter `name` given the preset, the rows and the
+# parameters resolved so far.
+parameter_default <- function(name, preset, n, args) {
+  f <- svf_parameters[[name]]$default
+  if ("args" %in% names(formals(f))) f(preset, n, args) else f(preset, n)
+}
+
+# Resolves the parameters of a fit: the parts (user choice or preset), then
+# the parameters of those parts only, each from the user or the preset's
+# defaults, each checked. Unknown names are an error (a typo must not be
+# silently ignored), and so is a known parameter of a part the fit does not
+# use (it would have no effect). The result holds exactly the parameters of
+# the fit's parts (and of the forest).
 resolve_parameters <- function(method, user, n) {
-  preset <- svf_presets[[method]]
+  preset <- svf_method(method)
   unknown <- setdiff(names(user), names(svf_parameters))
   if (length(unknown) > 0 || (length(user) > 0 && is.null(names(user))) || any(names(user) == "")) {
     stop(sprintf("Unknown argument%s %s. Method parameters are: %s.",
@@ -171,16 +184,34 @@ resolve_parameters <- function(method, user, n) {
                  paste(names(svf_parameters), collapse = ", ")), call. = FALSE)
   }
   args <- list()
-  for (name in names(svf_parameters)) {
-    spec <- svf_parameters[[name]]
-    value <- user[[name]]
-    if (is.null(value)) {
-      f <- spec$default
-      value <- if ("args" %in% names(formals(f))) f(preset, n, args) else f(preset, n)
-    }
-    args[[name]] <- spec$check(value)
+  for (name in part_selectors) {
+    value <- if (is.null(user[[name]])) parameter_default(name, preset, n, args) else user[[name]]
+    args[[name]] <- svf_parameters[[name]]$check(value)
   }
-  args
+  used <- used_parameter_names(used_parts(args))
+  unused <- setdiff(names(user)[!vapply(user, is.null, TRUE)], used)  # NULL: the default
+  if (length(unused)) {
+    owners <- parameter_owners(unused[1])
+    stop(sprintf("`%s` is a parameter of %s, %s (its parts: %s sampler, %s splitter, %s leaves).",
+                 unused[1], owners, if (grepl(" and |, ", owners)) "none of which this fit uses" else "which this fit does not use",
+                 args$sampler, args$splitter, args$leaf), call. = FALSE)
+  }
+  for (name in setdiff(used, part_selectors)) {
+    value <- user[[name]]
+    if (is.null(value)) value <- parameter_default(name, preset, n, args)
+    args[[name]] <- svf_parameters[[name]]$check(value)
+  }
+  args[used]
+}
+
+# Parameters that depend on the data, set once the design is known (e.g.
+# `m_max = NA`: all `p` predictor columns).
+finish_parameters <- function(params, p) {
+  for (name in names(params)) {
+    finish <- svf_parameters[[name]]$finish
+    if (!is.null(finish)) params[[name]] <- finish(params[[name]], p)
+  }
+  params
 }
 
 #' Methods available in svforest
@@ -191,13 +222,14 @@ resolve_parameters <- function(method, user, n) {
 #' svforest_methods()
 #' @export
 svforest_methods <- function() {
+  presets <- svf_registry$methods
   data.frame(
-    method = names(svf_presets),
-    sampler = vapply(svf_presets, `[[`, "", "sampler"),
-    splitter = vapply(svf_presets, `[[`, "", "splitter"),
-    leaf = vapply(svf_presets, `[[`, "", "leaf"),
-    aggregation = vapply(svf_presets, `[[`, "", "aggregation"),
-    default_ntree = vapply(svf_presets, function(p) p$ntree, 0L),
+    method = names(presets),
+    sampler = vapply(presets, `[[`, "", "sampler"),
+    splitter = vapply(presets, `[[`, "", "splitter"),
+    leaf = vapply(presets, `[[`, "", "leaf"),
+    aggregation = vapply(presets, `[[`, "", "aggregation"),
+    default_ntree = vapply(presets, function(p) p$ntree, 0L),
     row.names = NULL, stringsAsFactors = FALSE
   )
 }

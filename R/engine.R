@@ -1,0 +1,37 @@
+# The one call from R into the engine's training code, for every method and
+# combination of parts.
+
+# Fits a forest.
+# - data: the engine's view of the training predictors (engine_data()).
+# - y: outcome as integer class codes from 0; num_classes: number of levels.
+# - params: the fit's parameters (engine_parameters()): those of its parts
+#   (and only those), plus ntree, seed, first_tree, progress_delay and the
+#   engine's form of `balanced` (logical) and `class_factor`.
+# - validation: list(data, y) of validation data (validation_data());
+#   data is NULL when none was given.
+# - num_threads, verbose: as for svforest().
+# Returns list(forest = the forest stored in the model (without its
+# out-of-bag results), oob = NULL or list(votes, error, error_curve,
+# predicted), selection = NULL or the result of the tuning stage on
+# validation data (the model's `tdsvm` element), sigma = NULL or the
+# ceiling size it chose).
+engine_fit <- function(data, y, num_classes, params, validation, num_threads, verbose) {
+  res <- .svf_fit(data, y, num_classes, params, validation$data, validation$y, num_threads, verbose)
+  list(forest = res$forest, oob = res$oob, selection = res$tuning,
+       sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma)
+}
+
+# The parameter list handed to engine_fit(): the model's parameters plus the
+# forest's `ntree`, `seed` (a double: the engine's seeds are 64-bit),
+# `first_tree` and `progress_delay` (seconds before a progress bar shows),
+# with `balanced` in the engine's form (a flag and a cost factor per class,
+# see class_factors()).
+engine_parameters <- function(params, y, ntree, seed, first_tree, progress_delay) {
+  out <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
+                        progress_delay = progress_delay))
+  if (!is.null(params$balanced)) {
+    out$balanced <- !isFALSE(params$balanced)
+    out$class_factor <- class_factors(params$balanced, y)
+  }
+  out
+}

@@ -1,0 +1,86 @@
+#' @include registry.R parts.R
+NULL
+
+# Method "tdsvm": tree decomposition SVM. One CART tree (the "cart"
+# splitter, entropy gain, nodes of fewer than `sigma` rows are leaves) with
+# kernel SVM leaves; `sigma` and the SVM parameters are chosen on validation
+# data. caret tunes nothing: the method tunes itself.
+
+register_method("tdsvm", sampler = "all", splitter = "cart", leaf = "kernel_svm",
+                aggregation = "vote", ntree = 1L, defaults = list(cost = 10^(0:4)))
+
+register_part("splitter", "cart",
+              parameters = c("sigma", "sigma0", "sigma_factor", "top_k", "min_gain", "validation_fraction"),
+              print_lines = function(x) {
+                if (!is.null(x$tdsvm)) {
+                  cat("  Chosen by validation: ", tdsvm_choice(x$tdsvm), "\n")
+                } else {
+                  cat("  Ceiling size sigma:   ", x$params$sigma, "\n")
+                }
+              },
+              check = function(params, y, validation) if (is.null(validation)) check_cart_holdout(params, y),
+              uses_validation = TRUE)
+
+# Without `validation`, the search of the cart splitter needs a non-empty
+# held-out part and at least 2 training rows (the engine's stratified
+# hold-out takes round(fraction * n_k) rows of each class k). The grid is
+# every combination of the leaf's `cost` and `gamma` (those it has).
+check_cart_holdout <- function(params, y) {
+  grid <- prod(lengths(params[intersect(c("cost", "gamma"), names(params))]))
+  if (!is.na(params$sigma) && grid <= 1) return(invisible())
+  counts <- tabulate(as.integer(y), nlevels(y))
+  held <- sum(floor(params$validation_fraction * counts + 0.5))
+  hint <- "give `validation`, change `validation_fraction`, or skip the search (give `sigma` and a single `cost` and `gamma`)"
+  if (held == 0) {
+    stop(sprintf("The \"cart\" splitter (method \"tdsvm\") chooses its parameters on held-out rows, but `validation_fraction = %s` holds out no row of these %d rows: %s.",
+                 format(params$validation_fraction), length(y), hint), call. = FALSE)
+  }
+  if (length(y) - held < 2) {
+    stop(sprintf("The \"cart\" splitter (method \"tdsvm\") chooses its parameters on held-out rows, but `validation_fraction = %s` leaves fewer than 2 of these %d rows for training: %s.",
+                 format(params$validation_fraction), length(y), hint), call. = FALSE)
+  }
+  invisible()
+}
+
+#' @rdname svforest
+#' @name svforest
+#' @section Method "tdsvm" (tree decomposition SVM):
+#' One CART tree cuts the data into leaves of fewer than `sigma` rows (the
+#' ceiling size); RBF-kernel C-SVMs (LIBSVM, on scaled predictors) are fitted
+#' on the leaves with more than one class, homogeneous leaves predict their
+#' class. A node with `sigma` or more rows is split at the cut of largest
+#' entropy gain over all predictors (midpoint between consecutive distinct
+#' values); a node with no cut of positive gain is a leaf. The paper's
+#' fallback for such non-homogeneous nodes (a balanced cut) is not
+#' implemented: they keep an SVM.
+#'
+#' `sigma` and the SVM parameters `cost` x `gamma` are chosen on validation
+#' data: `validation = list(x = , y = )` (or, with a formula, a data frame
+#' with the outcome), else a stratified `validation_fraction` share of the
+#' training rows (drawn from `seed`). Stage 0 grows the tree with `sigma0`
+#' (paper: 1500; default `min(1500, max(50, ceiling(n / 8)))`) and tries every
+#' (`cost`, `gamma`); stage t sets `sigma_t = sigma_factor * sigma_{t-1}`
+#' (4), merges the nodes of fewer than `sigma_t` rows of the same tree into
+#' leaves (the tree grown with `sigma_t`, without regrowing) and tries only
+#' the `top_k` (5) best pairs of stage 0. The search stops when the best
+#' validation accuracy gains less than `min_gain` (0.5) percentage points
+#' (the previous stage is kept) or `sigma_t` reaches the number of training
+#' rows. The final tree is grown with the chosen `sigma` on all training rows
+#' (training part plus held-out share) with the chosen `cost` and `gamma`.
+#' Giving `sigma` (default `NA`: searched) skips the sigma search; a single `cost` and `gamma` with a
+#' given `sigma` skips validation altogether. The paper's grid is
+#' `cost = 10^(-1:5)`, `gamma = 10^(-4:4)`; the default grid is the cheaper
+#' `cost = 10^(0:4)`, `gamma = 10^(-1:2)` (predictors min-max scaled to
+#' \[0, 1\]). The choice and every validation accuracy are kept in the
+#' model's `tdsvm` element and shown by `summary()` and `plot()`.
+#' `multiclass = "ovo"` (default) uses LIBSVM's one-against-one voting,
+#' `"ovr"` one SVM per class against the others (largest decision value).
+#' `leaf = "linear_svm"` fits linear SVM leaves instead (the grid is then
+#' `cost` only). `svm_tolerance` and `cache_size` (MB) go to LIBSVM.
+#' [support_vectors_used()] counts the support vectors a prediction uses.
+#' The held-out share takes `round(validation_fraction * n_k)` rows of each
+#' class `k`; on very small data (e.g. one row per class) it can be empty, or
+#' leave fewer than 2 training rows, which is an error: give `validation`,
+#' change `validation_fraction`, or skip the search (a `sigma` and a single
+#' `cost` and `gamma`).
+NULL

@@ -1,0 +1,62 @@
+# The registry of methods and engine parts: the one place that maps names to
+# them. Each method file (R/method-*.R) registers its preset and the splitter
+# it brings; the samplers and leaf models shared by methods are registered in
+# R/parts.R. Files that register include this one (roxygen `@include`), so
+# the Collate field loads it first. Nothing else in R/ names a method.
+
+svf_registry <- new.env(parent = emptyenv())
+svf_registry$methods <- list()
+svf_registry$parts <- list(sampler = list(), splitter = list(), leaf = list())
+
+# A method preset: its parts (sampler x splitter x leaf model), its
+# aggregation and default number of trees, and its own defaults for
+# parameters of those parts (`defaults`; a default for a parameter that a fit
+# does not use is ignored). `tune`: the parameters svforest_caret() tunes by
+# default (NULL: its splitter's choice).
+register_method <- function(name, sampler, splitter, leaf, aggregation, ntree, defaults = list(),
+                            tune = NULL) {
+  svf_registry$methods[[name]] <- list(
+    name = name, sampler = sampler, splitter = splitter, leaf = leaf, aggregation = aggregation,
+    ntree = as.integer(ntree), defaults = defaults, tune = tune)
+  invisible(name)
+}
+
+# An engine part of `type` "sampler", "splitter" or "leaf": the parameters it
+# reads (names in svf_parameters), and optional hooks:
+# - `tune`: parameters svforest_caret() tunes by default for this splitter;
+# - `print_lines(x)`: lines print.svforest() adds for a model using the part;
+# - `summary(object)`: a named list of values summary.svforest() adds;
+# - `check(params, y, validation)`: checks of the data before the engine runs;
+# - `uses_validation`: the part chooses its settings on validation data.
+register_part <- function(type, name, parameters = character(), tune = character(), print_lines = NULL,
+                          summary = NULL, check = NULL, uses_validation = FALSE) {
+  stopifnot(type %in% names(svf_registry$parts))
+  svf_registry$parts[[type]][[name]] <- list(
+    type = type, name = name, parameters = parameters, tune = tune, print_lines = print_lines,
+    summary = summary, check = check, uses_validation = uses_validation)
+  invisible(name)
+}
+
+# Names of the registered methods.
+method_names <- function() names(svf_registry$methods)
+
+# The preset of method `name` (checked).
+svf_method <- function(name) {
+  name <- check_choice(name, "method", method_names())
+  svf_registry$methods[[name]]
+}
+
+# Names of the registered parts of `type`.
+part_names <- function(type) names(svf_registry$parts[[type]])
+
+# Part `name` of `type`, NULL when there is none.
+svf_part <- function(type, name) svf_registry$parts[[type]][[name]]
+
+# The parts a parameter list uses (its sampler, splitter and leaf).
+used_parts <- function(params) {
+  Filter(Negate(is.null), lapply(c(sampler = "sampler", splitter = "splitter", leaf = "leaf"),
+                                 function(type) svf_part(type, params[[type]])))
+}
+
+# The default method: the default of svforest()'s `method` argument.
+default_method <- function() eval(formals(svforest.default)$method)
