@@ -210,11 +210,8 @@ if (length(unknown)) stop("unknown dataset(s): ", paste(unknown, collapse = ", "
 # --- models --------------------------------------------------------------------
 
 mb <- function(obj) as.numeric(utils::object.size(obj)) / 2^20
-leaves_per_tree <- function(fit) mean(vapply(fit$forest$trees, function(t) length(t$leaf_size), 0L))
-svm_leaf_pct <- function(fit) {
-  type <- unlist(lapply(fit$forest$trees, `[[`, "leaf_type"))
-  100 * mean(type == 1L)
-}
+leaves_per_tree <- function(fit) mean(vapply(fit$forest$trees, svforest:::tree_n_leaves, 0L))
+svm_leaf_pct <- function(fit) 100 * mean(unlist(lapply(fit$forest$trees, svforest:::tree_leaf_is_model)))
 
 # Other processes on the machine skew timings: show the load when a dataset starts.
 loadavg <- function() {

@@ -172,7 +172,7 @@ for (name in run_sets) {
   do.call(add, c(common, list(model = "tdsvm", accuracy = acc_td, seconds = td$seconds, nsv = nsv_td,
                               speedup = NA_real_, note = sprintf(
     "sigma %d, C %g, gamma %g; %d leaves (%d with SVM); stages %s", sel$sigma, sel$cost, sel$gamma,
-    length(tree$leaf_size), sum(tree$leaf_type != 0L),
+    svforest:::tree_n_leaves(tree), sum(svforest:::tree_leaf_is_model(tree)),
     paste(sprintf("%d:%.2f", tdsvm_sigmas <- unique(sel$curve$sigma),
                   100 * tapply(sel$curve$accuracy, sel$curve$stage, max)), collapse = " ")))))
 
