@@ -12,17 +12,17 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // svf_fit
-List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, SEXP valid_data, Rcpp::IntegerVector valid_y, int num_threads, bool verbose);
+List svf_fit(List data, SEXP y, int num_classes, List params, SEXP valid_data, SEXP valid_y, int num_threads, bool verbose);
 RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< List >::type data(dataSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< SEXP >::type y(ySEXP);
     Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
     Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type valid_data(valid_dataSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type valid_y(valid_ySEXP);
+    Rcpp::traits::input_parameter< SEXP >::type valid_y(valid_ySEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
     rcpp_result_gen = Rcpp::wrap(svf_fit(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose));

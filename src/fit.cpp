@@ -3,6 +3,7 @@
 // asks for one, trains with the common trainer and returns plain R data.
 #include <Rcpp.h>
 
+#include <cmath>
 #include <memory>
 
 #include "RcppRunner.h"
@@ -25,10 +26,19 @@ svf::SamplerType sampler_type(const std::string& s) {
   Rcpp::stop("unknown sampler '%s'", s);
 }
 
-void check_labels(const Rcpp::IntegerVector& y, size_t n, int num_classes) {
-  if (static_cast<size_t>(y.size()) != n) Rcpp::stop("internal: length of y");
-  for (int v : y)
-    if (v < 0 || v >= num_classes) Rcpp::stop("internal: class index out of range");
+// The outcome: class codes (num_classes >= 2) or, for regression
+// (num_classes 0), finite numbers.
+void check_outcome(SEXP y, size_t n, int num_classes) {
+  if (static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
+  if (num_classes == 0) {
+    if (TYPEOF(y) != REALSXP) Rcpp::stop("internal: a regression outcome must be a double vector");
+    for (R_xlen_t i = 0; i < XLENGTH(y); ++i)
+      if (!std::isfinite(REAL(y)[i])) Rcpp::stop("internal: outcome not finite");
+    return;
+  }
+  if (TYPEOF(y) != INTSXP || num_classes < 2) Rcpp::stop("internal: class codes must be integers");
+  for (R_xlen_t i = 0; i < XLENGTH(y); ++i)
+    if (INTEGER(y)[i] < 0 || INTEGER(y)[i] >= num_classes) Rcpp::stop("internal: class index out of range");
 }
 
 List forest_to_r(const svf::TrainingData& td, const svf::FittedForest& forest) {
@@ -69,16 +79,18 @@ List tuning_to_r(const svf::TuningResult& res) {
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
-List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, SEXP valid_data,
-             Rcpp::IntegerVector valid_y, int num_threads, bool verbose) {
+List svf_fit(List data, SEXP y, int num_classes, List params, SEXP valid_data, SEXP valid_y,
+             int num_threads, bool verbose) {
   std::unique_ptr<svf::DataView> x = data_view_from_r(data);
   const size_t n = x->n_rows();
-  check_labels(y, n, num_classes);
+  check_outcome(y, n, num_classes);
   const RParams rp(params);
+  const bool regression = num_classes == 0;
 
   svf::TrainingData td;
   td.x = x.get();
-  td.y = y.begin();
+  if (regression) td.response = REAL(y);
+  else td.y = INTEGER(y);
   td.num_classes = num_classes;
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
 
@@ -107,11 +119,12 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, SEX
         size_t p = 0;
         valid_rows = row_source_from_r(List(valid_data), p);
         if (p != x->n_cols()) Rcpp::stop("internal: validation columns");
-        check_labels(valid_y, valid_rows->n_rows(), num_classes);
+        check_outcome(valid_y, valid_rows->n_rows(), num_classes);
         external.rows = valid_rows.get();
         for (size_t v = 0; v < valid_rows->n_rows(); ++v) {
           external.index.push_back(static_cast<int>(v));
-          external.y.push_back(valid_y[v]);
+          if (regression) external.response.push_back(REAL(valid_y)[v]);
+          else external.y.push_back(INTEGER(valid_y)[v]);
         }
       }
       tuning = svf::tune(td, rp, valid_rows ? &external : nullptr, runner);
@@ -124,7 +137,11 @@ List svf_fit(List data, Rcpp::IntegerVector y, int num_classes, List params, SEX
     runner.finish();
     result = List::create(Named("forest") = forest_to_r(td, forest), Named("oob") = R_NilValue,
                           Named("tuning") = R_NilValue);
-    if (forest.oob.available) {
+    if (forest.oob.available && regression) {
+      result["oob"] = List::create(Named("sum") = Rcpp::wrap(forest.oob.sum), Named("count") = Rcpp::wrap(forest.oob.count),
+                                   Named("error") = forest.oob.error,
+                                   Named("error_curve") = Rcpp::wrap(forest.oob.error_curve));
+    } else if (forest.oob.available) {
       Rcpp::IntegerMatrix votes(static_cast<int>(n), num_classes);
       std::copy(forest.oob.votes.begin(), forest.oob.votes.end(), votes.begin());
       result["oob"] = List::create(Named("votes") = votes, Named("error") = forest.oob.error,

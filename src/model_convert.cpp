@@ -159,7 +159,8 @@ void forest_from_r(const List& forest, ForestHandle& out) {
   const std::string where = "forest";
   const int K = int_scalar(forest, "num_classes", where);
   const int p = int_scalar(forest, "num_features", where);
-  if (K < 2 || p < 1) stop("forest: num_classes or num_features out of range");
+  // num_classes 0: a regression forest
+  if (K == 1 || K < 0 || p < 1) stop("forest: num_classes or num_features out of range");
   const double* center = real_field(forest, "scale_center", p, where);
   const double* factor = real_field(forest, "scale_factor", p, where);
   out.scaling.center.assign(center, center + p);

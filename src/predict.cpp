@@ -21,7 +21,7 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
     Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
   const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
   const int ntree = static_cast<int>(handle.view.trees.size());
-  Rcpp::NumericMatrix prob(n, K);
+  Rcpp::NumericMatrix prob(n, handle.view.shape.outputs());
   Rcpp::IntegerMatrix votes(n, K);
   Rcpp::IntegerMatrix leaves(want_leaves ? n : 0, want_leaves ? ntree : 0);
   // per-tree outputs are n x ntree: allocated only when asked for

@@ -11,8 +11,13 @@ namespace svf {
 
 struct TrainingData {
   const DataView* x = nullptr;
-  const int* y = nullptr;  // class of each row, 0 .. num_classes - 1
+  // classification: the class of each row, 0 .. num_classes - 1
+  const int* y = nullptr;
   int num_classes = 0;
+  // regression (num_classes 0): the numeric outcome of each row, on the
+  // model's scale (standardised in R)
+  const double* response = nullptr;
+  bool regression() const { return response != nullptr; }
   Scaling scaling;
   ScaledRows scaled;  // filled only when a component asks for it
 };

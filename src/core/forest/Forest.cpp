@@ -13,6 +13,7 @@ struct TreeWork {
   GrownTree grown;
   std::vector<int> oob_rows;
   std::vector<int> oob_class;
+  std::vector<double> oob_value;       // regression
   std::vector<double> oob_confidence;  // with max_confidence
 };
 
@@ -53,7 +54,12 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   std::vector<int> oob_pred;  // current OOB majority class of each row, -1 if none
   size_t oob_wrong = 0;
   std::vector<double> oob_best_confidence;
-  if (oob.available) {
+  const bool regression = data.regression();
+  double oob_sse = 0.0;  // regression: squared error of the rows' current OOB means
+  if (oob.available && regression) {
+    oob.sum.assign(n, 0.0);
+    oob.count.assign(n, 0);
+  } else if (oob.available) {
     oob.votes.assign(n * K, 0);
     oob_pred.assign(n, -1);
     if (options.max_confidence) oob_best_confidence.assign(n, 0.0);
@@ -113,8 +119,17 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       work[b].grown.rows = std::vector<int>();
       const TreeView view = view_of(tree);
       PredictScratch scratch;
-      std::vector<double> dist(K);
+      std::vector<double> dist(shape.outputs());
       const std::vector<int>& rows = work[b].oob_rows;
+      if (regression) {
+        work[b].oob_value.resize(rows.size());
+        for (size_t k = 0; k < rows.size(); ++k) {
+          tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(), nullptr,
+                       nullptr);
+          work[b].oob_value[k] = dist[0];
+        }
+        return;
+      }
       work[b].oob_class.resize(rows.size());
       if (options.max_confidence) work[b].oob_confidence.resize(rows.size());
       for (size_t k = 0; k < rows.size(); ++k)
@@ -125,7 +140,23 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
 
     // 4. merge, in tree order, on this thread
     for (size_t b = 0; b < count; ++b) {
-      if (oob.available) {
+      if (oob.available && regression) {
+        const std::vector<int>& rows = work[b].oob_rows;
+        for (size_t k = 0; k < rows.size(); ++k) {
+          const int r = rows[k];
+          if (oob.count[r] > 0) {
+            const double e = oob.sum[r] / oob.count[r] - data.response[r];
+            oob_sse -= e * e;
+          } else {
+            ++oob.n_rows_with_votes;
+          }
+          oob.sum[r] += work[b].oob_value[k];
+          ++oob.count[r];
+          const double e = oob.sum[r] / oob.count[r] - data.response[r];
+          oob_sse += e * e;
+        }
+        oob.error_curve.push_back(oob.n_rows_with_votes > 0 ? std::max(0.0, oob_sse) / oob.n_rows_with_votes : NAN);
+      } else if (oob.available) {
         const std::vector<int>& rows = work[b].oob_rows;
         for (size_t k = 0; k < rows.size(); ++k) {
           const int r = rows[k];
@@ -158,7 +189,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     runner.progress(start + count, options.ntree);
   }
   if (oob.available && !oob.error_curve.empty()) oob.error = oob.error_curve.back();
-  if (oob.available) oob.predicted = std::move(oob_pred);
+  if (oob.available && !regression) oob.predicted = std::move(oob_pred);
   return forest;
 }
 

@@ -32,10 +32,15 @@ struct ForestOptions {
 
 struct OobResult {
   bool available = false;
-  std::vector<int> votes;           // n x K, column-major
-  double error = NAN;               // share of rows with votes that are misclassified
+  std::vector<int> votes;           // classification: n x K, column-major
+  // classification: share of rows with votes that are misclassified;
+  // regression: mean squared error of the rows' mean OOB prediction
+  double error = NAN;
   std::vector<double> error_curve;  // error after 1, 2, ... trees
   std::vector<int> predicted;       // OOB class of each row, -1 if none
+  // regression: sum of each row's OOB predictions and their number
+  std::vector<double> sum;
+  std::vector<int> count;
   size_t n_rows_with_votes = 0;
 };
 

@@ -34,11 +34,11 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
 void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
                     TaskRunner& runner, size_t chunk_size) {
   const size_t n = rows.n_rows(), ntree = forest.trees.size();
-  const int K = forest.shape.num_classes;
+  const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
-    std::vector<double> dist(K), prob(K);
+    std::vector<double> dist(outputs), prob(outputs);
     std::vector<int> votes(K);
     const size_t end = std::min(n, (c + 1) * chunk_size);
     for (size_t i = c * chunk_size; i < end; ++i) {
@@ -51,8 +51,8 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         double conf;
         const int cls = tree_predict(forest.trees[t], forest.shape, forest.readers, *forest.scaling, rows, i,
                                      scratch, dist.data(), out.max_confidence_class ? &conf : nullptr, &leaf);
-        for (int k = 0; k < K; ++k) prob[k] += dist[k];
-        ++votes[cls];
+        for (int k = 0; k < outputs; ++k) prob[k] += dist[k];
+        if (K > 0) ++votes[cls];
         if (out.leaves) out.leaves[t * n + i] = leaf;
         if (out.tree_class) out.tree_class[t * n + i] = cls;
         // the first of the most confident trees
@@ -62,10 +62,10 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         }
       }
       if (out.max_confidence_class) out.max_confidence_class[i] = best_class;
-      for (int k = 0; k < K; ++k) {
+      for (int k = 0; k < outputs; ++k)
         if (out.prob) out.prob[k * n + i] = prob[k] / static_cast<double>(ntree);
+      for (int k = 0; k < K; ++k)
         if (out.votes) out.votes[k * n + i] = votes[k];
-      }
     }
   });
 }

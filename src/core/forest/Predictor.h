@@ -28,9 +28,10 @@ struct ForestView {
   std::vector<TreeView> trees;
 };
 
-// Outputs are column-major n x K (prob, votes) and n x ntree (leaves,
-// tree_class); any pointer may be null. prob averages the trees' leaf
-// distributions; votes counts each tree's class.
+// Outputs are column-major n x outputs (prob), n x K (votes) and n x ntree
+// (leaves, tree_class); any pointer may be null. prob averages the trees'
+// leaf outputs (class distributions, or for regression the predicted
+// values); votes counts each tree's class (classification).
 struct PredictOutput {
   double* prob = nullptr;
   int* votes = nullptr;

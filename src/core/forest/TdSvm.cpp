@@ -108,7 +108,9 @@ struct Evaluator {
     }
   }
 
-  // Validation accuracy of each candidate in `which` on tree g. kept: if
+  // Validation score of each candidate in `which` on tree g: accuracy, or
+  // for regression R^2 (1 - squared error / the validation outcome's sum of
+  // squares around its mean). kept: if
   // given, receives the leaf models, candidate-major (which.size() x leaves).
   std::vector<double> run(const GrownTree& g, const std::vector<int>& which, size_t& svm_leaves,
                           std::vector<LeafFit>* kept = nullptr) {
@@ -122,12 +124,13 @@ struct Evaluator {
       const int leaf = route(view, p, [&](int col) { return valid.rows->get(valid.index[v], col); }, scratch);
       at_leaf[leaf].push_back(static_cast<int>(v));
     }
-    svm_leaves = 0;
-    for (size_t l = 0; l < L; ++l) {
+    svm_leaves = data.regression() ? L : 0;
+    for (size_t l = 0; l < L && !data.regression(); ++l) {
       const int* c = g.leaf_counts.data() + l * K;
       svm_leaves += std::count_if(c, c + K, [](int x) { return x > 0; }) > 1;
     }
-    std::vector<long> correct(which.size() * L, 0);
+    // per (candidate, leaf): rows right, or the squared error for regression
+    std::vector<double> correct(which.size() * L, 0.0);
     if (kept) kept->assign(which.size() * L, LeafFit());
     runner.run(which.size() * L, [&](size_t task) {
       const size_t l = task % L;
@@ -152,20 +155,28 @@ struct Evaluator {
       leaf.reals = fit.reals.data();
       leaf.n_reals = fit.reals.size();
       const LeafModel& reader = readers[fit.kind];
-      std::vector<double> dist(K);
-      long ok = 0;
+      std::vector<double> dist(shape.outputs());
+      double ok = 0.0;
       for (int v : at_leaf[l]) {
         reader.predict(leaf, shape, &vnodes[voffset[v]], dist.data(), nullptr);
-        ok += std::max_element(dist.begin(), dist.end()) - dist.begin() == valid.y[v];
+        if (data.regression()) ok += (dist[0] - valid.response[v]) * (dist[0] - valid.response[v]);
+        else ok += std::max_element(dist.begin(), dist.end()) - dist.begin() == valid.y[v];
       }
       correct[task] = ok;
       if (kept) (*kept)[task] = std::move(fit);
     });
+    double sst = 0.0;  // regression: the validation outcome's sum of squares
+    if (data.regression() && nv > 0) {
+      double mean = 0.0;
+      for (double r : valid.response) mean += r / nv;
+      for (double r : valid.response) sst += (r - mean) * (r - mean);
+    }
     std::vector<double> acc(which.size(), 0.0);
     for (size_t c = 0; c < which.size(); ++c) {
-      long ok = 0;
+      double ok = 0.0;
       for (size_t l = 0; l < L; ++l) ok += correct[c * L + l];
-      acc[c] = nv > 0 ? static_cast<double>(ok) / nv : 0.0;
+      if (data.regression()) acc[c] = sst > 0.0 ? 1.0 - ok / sst : -ok;
+      else acc[c] = nv > 0 ? ok / nv : 0.0;
     }
     return acc;
   }

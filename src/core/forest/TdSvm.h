@@ -37,7 +37,7 @@ struct TdSearchOptions {
   size_t sigma0 = 1500;
   size_t factor = 4;
   size_t top_k = 5;
-  double min_gain = 0.005;   // accuracy as a fraction (0.005 = 0.5 points)
+  double min_gain = 0.005;   // accuracy (regression: R^2) as a fraction (0.005 = 0.5 points)
   bool search_sigma = true;  // false: stage 0 only
   GrowOptions grow;
   uint64_t seed = 1;
@@ -72,7 +72,8 @@ struct TdSearchResult {
 struct ValidationSet {
   const RowSource* rows = nullptr;
   std::vector<int> index;
-  std::vector<int> y;
+  std::vector<int> y;              // classification
+  std::vector<double> response;    // regression
 };
 
 // The tree `grown` (grown from ascending rows with a smaller ceiling size

@@ -54,9 +54,15 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     stack.pop_back();
     const size_t n = nd.end - nd.begin;
 
-    std::fill(counts.begin(), counts.end(), 0);
-    for (size_t k = nd.begin; k < nd.end; ++k) ++counts[data.y[in[k]]];
-    const bool pure = std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
+    bool pure;  // one class, or one outcome value
+    if (data.regression()) {
+      pure = true;
+      for (size_t k = nd.begin + 1; k < nd.end && pure; ++k) pure = data.response[in[k]] == data.response[in[nd.begin]];
+    } else {
+      std::fill(counts.begin(), counts.end(), 0);
+      for (size_t k = nd.begin; k < nd.end; ++k) ++counts[data.y[in[k]]];
+      pure = std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
+    }
 
     SplitRule rule;
     NodeContext node;

@@ -24,7 +24,7 @@ struct GrowOptions {
 
 struct GrownTree {
   Tree tree;                      // structure; leaves have only their size
-  std::vector<int> leaf_counts;   // num_classes x leaves, column-major
+  std::vector<int> leaf_counts;   // num_classes x leaves, column-major (empty for regression)
   std::vector<int> rows;          // in-bag rows, grouped by leaf
   std::vector<size_t> leaf_begin; // leaf l owns rows[leaf_begin[l] .. leaf_begin[l + 1])
 };

@@ -19,7 +19,7 @@ struct Grid {
 
 void build_grid(const Params& params, Grid& grid) {
   const std::string leaf = params.text("leaf");
-  const bool kernel = leaf == "kernel_svm";
+  const bool kernel = params.has("gamma");
   const std::vector<double> cost = params.has("cost") ? params.numbers("cost") : std::vector<double>(1, NAN);
   const std::vector<double> gamma = kernel ? params.numbers("gamma") : std::vector<double>(1, NAN);
   for (double c : cost)
@@ -38,9 +38,8 @@ void build_grid(const Params& params, Grid& grid) {
 }
 
 size_t leaf_grid_size(const Params& params) {
-  const std::string leaf = params.text("leaf");
   if (!params.has("cost")) return 1;
-  return params.numbers("cost").size() * (leaf == "kernel_svm" ? params.numbers("gamma").size() : 1);
+  return params.numbers("cost").size() * (params.has("gamma") ? params.numbers("gamma").size() : 1);
 }
 
 }  // namespace
@@ -66,16 +65,20 @@ TuningResult tune(const TrainingData& data, const Params& params, const Validati
   if (external) {
     for (size_t r = 0; r < n; ++r) train_rows.push_back(static_cast<int>(r));
   } else {
-    // the hold-out has a stream of its own: (tree 0, leaf -2)
+    // the hold-out has a stream of its own: (tree 0, leaf -2); regression
+    // holds out a share of all rows (one "class")
     Rng rng(seed, stream_id(0, -2));
-    const std::vector<char> out = stratified_holdout(data.y, n, data.num_classes,
-                                                     params.number("validation_fraction"), rng);
+    const std::vector<int> one_class(data.regression() ? n : 0, 0);
+    const std::vector<char> out =
+        data.regression() ? stratified_holdout(one_class.data(), n, 1, params.number("validation_fraction"), rng)
+                          : stratified_holdout(data.y, n, data.num_classes, params.number("validation_fraction"), rng);
     internal.reset(new TrainingRows(data));
     held.rows = internal.get();
     for (size_t r = 0; r < n; ++r) {
       if (out[r]) {
         held.index.push_back(static_cast<int>(r));
-        held.y.push_back(data.y[r]);
+        if (data.regression()) held.response.push_back(data.response[r]);
+        else held.y.push_back(data.y[r]);
       } else {
         train_rows.push_back(static_cast<int>(r));
       }
@@ -107,7 +110,7 @@ TuningResult tune(const TrainingData& data, const Params& params, const Validati
   const TdCandidate& best = grid.candidates[result.search.candidate];
   result.chosen.emplace_back("sigma", static_cast<double>(result.search.sigma));
   if (params.has("cost")) result.chosen.emplace_back("cost", best.cost);
-  if (params.text("leaf") == "kernel_svm") result.chosen.emplace_back("gamma", best.gamma);
+  if (params.has("gamma")) result.chosen.emplace_back("gamma", best.gamma);
   if (params.has("cv_folds")) result.chosen.emplace_back("cv_folds", 1);
   if (result.search.has_fits) {
     Tree& tree = result.search.tree.tree;

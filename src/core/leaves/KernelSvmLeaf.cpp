@@ -1,67 +1,10 @@
 #include "KernelSvmLeaf.h"
 
 #include <cmath>
-#include <cstring>
-#include <memory>
-#include <stdexcept>
-#include <svm.h>
 
+#include "svm/KernelSvm.h"
 
 namespace svf {
-
-namespace {
-
-struct ModelDeleter {
-  void operator()(svm_model* m) const { svm_free_and_destroy_model(&m); }
-};
-using ModelPtr = std::unique_ptr<svm_model, ModelDeleter>;
-
-ModelPtr train_libsvm(const svm_problem& prob, const KernelSvmOptions& opt) {
-  svm_parameter param;
-  std::memset(&param, 0, sizeof(param));
-  param.svm_type = C_SVC;
-  param.kernel_type = RBF;
-  param.gamma = opt.gamma;
-  param.C = opt.cost;
-  param.eps = opt.tolerance;
-  param.cache_size = opt.cache_mb;
-  param.shrinking = 1;
-  param.probability = 0;  // LIBSVM's probability fits draw from the C library's global generator
-  const char* problem = svm_check_parameter(&prob, &param);
-  if (problem != nullptr) throw std::invalid_argument(std::string("LIBSVM: ") + problem);
-  svm_model* m = svm_train(&prob, &param);
-  if (m == nullptr) throw std::runtime_error("LIBSVM failed to train a leaf SVM");
-  return ModelPtr(m);
-}
-
-// Squared distance between a scaled row (1-based indices, predictors
-// 1..p, then the bias node and the terminator) and a support vector
-// (0-based indices), merging the two sorted index lists.
-double squared_distance(const feature_node* x, size_t p, const int* idx, const double* val, int len) {
-  double sum = 0.0;
-  int k = 0;
-  const int last = static_cast<int>(p);
-  while (x->index != -1 && x->index <= last && k < len) {
-    const int xi = x->index - 1;
-    if (xi == idx[k]) {
-      const double d = x->value - val[k];
-      sum += d * d;
-      ++x;
-      ++k;
-    } else if (xi > idx[k]) {
-      sum += val[k] * val[k];
-      ++k;
-    } else {
-      sum += x->value * x->value;
-      ++x;
-    }
-  }
-  for (; x->index != -1 && x->index <= last; ++x) sum += x->value * x->value;
-  for (; k < len; ++k) sum += val[k] * val[k];
-  return sum;
-}
-
-}  // namespace
 
 namespace {
 
@@ -139,7 +82,6 @@ bool read_kernel(const LeafPayload& leaf, int K, KernelView& v, bool check) {
 void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n, const int* counts,
                              Rng&, LeafFit& out) const {
   const int K = data.num_classes;
-  const int p = static_cast<int>(data.x->n_cols());
   constant_leaf(counts, K, out);
   std::vector<int> present;
   for (int k = 0; k < K; ++k)
@@ -147,21 +89,15 @@ void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   if (present.size() < 2) return;  // homogeneous: predicts its class
 
   // The leaf's rows for LIBSVM: scaled predictors without the bias node.
-  std::vector<svm_node> nodes;
-  std::vector<size_t> start(n);
-  for (size_t k = 0; k < n; ++k) {
-    start[k] = nodes.size();
-    for (const feature_node* f = data.scaled.row(rows[k]); f->index != -1; ++f)
-      if (f->index <= p) nodes.push_back(svm_node{f->index, f->value});
-    nodes.push_back(svm_node{-1, 0.0});
-  }
-  std::vector<svm_node*> x(n);
-  for (size_t k = 0; k < n; ++k) x[k] = &nodes[start[k]];
-  std::vector<double> y(n);
-  svm_problem prob;
-  prob.l = static_cast<int>(n);
-  prob.y = y.data();
-  prob.x = x.data();
+  LibsvmRows lr(data, rows, n);
+  std::vector<svm_node*>& x = lr.x;
+  std::vector<double>& y = lr.y;
+  const svm_problem& prob = lr.problem;
+  RbfSvmSettings settings;
+  settings.cost = opt_.cost;
+  settings.gamma = opt_.gamma;
+  settings.tolerance = opt_.tolerance;
+  settings.cache_mb = opt_.cache_mb;
 
   KernelParts parts;
   std::vector<int> sv_of_row(n, -1);  // leaf row -> support vector number
@@ -178,7 +114,7 @@ void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
 
   if (opt_.one_vs_one) {
     for (size_t k = 0; k < n; ++k) y[k] = data.y[rows[k]];
-    ModelPtr m = train_libsvm(prob, opt_);
+    LibsvmModel m = train_rbf_svm(prob, settings);
     const int nc = m->nr_class, l = m->l;
     for (int c = 0; c < nc; ++c) {
       parts.classes.push_back(m->label[c]);
@@ -202,7 +138,7 @@ void KernelSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   std::vector<Machine> machines(present.size());
   for (size_t o = 0; o < present.size(); ++o) {
     for (size_t k = 0; k < n; ++k) y[k] = data.y[rows[k]] == present[o] ? 1.0 : -1.0;
-    ModelPtr m = train_libsvm(prob, opt_);
+    LibsvmModel m = train_rbf_svm(prob, settings);
     const double sign = m->label[0] == 1 ? 1.0 : -1.0;  // LIBSVM's first label is the + side
     for (int s = 0; s < m->l; ++s) {
       machines[o].sv.push_back(add_sv(m->sv_indices[s] - 1));
@@ -228,7 +164,7 @@ void KernelSvmLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& sh
   std::vector<double> kv(v.l);
   for (int s = 0; s < v.l; ++s) {
     const int a = v.sv_ptr[s], b = v.sv_ptr[s + 1];
-    kv[s] = std::exp(-v.gamma * squared_distance(row, shape.p, v.sv_index + a, v.sv_value + a, b - a));
+    kv[s] = std::exp(-v.gamma * rbf_squared_distance(row, shape.p, v.sv_index + a, v.sv_value + a, b - a));
   }
   const int l = v.l, k = v.k;
   int cls;

@@ -26,8 +26,11 @@ struct LeafFit {
 
 // What every prediction needs to know about the model.
 struct OutcomeShape {
-  int num_classes = 0;  // outputs of a leaf: its class distribution
+  int num_classes = 0;  // classification: a leaf outputs its class distribution
   size_t p = 0;         // predictors
+  // regression (num_classes 0): a leaf outputs one value
+  bool regression() const { return num_classes == 0; }
+  int outputs() const { return num_classes > 0 ? num_classes : 1; }
 };
 
 class LeafModel {
@@ -35,11 +38,15 @@ class LeafModel {
   virtual ~LeafModel() {}
   // fitting
   virtual bool needs_scaled_rows() const = 0;
+  // The outcome types the leaf fits (checked in R before the engine runs).
+  virtual bool fits_regression() const { return false; }
+  virtual bool fits_classification() const { return true; }
   virtual void fit(const TrainingData& data, const int* rows, size_t n, const int* counts, Rng& rng,
                    LeafFit& out) const = 0;
   // prediction, on a payload that passed check(): the leaf's output (a class
-  // distribution of num_classes values) and its confidence in its class
-  // (max-confidence aggregation). row: the scaled row, given when reads_row().
+  // distribution of num_classes values, or one value for regression) and
+  // its confidence in its class (max-confidence aggregation; classification
+  // only). row: the scaled row, given when reads_row().
   virtual bool reads_row() const = 0;
   virtual void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
                        double* out, double* confidence) const = 0;

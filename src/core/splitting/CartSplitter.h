@@ -1,4 +1,5 @@
-// CART split with entropy gain (TD-SVM's decomposition tree): the best cut
+// CART split with entropy gain (TD-SVM's decomposition tree; variance reduction
+// for regression): the best cut
 // over all features, rows with x[var] <= value going left. A node with fewer
 // than `sigma` rows (the ceiling size) is a leaf; so is a node where no cut
 // has positive gain. The rule is deterministic (draws no random numbers), so
@@ -22,6 +23,8 @@ class CartSplitter : public Splitter {
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
 
  private:
+  // regression: the largest reduction of squared error (variance reduction)
+  bool find_regression_split(const NodeContext& node, SplitRule& rule) const;
   size_t sigma_;
 };
 
