@@ -4,8 +4,12 @@
 
 #include "ConstantLeaf.h"
 #include "KernelSvmLeaf.h"
+#include "KernelSvrLeaf.h"
 #include "LinearSvmLeaf.h"
+#include "LinearSvrLeaf.h"
 #include "LogisticLeaf.h"
+#include "MeanLeaf.h"
+#include "RidgeLeaf.h"
 
 namespace svf {
 
@@ -23,6 +27,10 @@ const LeafKindEntry kLeafKinds[] = {
     {"linear_svm", LinearSvmLeafModel::kKind, &LinearSvmLeafModel::create},
     {"kernel_svm", KernelSvmLeafModel::kKind, &KernelSvmLeafModel::create},
     {"logistic", LogisticLeafModel::kKind, &LogisticLeafModel::create},
+    {"mean", MeanLeafModel::kKind, &MeanLeafModel::create},
+    {"ridge", RidgeLeafModel::kKind, &RidgeLeafModel::create},
+    {"linear_svr", LinearSvrLeafModel::kKind, &LinearSvrLeafModel::create},
+    {"kernel_svr", KernelSvrLeafModel::kKind, &KernelSvrLeafModel::create},
 };
 
 // Models for prediction (default parameters: prediction reads only payloads).

@@ -194,36 +194,22 @@ std::unique_ptr<Splitter> OobSvmSplitter::create(const Params& params) {
   return std::unique_ptr<Splitter>(new OobSvmSplitter(o));
 }
 
-bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
-  const TrainingData& data = *node.data;
-  const int* rows = node.rows;
-  const size_t n = node.n;
-  const int* oob = node.oob;
-  const size_t n_oob = node.n_oob;
-  // without out-of-bag rows there is nothing to judge a split on: leaf
-  if (n_oob == 0) return false;
-  // bootstrap duplicates become multiplicities: SVMs and projections work on
-  // the distinct rows
-  std::vector<int> unique, mult;
-  collapse_repeats(rows, n, unique, mult);
-  const size_t nu = unique.size();
-  // e: the node's own SVM, which also warm-starts the children
-  std::vector<std::vector<double>> parent_solution;
-  const NodeSvm parent =
-      fit_node_svm(data, unique.data(), mult.data(), nu, opt_, nullptr, &parent_solution);
-  const long parent_errors = static_cast<long>(count_errors(parent, data, oob, n_oob));
-  if (parent_errors == 0) return false;  // no split can lower it
+namespace {
 
-  // 1. draw every candidate from the tree's generator
+// Draws every candidate (theta, omega, tau) of a node from the tree's
+// generator: their projections of the node's distinct in-bag rows (`unique`)
+// and out-of-bag rows, and thresholds from the in-bag (bootstrap) rows.
+void draw_candidates(const TrainingData& data, const OobSvmOptions& opt, const int* rows, size_t n,
+                     const std::vector<int>& unique, const int* oob, size_t n_oob, Rng& rng,
+                     std::vector<Projection>& projections, std::vector<Candidate>& candidates) {
+  const size_t nu = unique.size();
   const size_t p = data.x->n_cols();
-  const size_t dim = std::min(opt_.proj_dim, p);
-  std::vector<Projection> projections;
-  std::vector<Candidate> candidates;
+  const size_t dim = std::min(opt.proj_dim, p);
   std::vector<int> features(p);
   std::vector<std::vector<double>> col_in(dim, std::vector<double>(nu)),
       col_out(dim, std::vector<double>(n_oob));
   const int kAttempts = 10;  // redraws of theta when the node is constant along it
-  for (size_t t = 0; t < opt_.n_theta; ++t) {
+  for (size_t t = 0; t < opt.n_theta; ++t) {
     std::vector<int> theta;
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
       for (size_t j = 0; j < p; ++j) features[j] = static_cast<int>(j);
@@ -245,7 +231,7 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
     }
     if (theta.empty()) continue;
     for (size_t k = 0; k < dim; ++k) data.x->gather(theta[k], oob, n_oob, col_out[k].data());
-    for (size_t o = 0; o < opt_.n_omega; ++o) {
+    for (size_t o = 0; o < opt.n_omega; ++o) {
       Projection pr;
       pr.index = theta;
       pr.weight.resize(dim);
@@ -262,7 +248,7 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
       pr.hi = *mm.second;
       const size_t index = projections.size();
       // tau: the projection of an in-bag row drawn from the bootstrap sample
-      for (size_t k = 0; k < opt_.n_tau; ++k) {
+      for (size_t k = 0; k < opt.n_tau; ++k) {
         const int r = rows[rng.below(n)];
         const size_t at = std::lower_bound(unique.begin(), unique.end(), r) - unique.begin();
         candidates.push_back({index, pr.in[at]});
@@ -270,6 +256,130 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
       projections.push_back(std::move(pr));
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Regression: ridge on the scaled rows weighted by their multiplicities,
+// (X'MX + lambda D) w = X'My, D the identity without the bias.
+std::vector<double> weighted_ridge(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                                   double lambda) {
+  const Eigen::MatrixXd X = gather_scaled_rows(data, rows, n);
+  const Eigen::Index p = X.cols() - 1;
+  Eigen::VectorXd m(static_cast<Eigen::Index>(n)), my(static_cast<Eigen::Index>(n));
+  for (size_t k = 0; k < n; ++k) {
+    m[static_cast<Eigen::Index>(k)] = mult ? mult[k] : 1.0;
+    my[static_cast<Eigen::Index>(k)] = m[static_cast<Eigen::Index>(k)] * data.response[rows[k]];
+  }
+  Eigen::MatrixXd A = X.transpose() * m.asDiagonal() * X;
+  A.diagonal().head(p).array() += lambda;
+  const Eigen::VectorXd w = A.ldlt().solve(X.transpose() * my);
+  return std::vector<double>(w.data(), w.data() + w.size());
+}
+
+double squared_error(const std::vector<double>& w, const TrainingData& data, const int* rows, size_t n) {
+  double sse = 0.0;
+  for (size_t k = 0; k < n; ++k) {
+    const double e = dot(w.data(), data.scaled.row(rows[k])) - data.response[rows[k]];
+    sse += e * e;
+  }
+  return sse;
+}
+
+// The out-of-bag squared error of the children's ridge models of one
+// candidate (as score_split() for classes): -1 invalid, -2 abandoned once
+// the first child alone exceeds give_up.
+double score_regression_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                              const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
+                              double tau, double band, size_t min_leaf, double lambda, double give_up) {
+  std::vector<int> left, right, mult_left, mult_right;
+  size_t n_all = 0, n_left = 0, n_right = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const int times = mult ? mult[k] : 1;
+    n_all += times;
+    if (proj_in[k] <= tau + band) { left.push_back(rows[k]); mult_left.push_back(times); n_left += times; }
+    if (proj_in[k] > tau - band) { right.push_back(rows[k]); mult_right.push_back(times); n_right += times; }
+  }
+  if (n_left < min_leaf || n_right < min_leaf || n_left >= n_all || n_right >= n_all) return -1.0;
+  std::vector<int> oob_left, oob_right;
+  for (size_t k = 0; k < n_oob; ++k) (proj_oob[k] <= tau ? oob_left : oob_right).push_back(oob[k]);
+  double sse = 0.0;
+  if (!oob_left.empty()) {
+    sse = squared_error(weighted_ridge(data, left.data(), mult_left.data(), left.size(), lambda), data,
+                        oob_left.data(), oob_left.size());
+    if (sse > give_up) return -2.0;
+  }
+  if (!oob_right.empty())
+    sse += squared_error(weighted_ridge(data, right.data(), mult_right.data(), right.size(), lambda), data,
+                         oob_right.data(), oob_right.size());
+  return sse;
+}
+
+}  // namespace
+
+bool OobSvmSplitter::find_regression_split(const NodeContext& node, const std::vector<int>& unique,
+                                           const std::vector<int>& mult, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const double lambda = 1.0 / opt_.cost;
+  const size_t nu = unique.size();
+  const double parent_sse = squared_error(weighted_ridge(data, unique.data(), mult.data(), nu, lambda), data,
+                                          node.oob, node.n_oob);
+  if (!(parent_sse > 0.0)) return false;  // no split can lower it
+  std::vector<Projection> projections;
+  std::vector<Candidate> candidates;
+  draw_candidates(data, opt_, node.rows, node.n, unique, node.oob, node.n_oob, rng, projections, candidates);
+  if (candidates.empty()) return false;
+  std::vector<double> child_sse(candidates.size(), -1.0);
+  std::atomic<double> best_so_far(parent_sse);
+  node.inner->run(candidates.size(), [&](size_t c) {
+    const Projection& pr = projections[candidates[c].projection];
+    const double e = score_regression_split(data, unique.data(), mult.data(), nu, pr.in.data(), node.oob,
+                                            node.n_oob, pr.out.data(), candidates[c].tau,
+                                            opt_.delta_tau * (pr.hi - pr.lo), opt_.min_leaf, lambda,
+                                            best_so_far.load());
+    child_sse[c] = e;
+    double current = best_so_far.load();
+    while (e >= 0.0 && e < current && !best_so_far.compare_exchange_weak(current, e)) {}
+  });
+  long best = -1;
+  for (size_t c = 0; c < child_sse.size(); ++c) {
+    if (child_sse[c] < 0.0 || !(child_sse[c] < parent_sse)) continue;
+    if (best < 0 || child_sse[c] < child_sse[best]) best = static_cast<long>(c);
+  }
+  if (best < 0) return false;
+  const Projection& pr = projections[candidates[best].projection];
+  rule = SplitRule::oblique(pr.index, pr.weight, candidates[best].tau);
+  rule.band = opt_.delta_tau * (pr.hi - pr.lo);
+  return true;
+}
+
+bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *node.data;
+  const int* rows = node.rows;
+  const size_t n = node.n;
+  const int* oob = node.oob;
+  const size_t n_oob = node.n_oob;
+  // without out-of-bag rows there is nothing to judge a split on: leaf
+  if (n_oob == 0) return false;
+  // bootstrap duplicates become multiplicities: SVMs and projections work on
+  // the distinct rows
+  std::vector<int> unique, mult;
+  collapse_repeats(rows, n, unique, mult);
+  if (data.regression()) return find_regression_split(node, unique, mult, rng, rule);
+  const size_t nu = unique.size();
+  // e: the node's own SVM, which also warm-starts the children
+  std::vector<std::vector<double>> parent_solution;
+  const NodeSvm parent =
+      fit_node_svm(data, unique.data(), mult.data(), nu, opt_, nullptr, &parent_solution);
+  const long parent_errors = static_cast<long>(count_errors(parent, data, oob, n_oob));
+  if (parent_errors == 0) return false;  // no split can lower it
+
+  // 1. draw every candidate from the tree's generator
+  std::vector<Projection> projections;
+  std::vector<Candidate> candidates;
+  draw_candidates(data, opt_, rows, n, unique, oob, n_oob, rng, projections, candidates);
   if (candidates.empty()) return false;
 
   // 2. score them; a candidate stops early once it cannot beat the best so far

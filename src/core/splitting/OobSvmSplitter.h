@@ -88,6 +88,11 @@ class OobSvmSplitter : public Splitter {
   bool needs_scaled_rows() const override { return true; }
 
   private:
+  // Regression: candidates scored by the out-of-bag squared error of the
+  // children's ridge models (lambda = 1 / cost), the node's own ridge model
+  // being the error to beat.
+  bool find_regression_split(const NodeContext& node, const std::vector<int>& unique,
+                             const std::vector<int>& mult, Rng& rng, SplitRule& rule) const;
   OobSvmOptions opt_;
 };
 
