@@ -29,6 +29,8 @@ engine_fit <- function(data, y, num_classes, params, validation, num_threads, ve
 engine_parameters <- function(params, y, ntree, seed, first_tree, progress_delay) {
   out <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
                         progress_delay = progress_delay))
+  # a regression forest's constant leaves keep the mean outcome
+  if (outcome_type(y) == "regression" && identical(out$leaf, "constant")) out$leaf <- "mean"
   if (!is.null(params$balanced)) {
     out$balanced <- !isFALSE(params$balanced)
     out$class_factor <- class_factors(params$balanced, y)

@@ -46,7 +46,7 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   # a formula would carry its whole environment (the caller's local variables)
   # to every worker; models keep only the global or package environment anyway
   args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
-  preset <- svf_method(if (is.null(args$method)) default_method() else args$method)
+  preset <- svf_method(if (is.null(args$method)) default_method(outcome_type(future_outcome(args))) else args$method)
   ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
   seed <- resolve_seed(seed)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
@@ -72,4 +72,16 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   out <- combine(parts)
   out$call <- match.call()
   out
+}
+
+# The outcome among svforest()'s arguments (x/y or formula/data), for the
+# default method.
+future_outcome <- function(args) {
+  if (!is.null(args$y)) return(args$y)
+  if (length(args) >= 1 && inherits(args[[1]], "formula")) {
+    data <- if (!is.null(args$data)) args$data else if (length(args) >= 2) args[[2]]
+    if (!is.data.frame(data)) return(NULL)
+    return(stats::model.response(stats::model.frame(args[[1]], data, na.action = stats::na.pass)))
+  }
+  if (length(args) >= 2 && (is.null(names(args)) || names(args)[2] == "")) args[[2]] else NULL
 }

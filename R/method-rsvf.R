@@ -9,12 +9,13 @@ NULL
 # and candidate counts are cheap everyday values, see rsvf_paper_settings()
 register_method("rsvf", sampler = "bootstrap", splitter = "oob_svm", leaf = "linear_svm",
                 aggregation = "vote", ntree = 20L,
-                defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L, balanced = "task"))
+                defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L, balanced = "task"),
+                regression = list(leaf = "ridge", defaults = list(cv_folds = 3L)))
 
 register_part("splitter", "oob_svm",
               parameters = c("n_theta", "n_omega", "n_tau", "proj_dim", "delta_tau", "split_tolerance",
                              "min_leaf_size", "cost", "min_class_rows", "rare_classes", "balanced"),
-              tune = "max_depth")
+              tune = "max_depth", outcomes = c("classification", "regression"))
 
 #' @rdname svforest
 #' @name svforest

@@ -5,11 +5,11 @@ NULL
 # splits are totally random (the random axis splitter), leaves fit linear SVMs.
 
 register_method("rsvt", sampler = "all", splitter = "random_axis", leaf = "linear_svm",
-                aggregation = "vote", ntree = 10L)
+                aggregation = "vote", ntree = 10L, regression = list(leaf = "ridge"))
 
 register_part("splitter", "random_axis",
               parameters = c("leaf_size_factor", "min_leaf_size", "split_rule"),
-              tune = "leaf_size_factor",
+              tune = "leaf_size_factor", outcomes = c("classification", "regression"),
               print_lines = function(x) {
                 cat("  Minimum leaf size:    ", x$params$min_leaf_size, sprintf("(%s rule)", x$params$split_rule), "\n")
               },

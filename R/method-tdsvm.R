@@ -7,7 +7,8 @@ NULL
 # data. caret tunes nothing: the method tunes itself.
 
 register_method("tdsvm", sampler = "all", splitter = "cart", leaf = "kernel_svm",
-                aggregation = "vote", ntree = 1L, defaults = list(cost = 10^(0:4)))
+                aggregation = "vote", ntree = 1L, defaults = list(cost = 10^(0:4)),
+                regression = list(leaf = "kernel_svr"))
 
 register_part("splitter", "cart",
               parameters = c("sigma", "sigma0", "sigma_factor", "top_k", "min_gain", "validation_fraction"),
@@ -19,7 +20,7 @@ register_part("splitter", "cart",
                 }
               },
               check = function(params, y, validation) if (is.null(validation)) check_cart_holdout(params, y),
-              uses_validation = TRUE)
+              uses_validation = TRUE, outcomes = c("classification", "regression"))
 
 # Without `validation`, the search of the cart splitter needs a non-empty
 # held-out part and at least 2 training rows (the engine's stratified
@@ -28,7 +29,8 @@ register_part("splitter", "cart",
 check_cart_holdout <- function(params, y) {
   grid <- prod(lengths(params[intersect(c("cost", "gamma"), names(params))]))
   if (!is.na(params$sigma) && grid <= 1) return(invisible())
-  counts <- tabulate(as.integer(y), nlevels(y))
+  # classes are held out in proportion; a numeric outcome as one group
+  counts <- if (is.factor(y)) tabulate(as.integer(y), nlevels(y)) else length(y)
   held <- sum(floor(params$validation_fraction * counts + 0.5))
   hint <- "give `validation`, change `validation_fraction`, or skip the search (give `sigma` and a single `cost` and `gamma`)"
   if (held == 0) {

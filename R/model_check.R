@@ -14,14 +14,23 @@ check_model <- function(object) {
     fail(sprintf("it has model format %s, this version of svforest reads format %d (refit the model)",
                  describe(object$format_version), model_format_version))
   }
-  needed <- c("levels", "forest", "design", "params", "ntree", "method")
+  needed <- c("type", "forest", "design", "params", "ntree", "method")
   missing <- needed[!needed %in% names(object)]
   if (length(missing)) fail(paste("element", paste0("'", missing, "'", collapse = ", "), "is missing"))
-  lev <- object$levels
-  if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
+  if (!identical(object$type, "classification") && !identical(object$type, "regression")) fail("'type' is damaged")
   f <- object$forest
   if (!is.list(f) || !is.list(f$trees)) fail("'forest' is damaged")
-  if (!identical(f$num_classes, length(object$levels))) fail("'forest$num_classes' does not match 'levels'")
+  if (object$type == "regression") {
+    ok <- function(v) is.numeric(v) && length(v) == 1 && is.finite(v)
+    if (!ok(object$outcome_center) || !ok(object$outcome_scale) || !(object$outcome_scale > 0)) {
+      fail("'outcome_center' or 'outcome_scale' is damaged")
+    }
+    if (!identical(f$num_classes, 0L)) fail("'forest$num_classes' does not match a regression model")
+  } else {
+    lev <- object$levels
+    if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
+    if (!identical(f$num_classes, length(object$levels))) fail("'forest$num_classes' does not match 'levels'")
+  }
   check_design(object$design, fail)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)

@@ -117,6 +117,12 @@ svf_parameters <- list(
                 check = function(x) check_count(x, "sigma0", 2)),
   sigma_factor = list(default = function(preset, n) 4L,
                       check = function(x) check_count(x, "sigma_factor", 2, 1000)),
+  # regression leaves: ridge penalty (grid, chosen by CV in the leaf) and
+  # the SVRs' insensitive tube (on the standardised outcome)
+  lambda = list(default = function(preset, n) preset_default(preset, "lambda", 10^(-3:1)),
+                check = function(x) sort(unique(check_numbers(x, "lambda")))),
+  epsilon = list(default = function(preset, n) preset_default(preset, "epsilon", 0.1),
+                 check = function(x) check_number(x, "epsilon", 0)),
   gamma = list(default = function(preset, n) 10^(-1:2),
                check = function(x) sort(unique(check_numbers(x, "gamma")))),
   top_k = list(default = function(preset, n) 5L,
@@ -174,8 +180,8 @@ parameter_default <- function(name, preset, n, args) {
 # silently ignored), and so is a known parameter of a part the fit does not
 # use (it would have no effect). The result holds exactly the parameters of
 # the fit's parts (and of the forest).
-resolve_parameters <- function(method, user, n) {
-  preset <- svf_method(method)
+resolve_parameters <- function(method, user, n, outcome = "classification") {
+  preset <- outcome_preset(svf_method(method), outcome)
   unknown <- setdiff(names(user), names(svf_parameters))
   if (length(unknown) > 0 || (length(user) > 0 && is.null(names(user))) || any(names(user) == "")) {
     stop(sprintf("Unknown argument%s %s. Method parameters are: %s.",
@@ -188,6 +194,7 @@ resolve_parameters <- function(method, user, n) {
     value <- if (is.null(user[[name]])) parameter_default(name, preset, n, args) else user[[name]]
     args[[name]] <- svf_parameters[[name]]$check(value)
   }
+  check_part_outcomes(args, outcome)
   used <- used_parameter_names(used_parts(args))
   unused <- setdiff(names(user)[!vapply(user, is.null, TRUE)], used)  # NULL: the default
   if (length(unused)) {

@@ -4,9 +4,12 @@
 #' @param newdata New predictors: a data frame (columns matched by name), a
 #'   numeric matrix or a `dgCMatrix` (matched by column name when both have
 #'   names, else by position).
-#' @param type `"class"` (factor), `"prob"` (n x K matrix of averaged leaf
-#'   distributions, rows sum to 1), `"votes"` (n x K matrix of tree votes),
-#'   or `"leaf"` (n x ntree matrix of leaf numbers, starting at 1).
+#' @param type Classification: `"class"` (factor, the default), `"prob"`
+#'   (n x K matrix of averaged leaf distributions, rows sum to 1), `"votes"`
+#'   (n x K matrix of tree votes), or `"leaf"` (n x ntree matrix of leaf
+#'   numbers, starting at 1). Regression (a numeric outcome): `"response"`
+#'   (numeric vector, the trees' predictions averaged; the default) or
+#'   `"leaf"`.
 #' @param num_threads Threads, as in [svforest()].
 #' @param ... Not used; any argument here is an error (a misspelt argument
 #'   must not be silently ignored).
@@ -38,15 +41,16 @@
 #' head(predict(fit, iris, type = "prob"))
 #' table(predict(fit, iris), iris$Species)
 #' @export
-predict.svforest <- function(object, newdata, type = c("class", "prob", "votes", "leaf"),
+predict.svforest <- function(object, newdata, type = c("class", "prob", "votes", "leaf", "response"),
                              num_threads = NULL, ...) {
   check_model(object)
   if (missing(newdata) || is.null(newdata)) {
     stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
   }
   check_no_dots(...)
-  if (identical(type, c("class", "prob", "votes", "leaf"))) type <- "class"
-  type <- check_choice(type, "type", c("class", "prob", "votes", "leaf"))
+  regression <- identical(object$type, "regression")
+  if (identical(type, c("class", "prob", "votes", "leaf", "response"))) type <- if (regression) "response" else "class"
+  type <- check_choice(type, "type", if (regression) c("response", "leaf") else c("class", "prob", "votes", "leaf"))
   num_threads <- engine_threads(resolve_threads(num_threads))
   n <- NROW(newdata)
   lev <- object$levels
@@ -60,13 +64,16 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
   if (n <= chunk) return(predict_rows(object, newdata, type, num_threads))
   out <- switch(type,
     class = integer(n),
+    response = double(n),
     prob = matrix(0, n, K, dimnames = list(NULL, lev)),
     votes = matrix(0L, n, K, dimnames = list(NULL, lev)),
     leaf = matrix(0L, n, ntree))
   for (start in seq(1, n, by = chunk)) {
     idx <- start:min(n, start + chunk - 1)
     res <- predict_rows(object, slice_rows(newdata, idx), type, num_threads)
-    if (type == "class") out[idx] <- as.integer(res) else out[idx, ] <- res
+    if (type == "class") out[idx] <- as.integer(res)
+    else if (type == "response") out[idx] <- res
+    else out[idx, ] <- res
     # The chunk's copies are garbage now. Next to a large newdata, R would
     # let such garbage grow to about the size of newdata before collecting
     # it; a young-generation collection per chunk is cheap and keeps the
@@ -85,6 +92,7 @@ predict_rows <- function(object, newdata, type, num_threads) {
   res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE, max_conf)
   lev <- object$levels
   switch(type,
+    response = res$prob[, 1] * object$outcome_scale + object$outcome_center,
     class = factor(lev[if (max_conf) res$max_confidence_class + 1L
                        else predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
     prob = {

@@ -17,7 +17,11 @@ print.svforest <- function(x, ...) {
   cat("  Trees:                ", x$ntree, "\n")
   cat("  Training rows:        ", x$num_rows, "\n")
   cat("  Predictors (columns): ", x$forest$num_features, "\n")
-  cat("  Classes:              ", paste(x$levels, collapse = ", "), "\n")
+  if (identical(x$type, "regression")) {
+    cat("  Outcome:               numeric (regression)\n")
+  } else {
+    cat("  Classes:              ", paste(x$levels, collapse = ", "), "\n")
+  }
   cat("  Parts:                ", sprintf("%s sampler, %s splits, %s leaves, %s",
                                           x$params$sampler, x$params$splitter, x$params$leaf,
                                           x$params$aggregation), "\n")
@@ -25,8 +29,7 @@ print.svforest <- function(x, ...) {
   for (part in used_parts(x$params)) if (!is.null(part$print_lines)) part$print_lines(x)
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
-  cat("  OOB error:            ", if (is.na(x$oob_error)) "not available (no out-of-bag rows)"
-      else sprintf("%.2f%%", 100 * x$oob_error), "\n")
+  cat("  OOB error:            ", oob_error_text(x), "\n")
   invisible(x)
 }
 
@@ -36,21 +39,21 @@ summary.svforest <- function(object, ...) {
   check_model(object)
   trees <- object$forest$trees
   leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
-  svm <- unlist(lapply(trees, tree_leaf_kinds)) != "constant"
+  svm <- unlist(lapply(trees, tree_leaf_is_model))
   cost <- unlist(lapply(trees, tree_leaf_costs))
   # values the parts add (e.g. the random axis splitter's minimum leaf size)
   extra <- do.call(c, lapply(used_parts(object$params), function(part) if (!is.null(part$summary)) part$summary(object)))
   out <- structure(list(
     method = object$method, ntree = object$ntree, num_rows = object$num_rows,
-    num_features = object$forest$num_features, levels = object$levels,
-    class_counts = stats::setNames(object$class_counts, object$levels),
+    num_features = object$forest$num_features, levels = object$levels, type = object$type,
+    class_counts = if (!is.null(object$class_counts)) stats::setNames(object$class_counts, object$levels),
     leaves_per_tree = vapply(trees, tree_n_leaves, 0L),
     depth = vapply(trees, tree_depth, 0L),
     leaf_size = leaf_size,
     svm_leaf_share = mean(svm),
     cost = table(factor(cost[svm], levels = object$params$cost)),
     tdsvm = object$tdsvm,
-    oob_error = object$oob_error, params = object$params
+    oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, params = object$params
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
   out
@@ -61,15 +64,22 @@ summary.svforest <- function(object, ...) {
 print.summary.svforest <- function(x, ...) {
   cat(sprintf("Support vector forest: method \"%s\", %d trees, %d rows, %d predictor columns\n\n",
               x$method, x$ntree, x$num_rows, x$num_features))
-  cat("Class counts:\n")
-  print(x$class_counts)
+  if (!is.null(x$class_counts)) {
+    cat("Class counts:\n")
+    print(x$class_counts)
+  }
   q <- function(v) paste(format(stats::quantile(v, c(0, 0.25, 0.5, 0.75, 1)), digits = 3), collapse = " / ")
   cat("\nLeaves per tree (min / q1 / median / q3 / max):", q(x$leaves_per_tree), "\n")
   cat("Tree depth      (min / q1 / median / q3 / max):", q(x$depth), "\n")
   cat("Leaf size       (min / q1 / median / q3 / max):", q(x$leaf_size), "\n")
   if (!is.null(x$min_leaf_size)) cat("Minimum leaf size:", x$min_leaf_size, "\n")
-  cat(sprintf("Leaves with an SVM: %.1f%%, with class frequencies: %.1f%%\n",
-              100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
+  if (identical(x$type, "regression")) {
+    cat(sprintf("Leaves with a model: %.1f%%, with the mean: %.1f%%\n",
+                100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
+  } else {
+    cat(sprintf("Leaves with an SVM: %.1f%%, with class frequencies: %.1f%%\n",
+                100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
+  }
   if (sum(x$cost) > 0) {
     cat("Chosen C in SVM leaves:\n")
     print(x$cost)
@@ -80,8 +90,18 @@ print.summary.svforest <- function(x, ...) {
                 x$tdsvm$n_train, x$tdsvm$n_validation))
     print(tdsvm_stages(x$tdsvm$curve), row.names = FALSE)
   }
-  cat("OOB error:", if (is.na(x$oob_error)) "not available" else sprintf("%.2f%%", 100 * x$oob_error), "\n")
+  cat("OOB error:", oob_error_text(x), "\n")
   invisible(x)
+}
+
+# The out-of-bag error as printed: the error rate, or for regression the
+# mean squared error and R^2.
+oob_error_text <- function(x) {
+  if (is.na(x$oob_error)) return("not available (no out-of-bag rows)")
+  if (identical(x$type, "regression")) {
+    return(sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared))
+  }
+  sprintf("%.2f%%", 100 * x$oob_error)
 }
 
 tdsvm_choice <- function(sel) {

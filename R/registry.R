@@ -13,12 +13,34 @@ svf_registry$parts <- list(sampler = list(), splitter = list(), leaf = list())
 # parameters of those parts (`defaults`; a default for a parameter that a fit
 # does not use is ignored). `tune`: the parameters svforest_caret() tunes by
 # default (NULL: its splitter's choice).
+# `regression`: NULL for a classification-only method, else list(leaf, and
+# optionally defaults) replacing the leaf and adding defaults for a numeric
+# outcome.
 register_method <- function(name, sampler, splitter, leaf, aggregation, ntree, defaults = list(),
-                            tune = NULL) {
+                            tune = NULL, regression = NULL) {
   svf_registry$methods[[name]] <- list(
     name = name, sampler = sampler, splitter = splitter, leaf = leaf, aggregation = aggregation,
-    ntree = as.integer(ntree), defaults = defaults, tune = tune)
+    ntree = as.integer(ntree), defaults = defaults, tune = tune, regression = regression)
   invisible(name)
+}
+
+# The preset of a method for an outcome type ("classification" or
+# "regression"): a method without a regression preset is an error for a
+# numeric outcome.
+outcome_preset <- function(preset, outcome) {
+  if (outcome == "classification") return(preset)
+  if (is.null(preset$regression)) {
+    stop(sprintf("Method \"%s\" is for classification only (a factor outcome); for a numeric outcome use method %s.",
+                 preset$name, paste0("\"", regression_methods(), "\"", collapse = ", ")), call. = FALSE)
+  }
+  preset$leaf <- preset$regression$leaf
+  preset$defaults <- utils::modifyList(preset$defaults, as.list(preset$regression$defaults))
+  preset
+}
+
+# Methods that fit a numeric outcome.
+regression_methods <- function() {
+  names(Filter(function(m) !is.null(m$regression), svf_registry$methods))
 }
 
 # An engine part of `type` "sampler", "splitter" or "leaf": the parameters it
@@ -28,13 +50,31 @@ register_method <- function(name, sampler, splitter, leaf, aggregation, ntree, d
 # - `summary(object)`: a named list of values summary.svforest() adds;
 # - `check(params, y, validation)`: checks of the data before the engine runs;
 # - `uses_validation`: the part chooses its settings on validation data.
+# `outcomes`: the outcome types the part handles ("classification",
+# "regression").
 register_part <- function(type, name, parameters = character(), tune = character(), print_lines = NULL,
-                          summary = NULL, check = NULL, uses_validation = FALSE) {
+                          summary = NULL, check = NULL, uses_validation = FALSE,
+                          outcomes = "classification") {
   stopifnot(type %in% names(svf_registry$parts))
   svf_registry$parts[[type]][[name]] <- list(
     type = type, name = name, parameters = parameters, tune = tune, print_lines = print_lines,
-    summary = summary, check = check, uses_validation = uses_validation)
+    summary = summary, check = check, uses_validation = uses_validation, outcomes = outcomes)
   invisible(name)
+}
+
+# Stops when a part of the fit does not handle its outcome type.
+check_part_outcomes <- function(params, outcome) {
+  for (part in used_parts(params)) {
+    if (!outcome %in% part$outcomes) {
+      fits <- names(Filter(function(p) outcome %in% p$outcomes, svf_registry$parts[[part$type]]))
+      stop(sprintf("The \"%s\" %s is for %s only, and this outcome is %s (%s). %s %ss for %s: %s.",
+                   part$name, part$type, paste(part$outcomes, collapse = " and "),
+                   if (outcome == "regression") "numeric" else "a factor", outcome,
+                   tools::toTitleCase(outcome), part$type, outcome, paste0("\"", fits, "\"", collapse = ", ")),
+           call. = FALSE)
+    }
+  }
+  invisible(TRUE)
 }
 
 # Names of the registered methods.
@@ -58,5 +98,8 @@ used_parts <- function(params) {
                                  function(type) svf_part(type, params[[type]])))
 }
 
-# The default method: the default of svforest()'s `method` argument.
-default_method <- function() eval(formals(svforest.default)$method)
+# The default method of svforest() (`method = NULL`) for an outcome type:
+# "rsvt" for classes, "rsvf" for a numeric outcome (its out-of-bag scored
+# oblique splits with ridge leaves fit smooth responses best; see
+# bench/regression_bench.R).
+default_method <- function(outcome = "classification") if (outcome == "regression") "rsvf" else "rsvt"

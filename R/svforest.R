@@ -73,7 +73,8 @@
 #'   vectors are converted to factors).
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
-#' @param method Method preset; see [svforest_methods()].
+#' @param method Method preset; see [svforest_methods()]. `NULL` (default):
+#'   `"rsvt"` for a factor outcome, `"rsvf"` for a numeric one (regression).
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
 #'   default when `NULL`: 10 for `"rsvt"`, 100 for `"psvm"`, 20 for
 #'   `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`).
@@ -104,7 +105,7 @@ svforest <- function(x, ...) UseMethod("svforest")
 #' @export
 # `...` comes before the named arguments so that method parameters are never
 # partially matched to them (`nu = 10` would otherwise set num_threads).
-svforest.formula <- function(formula, data, ..., method = "rsvt", ntree = NULL, num_threads = NULL,
+svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, num_threads = NULL,
                              seed = NULL, verbose = NULL) {
   call <- match.call()
   if (missing(data) || !is.data.frame(data)) stop("`data` must be a data frame.", call. = FALSE)
@@ -128,7 +129,7 @@ svforest.formula <- function(formula, data, ..., method = "rsvt", ntree = NULL, 
 
 #' @rdname svforest
 #' @export
-svforest.default <- function(x, y, ..., method = "rsvt", ntree = NULL, num_threads = NULL, seed = NULL,
+svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads = NULL, seed = NULL,
                              verbose = NULL) {
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
@@ -138,13 +139,14 @@ svforest.default <- function(x, y, ..., method = "rsvt", ntree = NULL, num_threa
 
 # Shared by both interfaces: checks, engine call, model object.
 fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, user, call) {
-  preset <- svf_method(method)
+  outcome <- outcome_type(y)
+  preset <- svf_method(if (is.null(method)) default_method(outcome) else method)
   method <- preset$name
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
-  y <- check_outcome(y, n)
+  y <- if (outcome == "regression") check_numeric_outcome(y, n) else check_outcome(y, n)
   # NULL: progress only in interactive sessions and only once a fit is slow
   progress_delay <- if (is.null(verbose)) 2 else 0
   verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
@@ -155,54 +157,104 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
-  params <- finish_parameters(resolve_parameters(method, user, n), ncol(x))
+  params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
     stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",
                  paste0("\"", names(Filter(function(p) p$uses_validation, svf_registry$parts$splitter)),
                         "\" splitter", collapse = ", ")), call. = FALSE)
   }
-  valid <- validation_data(validation, design$spec, ncol(x), levels(y))
+  scaling <- if (outcome == "regression") outcome_scaling(y)
+  valid <- validation_data(validation, design$spec, ncol(x), if (outcome == "regression") scaling else levels(y))
   for (part in parts) if (!is.null(part$check)) part$check(params, y, validation)
 
-  res <- engine_fit(engine_data(x), as.integer(y) - 1L, nlevels(y),
+  engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
+  res <- engine_fit(engine_data(x), engine_y, if (outcome == "regression") 0L else nlevels(y),
                     engine_parameters(params, y, ntree, seed, first_tree, progress_delay),
                     valid, num_threads, verbose)
   forest <- res$forest
   tdsvm <- res$selection
   if (!is.null(res$sigma)) params$sigma <- res$sigma
-  oob <- res$oob
-  oob_predictions <- NULL
-  if (!is.null(oob)) {
-    has_votes <- rowSums(oob$votes) > 0
-    cls <- if (identical(params$aggregation, "max_confidence")) oob$predicted + 1L
-           else max.col(oob$votes, ties.method = "first")
-    cls[!has_votes] <- NA
-    oob_predictions <- factor(levels(y)[cls], levels = levels(y))
-  }
   design$x <- NULL
-  structure(list(
+  model <- list(
     call = call,
+    type = outcome,
     method = method,
     params = params,
     ntree = ntree,
     seed = seed,
-    levels = levels(y),
-    class_counts = as.vector(table(y)),
+    levels = if (outcome == "classification") levels(y),
+    class_counts = if (outcome == "classification") as.vector(table(y)),
+    outcome_center = scaling$center,
+    outcome_scale = scaling$scale,
     num_rows = n,
     design = design$spec,
     forest = forest,
-    oob_error = if (is.null(oob)) NA_real_ else oob$error,
-    oob_error_curve = if (is.null(oob)) NULL else oob$error_curve,
-    oob_predictions = oob_predictions,
-    # kept so that combine() can merge the out-of-bag votes of parts
-    oob_votes = if (is.null(oob)) NULL else oob$votes,
-    oob_y = if (is.null(oob)) NULL else as.integer(y),
     first_tree = first_tree,
     tdsvm = tdsvm,
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
-  ), class = "svforest")
+  )
+  structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
+}
+
+# "regression" for a numeric outcome, else "classification" (factors,
+# characters, logicals).
+outcome_type <- function(y) if (is.numeric(y) && !is.factor(y)) "regression" else "classification"
+
+# The out-of-bag elements of a model. Classification: error rate, its curve,
+# predicted classes and the votes (kept so that combine() can merge the
+# out-of-bag votes of parts). Regression: mean squared error, its curve,
+# R^2, mean predictions and their sums and counts (on the engine's scale).
+oob_results <- function(oob, y, outcome, aggregation, scaling) {
+  if (is.null(oob)) {
+    return(list(oob_error = NA_real_, oob_error_curve = NULL, oob_predictions = NULL))
+  }
+  if (outcome == "regression") {
+    has <- oob$count > 0
+    pred <- ifelse(has, oob$sum / pmax(oob$count, 1L), NA_real_) * scaling$scale + scaling$center
+    mse <- oob$error * scaling$scale^2
+    return(list(oob_error = mse, oob_error_curve = oob$error_curve * scaling$scale^2,
+                oob_rsquared = oob_rsquared(mse, y[has]), oob_predictions = pred,
+                oob_sum = oob$sum, oob_count = oob$count, oob_y = y))
+  }
+  has_votes <- rowSums(oob$votes) > 0
+  cls <- if (identical(aggregation, "max_confidence")) oob$predicted + 1L
+         else max.col(oob$votes, ties.method = "first")
+  cls[!has_votes] <- NA
+  list(oob_error = oob$error, oob_error_curve = oob$error_curve,
+       oob_predictions = factor(levels(y)[cls], levels = levels(y)),
+       oob_votes = oob$votes, oob_y = as.integer(y))
+}
+
+# 1 - MSE / variance of the outcome (NA without rows or variance).
+oob_rsquared <- function(mse, y) {
+  v <- if (length(y) > 1) mean((y - mean(y))^2) else NA_real_
+  if (is.na(v) || !(v > 0)) NA_real_ else 1 - mse / v
+}
+
+# A numeric outcome: finite, one value per row. A constant outcome is fitted
+# (every prediction is that constant).
+check_numeric_outcome <- function(y, n) {
+  if (length(y) != n) {
+    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
+  }
+  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
+  if (any(!is.finite(y))) stop(sprintf("`y` has %d infinite values.", sum(!is.finite(y))), call. = FALSE)
+  as.double(y)
+}
+
+# The outcome's scale inside the model: the engine sees (y - center) / scale,
+# scale the standard deviation (1 for a constant outcome). Computed without
+# overflow for values near the largest double.
+outcome_scaling <- function(y) {
+  m <- max(abs(y))
+  center <- if (m > 0) mean(y / m) * m else 0
+  dev <- y - center
+  s <- max(abs(dev))
+  scale <- if (s > 0) s * stats::sd(dev / s) else 1
+  if (!is.finite(scale) || !(scale > 0)) scale <- 1
+  list(center = center, scale = scale)
 }
 
 check_outcome <- function(y, n) {

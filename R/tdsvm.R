@@ -9,19 +9,28 @@ frame_validation <- function(formula, data) {
 
 # Engine input for user-given validation data, built like the training design.
 # NULL when none is given (the search then holds out a share of the rows).
-validation_data <- function(validation, spec, p, levels) {
-  if (is.null(validation)) return(list(data = NULL, y = integer()))
+# `outcome`: the training outcome's levels, or for regression its scaling
+# (outcome_scaling()), which the validation outcome gets too.
+validation_data <- function(validation, spec, p, outcome) {
+  if (is.null(validation)) return(list(data = NULL, y = if (is.list(outcome)) double() else integer()))
   if (!is.list(validation) || is.data.frame(validation) || is.null(validation$x) || is.null(validation$y)) {
     stop("`validation` must be list(x = predictors, y = outcome), or a data frame with the outcome ",
          "when the model is given by a formula.", call. = FALSE)
   }
   yv <- validation$y
-  if (!(is.factor(yv) || is.character(yv) || is.logical(yv))) {
-    stop(sprintf("`validation$y` must be a factor, not %s.", describe(yv)), call. = FALSE)
-  }
-  yv <- as.character(yv)
-  if (anyNA(yv) || !all(yv %in% levels)) {
-    stop("`validation$y` has missing values or classes not in the training outcome.", call. = FALSE)
+  regression <- is.list(outcome)
+  if (regression) {
+    if (!is.numeric(yv) || anyNA(yv) || any(!is.finite(yv))) {
+      stop(sprintf("`validation$y` must be finite numbers, as the training outcome, not %s.", describe(yv)), call. = FALSE)
+    }
+  } else {
+    if (!(is.factor(yv) || is.character(yv) || is.logical(yv))) {
+      stop(sprintf("`validation$y` must be a factor, not %s.", describe(yv)), call. = FALSE)
+    }
+    yv <- as.character(yv)
+    if (anyNA(yv) || !all(yv %in% outcome)) {
+      stop("`validation$y` has missing values or classes not in the training outcome.", call. = FALSE)
+    }
   }
   # new_engine_data() reads the design and, for sparse input, whether scaling
   # keeps zeros (always so for sparse training data)
@@ -35,7 +44,7 @@ validation_data <- function(validation, spec, p, levels) {
     stop(sprintf("`validation$x` has %d rows but `validation$y` has %d values.", n, length(yv)), call. = FALSE)
   }
   if (n == 0) stop("`validation$x` has no rows.", call. = FALSE)
-  list(data = data, y = match(yv, levels) - 1L)
+  list(data = data, y = if (regression) (as.double(yv) - outcome$center) / outcome$scale else match(yv, outcome) - 1L)
 }
 
 #' Support vectors used per row

@@ -46,8 +46,9 @@ tree_leaf_kinds <- function(tree) {
   names(codes)[match(tree$leaf_kind, codes)]
 }
 
-# Leaves that hold a model of their own (anything but class frequencies).
-tree_leaf_is_model <- function(tree) tree$leaf_kind != leaf_kind_codes()[["constant"]]
+# Leaves that hold a model of their own (anything but class frequencies or
+# a regression leaf's mean).
+tree_leaf_is_model <- function(tree) !tree$leaf_kind %in% leaf_kind_codes()[c("constant", "mean")]
 
 # The `C` of each leaf's model (chosen by cross-validation or the search; the
 # first double of every model leaf's payload): a double vector, one value
