@@ -71,6 +71,10 @@ combine <- function(...) {
 
   out <- parts[[1]]
   out$forest$trees <- do.call(c, lapply(parts, function(p) p$forest$trees))
+  # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R);
+  # the parts' importance does not carry over
+  out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
+  out$variable_importance <- NULL
   out$ntree <- length(out$forest$trees)
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L

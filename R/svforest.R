@@ -155,6 +155,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
+  importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
+  user[["importance"]] <- NULL
   params <- finish_parameters(resolve_parameters(method, user, n), ncol(x))
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
@@ -164,6 +166,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   }
   valid <- validation_data(validation, design$spec, ncol(x), levels(y))
   for (part in parts) if (!is.null(part$check)) part$check(params, y, validation)
+  importance <- check_importance_arg(importance, params)
 
   res <- engine_fit(engine_data(x), as.integer(y) - 1L, nlevels(y),
                     engine_parameters(params, y, ntree, seed, first_tree, progress_delay),
@@ -181,7 +184,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     oob_predictions <- factor(levels(y)[cls], levels = levels(y))
   }
   design$x <- NULL
-  structure(list(
+  model <- structure(list(
     call = call,
     method = method,
     params = params,
@@ -200,9 +203,12 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     oob_y = if (is.null(oob)) NULL else as.integer(y),
     first_tree = first_tree,
     tdsvm = tdsvm,
+    feature_means = design_means(x),
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
   ), class = "svforest")
+  model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
+  model
 }
 
 check_outcome <- function(y, n) {
