@@ -9,6 +9,14 @@
     .Call(`_svforest_svf_leaf_kinds`)
 }
 
+.svf_importance <- function(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, per_class, outcome, num_threads) {
+    .Call(`_svforest_svf_importance`, forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, per_class, outcome, num_threads)
+}
+
+.svf_local_linear <- function(forest, data, num_threads) {
+    .Call(`_svforest_svf_local_linear`, forest, data, num_threads)
+}
+
 .svf_init <- function() {
     invisible(.Call(`_svforest_svf_init`))
 }

@@ -71,13 +71,18 @@ combine <- function(...) {
 
   out <- parts[[1]]
   out$forest$trees <- do.call(c, lapply(parts, function(p) p$forest$trees))
+  # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R);
+  # the parts' importance does not carry over
+  out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
+  out$variable_importance <- NULL
   out$ntree <- length(out$forest$trees)
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L
   out$call <- match.call()
 
-  votes <- lapply(parts, `[[`, "oob_votes")
   out$oob_error_curve <- NULL
+  if (identical(out$type, "regression")) return(combine_regression_oob(out, parts))
+  votes <- lapply(parts, `[[`, "oob_votes")
   if (all(!vapply(votes, is.null, TRUE))) {
     out$oob_votes <- Reduce(`+`, votes)
     y <- out$oob_y
@@ -139,4 +144,25 @@ strip_environments <- function(x) {
     attributes(x) <- at
   }
   x
+}
+
+# Regression: out-of-bag prediction sums and counts add up over parts (on
+# the engine's outcome scale), which gives the combined OOB predictions,
+# mean squared error and R^2.
+combine_regression_oob <- function(out, parts) {
+  sums <- lapply(parts, `[[`, "oob_sum")
+  if (any(vapply(sums, is.null, TRUE))) {
+    out[c("oob_sum", "oob_count", "oob_predictions", "oob_rsquared")] <- list(NULL)
+    out$oob_error <- NA_real_
+    return(out)
+  }
+  out$oob_sum <- Reduce(`+`, sums)
+  out$oob_count <- Reduce(`+`, lapply(parts, `[[`, "oob_count"))
+  has <- out$oob_count > 0
+  out$oob_predictions <- ifelse(has, out$oob_sum / pmax(out$oob_count, 1L), NA_real_) * out$outcome_scale +
+    out$outcome_center
+  y <- out$oob_y
+  out$oob_error <- if (any(has)) mean((out$oob_predictions[has] - y[has])^2) else NA_real_
+  out$oob_rsquared <- oob_rsquared(out$oob_error, y[has])
+  out
 }

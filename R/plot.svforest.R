@@ -14,14 +14,25 @@
 #'   neither; `y` holds one class (of the model's levels) per row of
 #'   `newdata`, without missing values. They are checked also when the
 #'   out-of-bag or validation curve is shown instead.
-#' @param ... Passed to the error-curve [plot()].
+#' @param what `"forest"` (the four panels) or `"importance"`: a bar chart
+#'   of the model's `variable_importance` (fit with `importance =`, see
+#'   [svforest_importance()]), largest on top (at most `n_max = 30` bars;
+#'   `n_max` can be given in `...`).
+#' @param ... Passed to the error-curve [plot()], or to [graphics::barplot()]
+#'   for the importance.
 #' @return `x`, invisibly.
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' plot(fit, newdata = iris, y = iris$Species)
 #' @export
-plot.svforest <- function(x, newdata = NULL, y = NULL, ...) {
+plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "importance"), ...) {
   check_model(x)
+  what <- check_choice(if (identical(what, c("forest", "importance"))) "forest" else what, "what",
+                       c("forest", "importance"))
+  if (what == "importance") {
+    plot_importance(x$variable_importance, ...)  # R/importance.R
+    return(invisible(x))
+  }
   if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)
   # checked (and computed) before drawing, also when the OOB or validation curve is shown
   new_curve <- if (!is.null(newdata)) error_curve(x, newdata, y) else NULL

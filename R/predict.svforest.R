@@ -6,10 +6,10 @@
 #'   names, else by position).
 #' @param type Classification: `"class"` (factor, the default), `"prob"`
 #'   (n x K matrix of averaged leaf distributions, rows sum to 1), `"votes"`
-#'   (n x K matrix of tree votes), or `"leaf"` (n x ntree matrix of leaf
-#'   numbers, starting at 1). Regression (a numeric outcome): `"response"`
-#'   (numeric vector, the trees' predictions averaged; the default) or
-#'   `"leaf"`.
+#'   (n x K matrix of tree votes), `"leaf"` (n x ntree matrix of leaf
+#'   numbers, starting at 1), or `"local"` (local linear explanations, see
+#'   below). Regression (a numeric outcome): `"response"` (numeric vector,
+#'   the trees' predictions averaged; the default) or `"leaf"`.
 #' @param num_threads Threads, as in [svforest()].
 #' @param ... Not used; any argument here is an error (a misspelt argument
 #'   must not be silently ignored).
@@ -36,12 +36,37 @@
 #'   are matched by name (their order does not matter; extra columns are
 #'   ignored), and by position only when the model or `newdata` has no
 #'   column names. `newdata` with zero rows gives a result with zero rows.
+#' @section Local explanations (`type = "local"`):
+#'   Every linear leaf (`leaf = "linear_svm"` or `"logistic"`: methods
+#'   `"rsvt"`, `"rsvf"` and combinations with these leaves) is a linear model
+#'   of the rows that reach it. For each row, the coefficients of the linear
+#'   leaves it reaches are averaged over the trees whose leaf is linear, and
+#'   reported per unit of the original predictors (the leaves' coefficients
+#'   on the scaled predictors times the scaling factor). With two classes
+#'   the coefficients push towards the second level; with more, there is
+#'   one set per class: a one-vs-rest leaf gives its output of that class, a
+#'   leaf that separates two classes a and b gives `+w` to b and `-w` to a,
+#'   and a class without an output in a tree's leaf does not count for that
+#'   tree. The result is a list of class `"svforest_local"`:
+#'   `coefficients` (n x p matrix, or n x p x K array for more than two
+#'   classes, one column per design column: a factor has one per level),
+#'   `contributions` (`coefficients * (x - centre)`), `trees` (the number of
+#'   trees that contributed to each row, and class), `centre` (the training
+#'   column means) and `class`. Rows whose trees all end in constant
+#'   leaves get zero coefficients. Models without linear leaves (constant or
+#'   kernel leaves only: `"psvm"`, `"transform"`, `"tdsvm"`) give an error.
+#'
+#'   The name follows grf's local linear forests; `stats::predict.lm()`'s
+#'   `type = "terms"` gives only the contributions, and the coefficients
+#'   are the point here.
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' head(predict(fit, iris, type = "prob"))
+#' loc <- predict(fit, iris[c(1, 51, 101), ], type = "local")
+#' loc$coefficients[, , "versicolor"]
 #' table(predict(fit, iris), iris$Species)
 #' @export
-predict.svforest <- function(object, newdata, type = c("class", "prob", "votes", "leaf", "response"),
+predict.svforest <- function(object, newdata, type = c("class", "prob", "votes", "leaf", "local", "response"),
                              num_threads = NULL, ...) {
   check_model(object)
   if (missing(newdata) || is.null(newdata)) {
@@ -49,9 +74,11 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
   }
   check_no_dots(...)
   regression <- identical(object$type, "regression")
-  if (identical(type, c("class", "prob", "votes", "leaf", "response"))) type <- if (regression) "response" else "class"
-  type <- check_choice(type, "type", if (regression) c("response", "leaf") else c("class", "prob", "votes", "leaf"))
+  all_types <- c("class", "prob", "votes", "leaf", "local", "response")
+  if (identical(type, all_types)) type <- if (regression) "response" else "class"
+  type <- check_choice(type, "type", if (regression) c("response", "leaf") else setdiff(all_types, "response"))
   num_threads <- engine_threads(resolve_threads(num_threads))
+  if (type == "local") return(predict_local(object, newdata, num_threads))  # R/importance.R
   n <- NROW(newdata)
   lev <- object$levels
   K <- length(lev)

@@ -157,6 +157,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
+  importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
+  user[["importance"]] <- NULL
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
@@ -167,6 +169,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   scaling <- if (outcome == "regression") outcome_scaling(y)
   valid <- validation_data(validation, design$spec, ncol(x), if (outcome == "regression") scaling else levels(y))
   for (part in parts) if (!is.null(part$check)) part$check(params, y, validation)
+  importance <- check_importance_arg(importance, params, outcome)
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
   res <- engine_fit(engine_data(x), engine_y, if (outcome == "regression") 0L else nlevels(y),
@@ -192,10 +195,13 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     forest = forest,
     first_tree = first_tree,
     tdsvm = tdsvm,
+    feature_means = design_means(x),
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
   )
-  structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
+  model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
+  model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
+  model
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,
@@ -213,7 +219,8 @@ oob_results <- function(oob, y, outcome, aggregation, scaling) {
   if (outcome == "regression") {
     has <- oob$count > 0
     pred <- ifelse(has, oob$sum / pmax(oob$count, 1L), NA_real_) * scaling$scale + scaling$center
-    mse <- oob$error * scaling$scale^2
+    # as combine() computes it from the parts' sums
+    mse <- if (any(has)) mean((pred[has] - y[has])^2) else NA_real_
     return(list(oob_error = mse, oob_error_curve = oob$error_curve * scaling$scale^2,
                 oob_rsquared = oob_rsquared(mse, y[has]), oob_predictions = pred,
                 oob_sum = oob$sum, oob_count = oob$count, oob_y = y))
@@ -260,7 +267,7 @@ outcome_scaling <- function(y) {
 check_outcome <- function(y, n) {
   if (is.character(y) || is.logical(y)) y <- factor(y)
   if (!is.factor(y)) {
-    stop(sprintf("`y` must be a factor for classification, not %s. For class codes stored as numbers use factor(y).",
+    stop(sprintf("`y` must be a factor (classification) or a numeric vector (regression), not %s.",
                  describe(y)), call. = FALSE)
   }
   if (length(y) != n) {

@@ -124,6 +124,19 @@ tree_axis_splits <- function(tree) {
              value = tree$split_real[tree$split_real_start[nodes] + 1L])
 }
 
+# Training (in-bag) rows that reached each node: a double vector, one value
+# per node (a split node holds the rows of its leaves).
+tree_node_rows <- function(tree) {
+  n <- tree_n_nodes(tree)
+  rows <- numeric(n)
+  # children have larger positions than their parent: fill from the end
+  for (i in rev(seq_len(n))) {
+    rows[i] <- if (tree$leaf_id[i] >= 0) tree$leaf_size[tree$leaf_id[i] + 1L]
+               else rows[tree$left_child[i] + 1L] + rows[tree$right_child[i] + 1L]
+  }
+  rows
+}
+
 # Predictors (from 0) of the axis splits, in node order.
 tree_split_vars <- function(tree) tree_axis_splits(tree)$var
 

@@ -9,4 +9,12 @@
   }
   if (isNamespaceLoaded("parsnip")) register()
   setHook(packageEvent("parsnip", "onLoad"), register)
+  # vip::vi_model() method for svforest models, the same way (R/importance.R)
+  register_vi <- function(...) {
+    tryCatch(register_vip_method(),
+             error = function(e) warning("svforest: vip method not registered: ",
+                                         conditionMessage(e), call. = FALSE))
+  }
+  if (isNamespaceLoaded("vip")) register_vi()
+  setHook(packageEvent("vip", "onLoad"), register_vi)
 }

@@ -39,6 +39,41 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_importance
+List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, bool per_class, std::string outcome, int num_threads);
+RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
+    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< List >::type groups(groupsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tree_seed(tree_seedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tree_index(tree_indexSEXP);
+    Rcpp::traits::input_parameter< bool >::type out_of_bag(out_of_bagSEXP);
+    Rcpp::traits::input_parameter< std::string >::type sampler(samplerSEXP);
+    Rcpp::traits::input_parameter< double >::type sample_fraction(sample_fractionSEXP);
+    Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
+    Rcpp::traits::input_parameter< std::string >::type outcome(outcomeSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, per_class, outcome, num_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_local_linear
+List svf_local_linear(List forest, List data, int num_threads);
+RcppExport SEXP _svforest_svf_local_linear(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
+    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_local_linear(forest, data, num_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_init
 void svf_init();
 RcppExport SEXP _svforest_svf_init() {
@@ -200,6 +235,8 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 8},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
+    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 12},
+    {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 6},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},

@@ -67,11 +67,17 @@ for (m in all_methods()) {
                       "at least two classes.*only \"a\""))
     case(expect_error(fit_method(m, x, y = factor(rep(NA, 150), levels = "a")), "`y` has 150 missing"))
     case(expect_error(fit_method(m, x, y = addNA(factor(c(rep("a", 149), NA)))), "level that is NA"))
-    case(expect_error(fit_method(m, x, y = as.numeric(y)), "`y` must be a factor for classification"))
+    # a numeric outcome is regression: a fit, or a clear error for classification-only methods
+    if (is.null(svforest:::svf_method(m)$regression)) {
+      case(expect_error(fit_method(m, x, y = as.numeric(y)), "is for classification only"))
+      case(expect_error(fit_method(m, Sepal.Length ~ ., data = iris), "is for classification only"))
+    } else {
+      case(expect_identical(fit_method(m, x, y = as.numeric(y))$type, "regression"))
+      case(expect_identical(fit_method(m, Sepal.Length ~ ., data = iris)$type, "regression"))
+    }
     case(expect_error(fit_method(m, x, y = as.list(y)), "`y` must be a factor"))
     case(expect_error(fit_method(m, x, y = iris["Species"]), "`y` must be a factor"))
     case(expect_error(fit_method(m, x, y = y[-1]), "`y` has 149 values.*150 rows"))
-    case(expect_error(fit_method(m, Sepal.Length ~ ., data = iris), "`y` must be a factor"))
     # character and logical outcomes become factors
     case(expect_identical(fit_method(m, x, y = as.character(y))$levels, lev))
     case(expect_identical(fit_method(m, x, y = x[, 1] > 5.8)$levels, c("FALSE", "TRUE")))

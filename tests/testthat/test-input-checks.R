@@ -62,7 +62,7 @@ test_that("an empty outcome level gives a warning; the model keeps but never pre
 test_that("a parameter of a part the fit does not use is an error naming the part", {
   expect_error(fit1(nu = 10), "`nu` is a parameter of the psvm splitter, which this fit does not use")
   expect_error(svforest(x, y, method = "psvm", ntree = 1, cost = 2),
-               "`cost` is a parameter of the oob_svm splitter and the linear_svm, logistic and kernel_svm leaves, none of which this fit uses")
+               "`cost` is a parameter of the oob_svm splitter and the linear_svm, logistic, kernel_svm, linear_svr and kernel_svr leaves, none of which this fit uses")
   # NULL is the default, not a use
   expect_silent(fit <- svforest(x, y, method = "psvm", ntree = 1, seed = 1, num_threads = 1, cost = NULL))
   # the model stores the parameters of its parts only

@@ -1,0 +1,356 @@
+#' Variable importance of a support vector forest
+#'
+#' Permutation importance (every method) or model-based importance from the
+#' coefficients of linear leaves and oblique splits. [svforest()] computes
+#' one at fit time with `importance = "permutation"` or `"coefficients"`
+#' (stored in `fit$variable_importance`); this function computes them for a
+#' fitted model afterwards, on any labelled data.
+#'
+#' @section Permutation importance:
+#' For each tree, the share of its rows it classifies correctly minus that
+#' share when the columns of one predictor are permuted among those rows
+#' (mean decrease in accuracy, as `ranger`'s and `randomForest`'s unscaled
+#' permutation importance); the importance is the mean over the trees. The
+#' rows of a tree are its out-of-bag rows when `oob = TRUE` (a sampler that
+#' leaves rows out, `x` and `y` the training data in their order: the rows
+#' a tree left out are drawn again from its seed), else all rows of `x`. At
+#' fit time, `svforest(..., importance = "permutation")` uses the out-of-bag
+#' rows when the sampler leaves rows out, else all training rows, which the
+#' trees have seen: that importance is optimistic (it also credits what a
+#' tree fitted to noise); pass held-out data here for an honest one.
+#'
+#' A predictor is what the user gave: the indicator columns of a factor (or
+#' logical) predictor are permuted together and reported under its name;
+#' matrix columns are reported one by one (as `V1`, `V2`, ... when they have
+#' no names). Each tree permutes with a generator of its own, drawn from the
+#' model's seed and the tree's index, so the importance does not depend on
+#' `num_threads`. With `per_class = TRUE` the decrease is also computed on
+#' the rows of each class (a tree counts for a class when its rows hold that
+#' class).
+#'
+#' @section Coefficient importance:
+#' For models with linear leaves (`leaf = "linear_svm"` or `"logistic"`)
+#' and oblique splits (`"psvm"`, `"oob_svm"` splitters): the mean absolute
+#' coefficient of each predictor, weighted by the training rows the leaf or
+#' node holds. Leaves are fitted on scaled predictors (min-max to \[0, 1\]
+#' for dense data, by the largest absolute value for sparse data), so their
+#' coefficients are per unit of the *scaled* predictor, i.e. the coefficient
+#' on the original scale times the predictor's range (or largest absolute
+#' value): this makes predictors measured in different units comparable.
+#' Oblique splits act on the original predictors; their weights are
+#' multiplied by the range in the same way, and each node's weights are
+#' divided by their sum of absolute values (only a split's direction
+#' matters). A model with both linear leaves and oblique splits gets the sum
+#' of the two parts, each first divided by its total. A factor's importance
+#' is the sum over its indicator columns. Axis splits (`"random_axis"`,
+#' `"cart"`), transformation splits and kernel or constant leaves have no
+#' coefficients: a model with none of the parts above is an error.
+#'
+#' @param object A fitted [svforest()] model.
+#' @param x,y Labelled data for permutation importance: predictors as for
+#'   [predict.svforest()]'s `newdata` and one class per row. Not used by
+#'   `type = "coefficients"`.
+#' @param type `"permutation"` or `"coefficients"`.
+#' @param per_class Also report the importance per class (permutation only).
+#' @param oob Use each tree's out-of-bag rows of `x` (which must then be the
+#'   training data, rows in the training order).
+#' @param num_threads Threads, as in [svforest()]; the result does not
+#'   depend on it.
+#' @return A named numeric vector, one value per predictor (in the order of
+#'   the training data's columns), with attribute `type`; with
+#'   `per_class = TRUE` a matrix with one column per class and a last column
+#'   `overall` (as `randomForest::importance()`).
+#' @seealso [plot.svforest()] (`what = "importance"`), `vip::vi()`.
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' svforest_importance(fit, iris[, 1:4], iris$Species)
+#' svforest_importance(fit, type = "coefficients")
+#' @export
+svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutation", "coefficients"),
+                                per_class = FALSE, oob = FALSE, num_threads = NULL) {
+  check_model(object)
+  if (identical(object$type, "regression")) {
+    stop("Variable importance is not available for regression forests yet.", call. = FALSE)
+  }
+  if (identical(type, c("permutation", "coefficients"))) type <- "permutation"
+  type <- check_choice(type, "type", c("permutation", "coefficients"))
+  per_class <- check_flag(per_class, "per_class")
+  oob <- check_flag(oob, "oob")
+  if (type == "coefficients") {
+    if (per_class) stop("`per_class` is available for permutation importance only.", call. = FALSE)
+    return(coefficient_importance(object))
+  }
+  if (is.null(x) || is.null(y)) {
+    stop("Permutation importance needs labelled data: give `x` (predictors) and `y` (classes).", call. = FALSE)
+  }
+  num_threads <- engine_threads(resolve_threads(num_threads))
+  yi <- importance_outcome(object, y, NROW(x))
+  if (oob) {
+    if (identical(object$params$sampler, "all") || is.null(object$params$sampler)) {
+      stop("`oob = TRUE` needs a sampler that leaves rows out (\"bootstrap\" or \"subsample\"); this model's trees saw every row.",
+           call. = FALSE)
+    }
+    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !identical(as.integer(yi + 1L), as.integer(object$oob_y)))) {
+      stop(sprintf("`oob = TRUE` needs the training data (%d rows, in the training order) as `x` and `y`.",
+                   object$num_rows), call. = FALSE)
+    }
+  }
+  permutation_importance(object, new_engine_data(object, x), yi, oob, per_class, num_threads)
+}
+
+# Class codes (from 0) of `y` for the model's levels, checked.
+importance_outcome <- function(object, y, n) {
+  if (!(is.factor(y) || is.character(y)) || length(y) != n) {
+    stop(sprintf("`y` must be a factor or character vector with one value per row of `x` (%d), not %s.",
+                 n, describe(y)), call. = FALSE)
+  }
+  bad <- is.na(y) | !as.character(y) %in% object$levels
+  if (any(bad)) {
+    stop(sprintf("`y` has %d values that are missing or not among the model's classes.", sum(bad)), call. = FALSE)
+  }
+  as.integer(factor(as.character(y), levels = object$levels)) - 1L
+}
+
+# The predictors as the user gave them: list(names, groups), groups a list
+# of increasing column indices (from 0) of the design matrix. A factor's (or
+# logical's) indicator columns form one group under the variable's name.
+importance_groups <- function(object) {
+  spec <- object$design
+  p <- object$forest$num_features
+  cols <- spec$feature_names
+  if (is.null(cols)) {
+    return(list(names = paste0("V", seq_len(p)), groups = as.list(seq_len(p) - 1L)))
+  }
+  owner <- cols
+  if (identical(spec$type, "frame")) {
+    vars <- all.vars(stats::delete.response(spec$terms))
+    for (v in vars) {
+      lev <- if (!is.null(spec$xlevels[[v]])) spec$xlevels[[v]] else "TRUE"
+      owner[cols %in% paste0(v, lev)] <- v
+    }
+  }
+  names <- unique(owner)
+  list(names = names, groups = lapply(names, function(nm) which(owner == nm) - 1L))
+}
+
+# Seed and global index of each tree (combine() stores them when parts
+# differ in seed or leave gaps between their tree ranges).
+tree_streams <- function(object) {
+  if (!is.null(object$tree_streams)) return(object$tree_streams)
+  ntree <- length(object$forest$trees)
+  data.frame(seed = rep(as.double(object$seed), ntree),
+             index = as.double(part_first_tree(object)) + seq_len(ntree) - 1)
+}
+
+# Permutation importance on engine data `data` with class codes `yi`.
+permutation_importance <- function(object, data, yi, oob, per_class, num_threads) {
+  g <- importance_groups(object)
+  streams <- tree_streams(object)
+  if (oob && anyNA(streams$seed)) {
+    stop("The trees' out-of-bag rows cannot be drawn again: the model combines forests of unknown seeds.",
+         call. = FALSE)
+  }
+  seeds <- streams$seed
+  seeds[is.na(seeds)] <- 0
+  fraction <- object$params$sample_fraction
+  if (is.null(fraction)) fraction <- 1
+  sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
+  res <- .svf_importance(object$forest, data, as.integer(yi), g$groups, seeds, streams$index, oob,
+                         sampler, as.double(fraction), per_class, "classification", num_threads)
+  imp <- stats::setNames(res$importance, g$names)
+  if (!per_class) return(structure(imp, type = "permutation"))
+  out <- cbind(res$per_class, overall = imp)
+  dimnames(out) <- list(g$names, c(object$levels, "overall"))
+  structure(out, type = "permutation")
+}
+
+# Importance computed right after a fit: on the out-of-bag rows when the
+# sampler leaves rows out, else on all training rows. `x` is the design
+# matrix (dense or dgCMatrix), `y` the factor outcome.
+fit_importance <- function(object, x, y, importance, num_threads) {
+  if (importance == "none") return(NULL)
+  if (importance == "coefficients") return(coefficient_importance(object))
+  data <- if (methods::is(x, "dgCMatrix")) {
+    tx <- Matrix::t(x)
+    list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(x), ncol = ncol(x))
+  } else {
+    list(type = "dense", x = x)
+  }
+  oob <- !identical(object$params$sampler, "all")
+  permutation_importance(object, data, as.integer(y) - 1L, oob, FALSE, num_threads)
+}
+
+# Checks `importance` of svforest() before the fit: the kind it asks for
+# and, for coefficients, that the fit has parts with coefficients.
+check_importance_arg <- function(importance, params, outcome = "classification") {
+  if (is.null(importance)) return("none")
+  importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))
+  if (importance != "none" && outcome == "regression") {
+    stop("Variable importance is not available for regression forests yet; use importance = \"none\".",
+         call. = FALSE)
+  }
+  if (importance == "coefficients" && !has_coefficient_parts(params)) {
+    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (\"linear_svm\", \"logistic\") or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
+                 params$leaf, params$splitter), call. = FALSE)
+  }
+  importance
+}
+
+has_coefficient_parts <- function(params) {
+  isTRUE(params$leaf %in% c("linear_svm", "logistic")) || isTRUE(params$splitter %in% c("psvm", "oob_svm"))
+}
+
+# Model-based importance from linear leaves and oblique splits (see
+# svforest_importance()).
+coefficient_importance <- function(object) {
+  forest <- object$forest
+  p <- forest$num_features
+  range <- ifelse(forest$scale_factor > 0, 1 / forest$scale_factor, 0)
+  leaf_sum <- numeric(p)
+  leaf_weight <- 0
+  split_sum <- numeric(p)
+  split_weight <- 0
+  for (tree in forest$trees) {
+    sizes <- tree_leaf_sizes(tree)
+    for (l in seq_len(tree_n_leaves(tree))) {
+      lin <- tree_linear_leaf(forest, tree, l)
+      if (is.null(lin)) next
+      w <- abs(lin$coef[seq_len(p), , drop = FALSE])
+      leaf_sum <- leaf_sum + sizes[l] * rowMeans(w)
+      leaf_weight <- leaf_weight + sizes[l]
+    }
+    kinds <- tree_split_kinds(tree)
+    oblique <- which(kinds %in% "oblique")
+    if (length(oblique)) {
+      node_rows <- tree_node_rows(tree)
+      for (node in oblique) {
+        s <- tree_oblique_split(tree, node)
+        w <- abs(s$weights) * range[s$vars + 1L]
+        if (sum(w) <= 0) next
+        split_sum[s$vars + 1L] <- split_sum[s$vars + 1L] + node_rows[node] * w / sum(w)
+        split_weight <- split_weight + node_rows[node]
+      }
+    }
+  }
+  if (leaf_weight == 0 && split_weight == 0) {
+    stop("This model has no coefficients (no linear leaves and no oblique splits): use permutation importance.",
+         call. = FALSE)
+  }
+  imp <- numeric(p)
+  if (leaf_weight > 0 && split_weight > 0) {
+    imp <- leaf_sum / sum(leaf_sum) + split_sum / sum(split_sum)
+  } else if (leaf_weight > 0) {
+    imp <- leaf_sum / leaf_weight
+  } else {
+    imp <- split_sum / split_weight
+  }
+  g <- importance_groups(object)
+  out <- vapply(g$groups, function(cols) sum(imp[cols + 1L]), 0)
+  structure(stats::setNames(out, g$names), type = "coefficients")
+}
+
+# --- local explanations ------------------------------------------------------
+
+# predict(type = "local"): see predict.svforest().
+predict_local <- function(object, newdata, num_threads) {
+  means <- object$feature_means
+  if (is.null(means)) {
+    stop("This model stores no training column means (fitted by an older svforest): refit it for local explanations.",
+         call. = FALSE)
+  }
+  if (!any(vapply(object$forest$trees, function(t) any(tree_leaf_kinds(t) %in% c("linear_svm", "logistic")), TRUE))) {
+    stop(sprintf("Local explanations need linear leaves (leaf = \"linear_svm\" or \"logistic\"); this %s model has %s leaves only.",
+                 object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
+                                       collapse = " and ")), call. = FALSE)
+  }
+  data <- new_engine_data(object, newdata)
+  x <- if (data$type == "dense") data$x else {
+    Matrix::t(Matrix::sparseMatrix(i = data$j + 1L, p = data$p, x = data$x, dims = c(data$ncol, data$nrow)))
+  }
+  res <- .svf_local_linear(object$forest, data, num_threads)
+  n <- nrow(x)
+  feat <- object$design$feature_names
+  if (is.null(feat)) feat <- paste0("V", seq_len(ncol(x)))
+  lev <- object$levels
+  centred <- as.matrix(x) - matrix(means, n, length(means), byrow = TRUE)
+  if (length(lev) == 2) {
+    coef <- matrix(res$coef, n, length(feat), dimnames = list(NULL, feat))
+    contrib <- coef * centred
+    trees <- res$trees[, 1]
+  } else {
+    coef <- array(res$coef, c(n, length(feat), length(lev)), dimnames = list(NULL, feat, lev))
+    contrib <- coef * as.vector(centred)  # recycled over the classes
+    trees <- res$trees
+    colnames(trees) <- lev
+  }
+  structure(list(coefficients = coef, contributions = contrib, trees = trees, centre = means,
+                 class = if (length(lev) == 2) lev[2] else lev),
+            class = "svforest_local")
+}
+
+#' @export
+print.svforest_local <- function(x, ...) {
+  d <- dim(x$coefficients)
+  cat(sprintf("Local linear explanations of %d rows, %d predictor columns", d[1], d[2]))
+  if (length(d) == 2) cat(sprintf(", towards class \"%s\"\n", x$class)) else cat(sprintf(", %d classes\n", d[3]))
+  cat("Elements: coefficients, contributions, trees, centre\n")
+  invisible(x)
+}
+
+# Training column means, stored in the model as the centre of the local
+# contributions.
+design_means <- function(x) {
+  m <- if (methods::is(x, "dgCMatrix")) Matrix::colMeans(x) else colMeans(x)
+  stats::setNames(as.double(m), colnames(x))
+}
+
+# --- plot and vip ------------------------------------------------------------
+
+# Horizontal bar chart of an importance vector, largest on top.
+plot_importance <- function(imp, n_max = 30, ...) {
+  if (is.null(imp)) {
+    stop("The model holds no variable importance: fit with `importance = \"permutation\"` (or \"coefficients\"), or plot svforest_importance().",
+         call. = FALSE)
+  }
+  type <- attr(imp, "type")
+  if (is.matrix(imp)) imp <- imp[, "overall"]
+  imp <- utils::head(sort(imp, decreasing = TRUE), n_max)
+  old <- graphics::par(mar = c(4.2, max(4, 0.6 * max(nchar(names(imp)))), 2.5, 1))
+  on.exit(graphics::par(old))
+  graphics::barplot(rev(imp), horiz = TRUE, las = 1, col = "steelblue", border = NA,
+                    main = "Variable importance",
+                    xlab = if (identical(type, "coefficients")) "mean |coefficient| (scaled predictors)"
+                           else "mean decrease in accuracy", ...)
+  invisible(imp)
+}
+
+# vip::vi_model() method (registered in .onLoad when vip is installed):
+# the importance stored in the model, or computed from its coefficients.
+vi_model_svforest <- function(object, type = NULL, ...) {
+  imp <- object$variable_importance
+  if (!is.null(type) && !identical(type, attr(imp, "type"))) imp <- NULL
+  if (is.null(imp)) {
+    if (!is.null(type) && !identical(type, "coefficients")) {
+      stop(sprintf("The model holds no %s importance: fit with `importance = \"%s\"`, or use svforest_importance().",
+                   type, type), call. = FALSE)
+    }
+    if (!has_coefficient_parts(object$params)) {
+      stop("The model holds no variable importance: fit with `importance = \"permutation\"` (or use vip's permutation method).",
+           call. = FALSE)
+    }
+    imp <- coefficient_importance(object)
+  }
+  if (is.matrix(imp)) imp <- imp[, "overall"]
+  tib <- data.frame(Variable = names(imp), Importance = unname(as.double(imp)), stringsAsFactors = FALSE)
+  if (requireNamespace("tibble", quietly = TRUE)) tib <- tibble::as_tibble(tib)
+  attr(tib, "type") <- attr(imp, "type")
+  class(tib) <- c("vi", class(tib))
+  tib
+}
+
+register_vip_method <- function(...) {
+  if (!requireNamespace("vip", quietly = TRUE)) return(invisible(FALSE))
+  if (!"vi_model" %in% getNamespaceExports("vip")) return(invisible(FALSE))
+  registerS3method("vi_model", "svforest", vi_model_svforest, envir = asNamespace("vip"))
+  invisible(TRUE)
+}

@@ -1,0 +1,103 @@
+// R entry points for reading a fitted forest: permutation importance and
+// local linear explanations. The forest list is checked in full first.
+#include <Rcpp.h>
+
+#include <cmath>
+
+#include "RcppRunner.h"
+#include "core/forest/Importance.h"
+#include "core/forest/LocalLinear.h"
+#include "model_convert.h"
+
+using Rcpp::List;
+using Rcpp::Named;
+
+namespace {
+
+svf::SamplerType importance_sampler(const std::string& s) {
+  if (s == "all") return svf::SamplerType::All;
+  if (s == "bootstrap") return svf::SamplerType::Bootstrap;
+  if (s == "subsample") return svf::SamplerType::Subsample;
+  Rcpp::stop("unknown sampler '%s'", s);
+}
+
+}  // namespace
+
+// forest: the model's forest; data: new_engine_data() of the rows; y: class
+// of each row from 0; groups: list of integer vectors of columns (from 0);
+// tree_seed, tree_index: per tree, its seed and global index (doubles: 64-bit
+// seeds); out_of_bag: use each tree's regenerated out-of-bag rows (data must
+// then be the training data in its order); outcome: "classification".
+// [[Rcpp::export(.svf_importance)]]
+List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed,
+                    Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction,
+                    bool per_class, std::string outcome, int num_threads) {
+  ForestHandle handle;
+  forest_from_r(forest, handle);
+  size_t p = 0;
+  std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
+  if (p != handle.view.shape.p)
+    Rcpp::stop("the data have %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
+  const size_t n = rows->n_rows(), ntree = handle.view.trees.size();
+  const int K = handle.view.shape.num_classes;
+  if (static_cast<size_t>(y.size()) != n) Rcpp::stop("internal: length of y");
+  for (int v : y)
+    if (v < 0 || v >= K) Rcpp::stop("internal: class index out of range");
+  if (static_cast<size_t>(tree_seed.size()) != ntree || static_cast<size_t>(tree_index.size()) != ntree)
+    Rcpp::stop("internal: tree seeds");
+  svf::ImportanceOptions opt;
+  if (outcome != "classification") Rcpp::stop("internal: unknown outcome '%s'", outcome);
+  opt.outcome = svf::ImportanceOutcome::Classification;
+  for (size_t t = 0; t < ntree; ++t) {
+    if (!std::isfinite(tree_seed[t]) || !std::isfinite(tree_index[t]) || tree_index[t] < 0)
+      Rcpp::stop("internal: tree seed or index");
+    opt.tree_seed.push_back(static_cast<uint64_t>(tree_seed[t]));
+    opt.tree_index.push_back(static_cast<uint64_t>(tree_index[t]));
+  }
+  opt.out_of_bag = out_of_bag;
+  opt.sampler = importance_sampler(sampler);
+  opt.sample_fraction = sample_fraction;
+  opt.per_class = per_class;
+  std::vector<std::vector<int>> g(groups.size());
+  for (R_xlen_t k = 0; k < groups.size(); ++k) {
+    Rcpp::IntegerVector cols(groups[k]);
+    for (int c : cols) {
+      if (c < 0 || static_cast<size_t>(c) >= p) Rcpp::stop("internal: group column out of range");
+      if (!g[k].empty() && c <= g[k].back()) Rcpp::stop("internal: group columns must be increasing");
+      g[k].push_back(c);
+    }
+  }
+  svf::ImportanceResult res;
+  RcppRunner runner(num_threads, false);
+  svf::permutation_importance(handle.view, *rows, y.begin(), g, opt, runner, res);
+  Rcpp::NumericMatrix by_class(per_class ? groups.size() : 0, per_class ? K : 0);
+  if (per_class) std::copy(res.per_class.begin(), res.per_class.end(), by_class.begin());
+  return List::create(Named("importance") = Rcpp::wrap(res.importance), Named("per_class") = by_class,
+                      Named("trees_used") = static_cast<int>(res.trees_used));
+}
+
+// Local linear coefficients of each row on the original scale: an array
+// n x p x outputs (outputs = 1 for two classes), and the trees that
+// contributed (n x outputs).
+// [[Rcpp::export(.svf_local_linear)]]
+List svf_local_linear(List forest, List data, int num_threads) {
+  ForestHandle handle;
+  forest_from_r(forest, handle);
+  if (!svf::forest_has_linear_leaves(handle.view))
+    Rcpp::stop("no linear leaves");
+  size_t p = 0;
+  std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
+  if (p != handle.view.shape.p)
+    Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
+  const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
+  const int outputs = K == 2 ? 1 : K;
+  Rcpp::NumericVector coef(static_cast<R_xlen_t>(n) * p * outputs);
+  coef.attr("dim") = Rcpp::IntegerVector::create(n, static_cast<int>(p), outputs);
+  Rcpp::IntegerMatrix trees(n, outputs);
+  svf::LocalLinearOutput out;
+  out.coef = coef.begin();
+  out.trees = trees.begin();
+  RcppRunner runner(num_threads, false);
+  svf::local_linear(handle.view, *rows, out, runner);
+  return List::create(Named("coef") = coef, Named("trees") = trees);
+}

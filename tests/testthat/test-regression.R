@@ -1,0 +1,122 @@
+# Regression: a numeric outcome.
+
+friedman <- function(n, seed, sd = 1) {
+  withr_seed(seed, {
+    x <- matrix(stats::runif(n * 10), n, 10, dimnames = list(NULL, paste0("x", 1:10)))
+    y <- 10 * sin(pi * x[, 1] * x[, 2]) + 20 * (x[, 3] - 0.5)^2 + 10 * x[, 4] + 5 * x[, 5] + stats::rnorm(n, sd = sd)
+    list(x = x, y = y)
+  })
+}
+rmse <- function(p, y) sqrt(mean((p - y)^2))
+
+test_that("every regression method fits a smooth response far better than its mean, and rsvf beats constant leaves", {
+  tr <- friedman(600, 1)
+  te <- friedman(2000, 2)
+  base <- rmse(mean(tr$y), te$y)
+  fits <- list(
+    rsvt = svforest(tr$x, tr$y, method = "rsvt", seed = 1, num_threads = 1),
+    rsvf = svforest(tr$x, tr$y, seed = 1, num_threads = 1),  # the default method for a numeric outcome
+    tdsvm = svforest(tr$x, tr$y, method = "tdsvm", cost = c(10, 100), gamma = c(0.1, 1), sigma0 = 150,
+                     seed = 1, num_threads = 1),
+    svr = svforest(tr$x, tr$y, method = "rsvt", leaf = "linear_svr", seed = 1, num_threads = 1),
+    mean = svforest(tr$x, tr$y, method = "rsvf", leaf = "constant", seed = 1, num_threads = 1)
+  )
+  expect_identical(fits$rsvf$method, "rsvf")
+  err <- vapply(fits, function(f) rmse(predict(f, te$x), te$y), 0)
+  expect_true(all(err[c("rsvt", "rsvf", "tdsvm", "svr")] < 0.6 * base), info = paste(names(err), round(err, 2)))
+  # linear leaves are the point of the method: ridge leaves beat mean leaves on the same splitter
+  expect_lt(err[["rsvf"]], 0.85 * err[["mean"]])
+  kinds <- function(f) unique(unlist(lapply(f$forest$trees, tree_leaf_kinds)))
+  expect_true(all(kinds(fits$rsvt) %in% c("ridge", "mean")))
+  expect_true(all(kinds(fits$tdsvm) %in% c("kernel_svr", "mean")))
+  expect_true(all(kinds(fits$svr) %in% c("linear_svr", "mean")))
+  expect_identical(kinds(fits$mean), "mean")
+})
+
+test_that("a one-leaf ridge model is least squares and a one-leaf RBF SVR is LIBSVM's", {
+  tr <- friedman(300, 3)
+  te <- friedman(200, 4)
+  n <- nrow(tr$x)
+  ridge <- svforest(tr$x, tr$y, method = "rsvt", ntree = 1, min_leaf_size = n + 1, lambda = 1e-8, cv_folds = 1,
+                    seed = 1, num_threads = 1)
+  ols <- stats::lm(y ~ ., data.frame(tr$x, y = tr$y))
+  expect_equal(predict(ridge, te$x), unname(predict(ols, data.frame(te$x))), tolerance = 1e-6)
+  skip_if_not_installed("e1071")
+  svr <- svforest(tr$x, tr$y, method = "tdsvm", sigma = n + 1, cost = 10, gamma = 0.5, epsilon = 0.1,
+                  seed = 1, num_threads = 1)
+  lo <- apply(tr$x, 2, min)
+  hi <- apply(tr$x, 2, max)
+  scale01 <- function(x) sweep(sweep(x, 2, lo), 2, hi - lo, "/")
+  s <- svforest:::outcome_scaling(tr$y)
+  ref <- e1071::svm(scale01(tr$x), (tr$y - s$center) / s$scale, type = "eps-regression", kernel = "radial",
+                    cost = 10, gamma = 0.5, epsilon = 0.1, scale = FALSE)
+  expect_equal(predict(svr, te$x), unname(predict(ref, scale01(te$x))) * s$scale + s$center, tolerance = 1e-4)
+})
+
+test_that("regression models predict numbers, report OOB MSE and R-squared, and are reproducible", {
+  tr <- friedman(400, 5)
+  fit <- svforest(tr$x, tr$y, method = "rsvt", sampler = "bootstrap", ntree = 6, seed = 3, num_threads = 1)
+  p <- predict(fit, tr$x)
+  expect_type(p, "double")
+  expect_length(p, 400)
+  expect_identical(predict(fit, tr$x, type = "response"), p)
+  expect_identical(dim(predict(fit, tr$x, type = "leaf")), c(400L, 6L))
+  expect_error(predict(fit, tr$x, type = "prob"), "`type`")
+  expect_error(predict(fit, tr$x, type = "class"), "`type`")
+  expect_gt(fit$oob_error, 0)
+  expect_equal(fit$oob_error, mean((fit$oob_predictions - tr$y)^2, na.rm = TRUE))
+  expect_gt(fit$oob_rsquared, 0.5)
+  expect_lt(fit$oob_rsquared, 1)
+  expect_length(fit$oob_error_curve, 6)
+  expect_output(print(fit), "R-squared")
+  expect_output(print(summary(fit)), "Leaves with a model")
+  two <- svforest(tr$x, tr$y, method = "rsvt", sampler = "bootstrap", ntree = 6, seed = 3, num_threads = 2)
+  fit$call <- two$call <- NULL
+  expect_identical(two, fit)
+  path <- tempfile(fileext = ".rds")
+  saveRDS(fit, path)
+  expect_identical(predict(readRDS(path), tr$x), p)
+  # combine: two halves are the whole forest, out-of-bag results included
+  a <- svforest(tr$x, tr$y, method = "rsvt", sampler = "bootstrap", ntree = 4, seed = 3, num_threads = 1)
+  b <- svforest(tr$x, tr$y, method = "rsvt", sampler = "bootstrap", ntree = 2, first_tree = 4, seed = 3,
+                num_threads = 1)
+  ab <- combine(a, b)
+  expect_identical(predict(ab, tr$x), p)
+  expect_equal(ab$oob_error, fit$oob_error)
+  expect_equal(ab$oob_predictions, fit$oob_predictions)
+  # the formula interface and sparse input
+  df <- data.frame(tr$x, y = tr$y)
+  ff <- svforest(y ~ ., data = df, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
+  expect_identical(ff$type, "regression")
+  xs <- Matrix::Matrix(tr$x * (tr$x > 0.3), sparse = TRUE)
+  fs <- svforest(xs, tr$y, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
+  expect_length(predict(fs, xs), 400)
+})
+
+test_that("bad regression outcomes and parts give clear errors; constant and huge outcomes are fitted", {
+  tr <- friedman(200, 6)
+  y <- tr$y
+  y[3] <- NA
+  expect_error(svforest(tr$x, y, num_threads = 1), "`y` has 1 missing value")
+  y[3] <- Inf
+  expect_error(svforest(tr$x, y, num_threads = 1), "`y` has 1 infinite value")
+  expect_error(svforest(tr$x, tr$y, method = "psvm", num_threads = 1), "\"psvm\" is for classification only")
+  expect_error(svforest(tr$x, tr$y, method = "transform", num_threads = 1), "classification only")
+  expect_error(svforest(tr$x, tr$y, method = "rsvt", leaf = "linear_svm", num_threads = 1),
+               "\"linear_svm\" leaf is for classification only.*\"ridge\"")
+  cls <- factor(tr$y > median(tr$y))
+  expect_error(svforest(tr$x, cls, method = "rsvt", leaf = "ridge", num_threads = 1),
+               "\"ridge\" leaf is for regression only")
+  expect_identical(svforest(tr$x, as.character(cls), ntree = 1, seed = 1, num_threads = 1)$type, "classification")
+  # a constant outcome: every prediction is that constant
+  flat <- svforest(tr$x, rep(3.5, 200), method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
+  expect_equal(predict(flat, tr$x), rep(3.5, 200))
+  # outcomes near the largest double are fitted without overflow
+  big <- svforest(tr$x, tr$y * 1e300, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
+  pb <- predict(big, tr$x)
+  expect_true(all(is.finite(pb)))
+  expect_gt(stats::cor(pb, tr$y), 0.9)
+  small <- svforest(tr$x, tr$y, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
+  expect_equal(pb / 1e300, predict(small, tr$x), tolerance = 1e-6)
+  expect_error(svforest_importance(small, tr$x, tr$y), "not available for regression")
+})
