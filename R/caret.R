@@ -83,11 +83,14 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
   list(
     label = sprintf("Support vector forest (svforest, method \"%s\")", method),
     library = "svforest",
-    type = "Classification",
+    type = c("Classification", "Regression"),
     parameters = parameters,
     grid = grid,
     fit = fit,
     predict = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
+      if (identical(modelFit$type, "regression")) {
+        return(stats::predict(modelFit, newdata, type = "response", num_threads = num_threads))
+      }
       as.character(stats::predict(modelFit, newdata, type = "class", num_threads = num_threads))
     },
     prob = function(modelFit, newdata, preProc = NULL, submodels = NULL) {

@@ -1,7 +1,7 @@
 #' The "svforest" engine for parsnip's rand_forest()
 #'
 #' When parsnip is installed, svforest registers the engine `"svforest"` for
-#' [parsnip::rand_forest()] in mode `"classification"` (whether parsnip is
+#' [parsnip::rand_forest()] in modes `"classification"` and `"regression"` (whether parsnip is
 #' loaded before or after svforest), so support vector forests work with
 #' workflows, tune and the rest of tidymodels.
 #'
@@ -15,7 +15,8 @@
 #' As for the ranger engine, the defaults are safe under parallel tuning:
 #' `num_threads = 1` and a `seed` drawn from R's random generator (so
 #' `set.seed()` makes fits repeatable); both can be set as engine arguments.
-#' Predictions: `type = "class"` and `type = "prob"`.
+#' Predictions: `type = "class"` and `type = "prob"` (classification),
+#' `type = "numeric"` (regression; the default method is then `"rsvf"`).
 #' @name svforest_engine
 #' @examples
 #' if (requireNamespace("parsnip", quietly = TRUE)) {
@@ -33,8 +34,24 @@ register_parsnip_engine <- function(...) {
   current <- parsnip::get_model_env()$rand_forest
   if (!is.null(current) && "svforest" %in% current$engine) return(invisible(FALSE))
 
-  parsnip::set_model_engine("rand_forest", mode = "classification", eng = "svforest")
-  parsnip::set_dependency("rand_forest", eng = "svforest", pkg = "svforest", mode = "classification")
+  for (mode in c("classification", "regression")) {
+    parsnip::set_model_engine("rand_forest", mode = mode, eng = "svforest")
+    parsnip::set_dependency("rand_forest", eng = "svforest", pkg = "svforest", mode = mode)
+    parsnip::set_fit(
+      model = "rand_forest", eng = "svforest", mode = mode,
+      value = list(
+        interface = "data.frame",
+        protect = c("x", "y"),
+        func = c(pkg = "svforest", fun = "svforest"),
+        defaults = list(num_threads = 1L, seed = quote(sample.int(10^5, 1)), verbose = FALSE)
+      )
+    )
+    parsnip::set_encoding(
+      model = "rand_forest", eng = "svforest", mode = mode,
+      options = list(predictor_indicators = "none", compute_intercept = FALSE,
+                     remove_intercept = FALSE, allow_sparse_x = FALSE)
+    )
+  }
 
   parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = "trees", original = "ntree",
                          func = list(pkg = "dials", fun = "trees"), has_submodel = FALSE)
@@ -42,20 +59,6 @@ register_parsnip_engine <- function(...) {
                          original = "min_leaf_size", func = list(pkg = "dials", fun = "min_n"),
                          has_submodel = FALSE)
 
-  parsnip::set_fit(
-    model = "rand_forest", eng = "svforest", mode = "classification",
-    value = list(
-      interface = "data.frame",
-      protect = c("x", "y"),
-      func = c(pkg = "svforest", fun = "svforest"),
-      defaults = list(num_threads = 1L, seed = quote(sample.int(10^5, 1)), verbose = FALSE)
-    )
-  )
-  parsnip::set_encoding(
-    model = "rand_forest", eng = "svforest", mode = "classification",
-    options = list(predictor_indicators = "none", compute_intercept = FALSE,
-                   remove_intercept = FALSE, allow_sparse_x = FALSE)
-  )
   parsnip::set_pred(
     model = "rand_forest", eng = "svforest", mode = "classification", type = "class",
     value = list(
@@ -70,6 +73,13 @@ register_parsnip_engine <- function(...) {
       post = function(result, object) as.data.frame(result, stringsAsFactors = FALSE),
       func = c(fun = "predict"),
       args = list(object = quote(object$fit), newdata = quote(new_data), type = "prob")
+    )
+  )
+  parsnip::set_pred(
+    model = "rand_forest", eng = "svforest", mode = "regression", type = "numeric",
+    value = list(
+      pre = NULL, post = NULL, func = c(fun = "predict"),
+      args = list(object = quote(object$fit), newdata = quote(new_data), type = "response")
     )
   )
   invisible(TRUE)

@@ -51,6 +51,30 @@
 #'   zero).}
 #' }
 #'
+#' @section Regression:
+#' A numeric `y` (integer or double; a factor, character or logical `y` is
+#' classification) fits a regression forest. The outcome is standardised
+#' inside the model (mean and standard deviation; predictions are on the
+#' original scale). Methods: `"rsvf"` (the default for a numeric outcome:
+#' out-of-bag scored oblique splits, the candidates judged by the
+#' out-of-bag squared error of the children's ridge models with
+#' `lambda = 1 / cost`, and ridge leaves), `"rsvt"` (random axis splits,
+#' ridge leaves) and `"tdsvm"` (CART variance-reduction splits, RBF
+#' epsilon-SVR leaves; `sigma`, `cost` and `gamma` chosen on validation data
+#' by R-squared). `"psvm"` and `"transform"` are classification only. Leaves
+#' for a numeric outcome: `"ridge"` (closed form, `lambda` chosen from a grid
+#' by `cv_folds`-fold cross-validation inside the leaf; default grid
+#' `10^(-3:1)`), `"linear_svr"` (LIBLINEAR's L2-loss SVR, primal solver,
+#' `cost` chosen by cross-validation, tube `epsilon`), `"kernel_svr"`
+#' (LIBSVM's RBF epsilon-SVR with `cost`, `gamma`, `epsilon`) and
+#' `"constant"` (the mean). `epsilon` (default 0.1) is on the standardised
+#' outcome. A leaf with a constant outcome predicts it, and so does a forest
+#' fitted to a constant outcome. `predict()` gives `type = "response"`
+#' (default) or `"leaf"`; the model holds the out-of-bag mean squared error
+#' (`oob_error`), `oob_rsquared` and `oob_predictions` when the sampler
+#' leaves rows out. Variable importance is for classification models only so
+#' far.
+#'
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level;
 #' levels unseen in training are an error at prediction time. Missing or

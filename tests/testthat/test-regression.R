@@ -120,3 +120,22 @@ test_that("bad regression outcomes and parts give clear errors; constant and hug
   expect_equal(pb / 1e300, predict(small, tr$x), tolerance = 1e-6)
   expect_error(svforest_importance(small, tr$x, tr$y), "not available for regression")
 })
+
+test_that("regression works through parsnip and caret", {
+  tr <- friedman(300, 7)
+  df <- data.frame(tr$x, y = tr$y)
+  skip_if_not_installed("parsnip")
+  spec <- parsnip::set_engine(parsnip::rand_forest(trees = 4, mode = "regression"), "svforest", seed = 1)
+  fit <- parsnip::fit(spec, y ~ ., data = df)
+  pred <- predict(fit, df)
+  expect_named(pred, ".pred")
+  expect_equal(pred$.pred, predict(parsnip::extract_fit_engine(fit), df))
+  expect_identical(parsnip::extract_fit_engine(fit)$method, "rsvf")
+  skip_if_not_installed("caret")
+  ctrl <- caret::trainControl(method = "cv", number = 2)
+  tuned <- caret::train(tr$x, tr$y, method = svforest_caret(ntree = 2), trControl = ctrl,
+                        tuneGrid = data.frame(leaf_size_factor = c(0.5, 2)))
+  expect_identical(tuned$modelType, "Regression")
+  expect_true(all(c("RMSE", "Rsquared") %in% names(tuned$results)))
+  expect_length(predict(tuned, tr$x), 300)
+})
