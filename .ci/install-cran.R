@@ -1,6 +1,5 @@
 # Installs the tidymodels packages svforest's parsnip engine is tested with
-# (parsnip, tune, workflows, yardstick, dials) and vip (variable importance
-# tests), none of them in Debian, from CRAN, with
+# (parsnip, tune, workflows, yardstick, dials; not in Debian) from CRAN, with
 # every dependency that is missing or older than some package to be installed
 # requires. Idempotent: installs nothing when all is in place. Run after the
 # Debian r-cran-* binaries, which provide most dependencies.
@@ -9,7 +8,7 @@
 # requirement this R meets (all need R >= 4.1 at most as of 2026-11).
 # Library: R_LIBS_CRAN if set, else the first library on .libPaths().
 options(repos = c(CRAN = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org")))
-targets <- c("parsnip", "tune", "workflows", "yardstick", "dials", "vip")
+targets <- c("parsnip", "tune", "workflows", "yardstick", "dials")
 lib <- Sys.getenv("R_LIBS_CRAN", .libPaths()[1])
 dir.create(lib, showWarnings = FALSE, recursive = TRUE)
 
