@@ -109,6 +109,13 @@ List svf_fit(List data, SEXP y, int num_classes, List params, SEXP valid_data, S
   List result;
   try {
     // tuning stage: its choices override the fit's parameters
+    {
+      // R checks this first; a part that cannot read the outcome must never run
+      const auto splitter = svf::make_splitter(rp.text("splitter"), rp);
+      const auto leaf = svf::make_leaf_model(rp.text("leaf"), rp);
+      if (regression ? !(splitter->fits_regression() && leaf->fits_regression()) : !leaf->fits_classification())
+        Rcpp::stop("internal: the splitter or leaf does not fit this outcome type");
+    }
     svf::OverrideParams chosen(rp);
     svf::TuningResult tuning;
     if (svf::wants_tuning(rp)) {

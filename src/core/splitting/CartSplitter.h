@@ -15,6 +15,7 @@ namespace svf {
 class CartSplitter : public Splitter {
  public:
   explicit CartSplitter(size_t sigma) : sigma_(sigma < 2 ? 2 : sigma) {}
+  bool fits_regression() const override { return true; }
   size_t min_node_size() const override { return sigma_; }
   bool deterministic() const override { return true; }
   // Ties in gain keep the lowest feature, then the lowest cut; the cut is the

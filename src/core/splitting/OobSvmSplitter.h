@@ -84,6 +84,7 @@ class OobSvmSplitter : public Splitter {
   size_t min_node_size() const override { return 2 * opt_.min_leaf; }
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
   bool uses_oob() const override { return true; }
+  bool fits_regression() const override { return true; }
   bool parallel_inside() const override { return true; }
   bool needs_scaled_rows() const override { return true; }
 

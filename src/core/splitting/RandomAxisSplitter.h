@@ -21,6 +21,7 @@ class RandomAxisSplitter : public Splitter {
  public:
   RandomAxisSplitter(size_t min_leaf, bool published)
       : min_leaf_(min_leaf < 1 ? 1 : min_leaf), published_(published) {}
+  bool fits_regression() const override { return true; }
   size_t min_node_size() const override { return 2 * min_leaf_; }
   static std::unique_ptr<Splitter> create(const Params& params);
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;

@@ -37,6 +37,8 @@ class Splitter {
   virtual bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const = 0;
   // The grower routes the tree's out-of-bag rows down with the in-bag rows.
   virtual bool uses_oob() const { return false; }
+  // The splitter handles a numeric outcome (TrainingData::regression()).
+  virtual bool fits_regression() const { return false; }
   // The splitter reads the scaled rows (data.scaled).
   virtual bool needs_scaled_rows() const { return false; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
