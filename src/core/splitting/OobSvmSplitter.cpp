@@ -112,34 +112,49 @@ size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* row
   return wrong;
 }
 
-long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
-                 const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
-                 double tau, double band, const OobSvmOptions& opt,
-                 const std::vector<std::vector<double>>& warm, long give_up) {
-  std::vector<int> left, right, mult_left, mult_right;
+namespace {
+
+// The rows of a candidate's two children: in-bag rows (with multiplicities;
+// rows within `band` of tau go to both) and out-of-bag rows (plain rule).
+struct ChildRows {
+  std::vector<int> left, right, mult_left, mult_right, oob_left, oob_right;
+};
+
+// False when the split is invalid: a child with fewer than min_leaf in-bag
+// rows, or with all of them (rows count mult times).
+bool split_children(const int* rows, const int* mult, size_t n, const double* proj_in, const int* oob,
+                    size_t n_oob, const double* proj_oob, double tau, double band, size_t min_leaf,
+                    ChildRows& c) {
   size_t n_all = 0, n_left = 0, n_right = 0;
   for (size_t k = 0; k < n; ++k) {
     const int times = mult ? mult[k] : 1;
     n_all += times;
-    if (proj_in[k] <= tau + band) { left.push_back(rows[k]); mult_left.push_back(times); n_left += times; }
-    if (proj_in[k] > tau - band) { right.push_back(rows[k]); mult_right.push_back(times); n_right += times; }
+    if (proj_in[k] <= tau + band) { c.left.push_back(rows[k]); c.mult_left.push_back(times); n_left += times; }
+    if (proj_in[k] > tau - band) { c.right.push_back(rows[k]); c.mult_right.push_back(times); n_right += times; }
   }
-  if (n_left < opt.min_leaf || n_right < opt.min_leaf || n_left >= n_all || n_right >= n_all)
-    return -1;
-  std::vector<int> oob_left, oob_right;
-  for (size_t k = 0; k < n_oob; ++k) (proj_oob[k] <= tau ? oob_left : oob_right).push_back(oob[k]);
+  if (n_left < min_leaf || n_right < min_leaf || n_left >= n_all || n_right >= n_all) return false;
+  for (size_t k = 0; k < n_oob; ++k) (proj_oob[k] <= tau ? c.oob_left : c.oob_right).push_back(oob[k]);
+  return true;
+}
+
+}  // namespace
+
+long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
+                 const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
+                 double tau, double band, const OobSvmOptions& opt,
+                 const std::vector<std::vector<double>>& warm, long give_up) {
+  ChildRows c;
+  if (!split_children(rows, mult, n, proj_in, oob, n_oob, proj_oob, tau, band, opt.min_leaf, c)) return -1;
   // a child without OOB rows adds no error whatever its SVM: not fitted
   long errors = 0;
-  if (!oob_left.empty()) {
-    const NodeSvm svm =
-        fit_node_svm(data, left.data(), mult_left.data(), left.size(), opt, &warm, nullptr);
-    errors = count_errors(svm, data, oob_left.data(), oob_left.size());
+  if (!c.oob_left.empty()) {
+    const NodeSvm svm = fit_node_svm(data, c.left.data(), c.mult_left.data(), c.left.size(), opt, &warm, nullptr);
+    errors = count_errors(svm, data, c.oob_left.data(), c.oob_left.size());
     if (errors > give_up) return -2;
   }
-  if (!oob_right.empty()) {
-    const NodeSvm svm =
-        fit_node_svm(data, right.data(), mult_right.data(), right.size(), opt, &warm, nullptr);
-    errors += count_errors(svm, data, oob_right.data(), oob_right.size());
+  if (!c.oob_right.empty()) {
+    const NodeSvm svm = fit_node_svm(data, c.right.data(), c.mult_right.data(), c.right.size(), opt, &warm, nullptr);
+    errors += count_errors(svm, data, c.oob_right.data(), c.oob_right.size());
   }
   return errors;
 }
@@ -294,26 +309,17 @@ double squared_error(const std::vector<double>& w, const TrainingData& data, con
 double score_regression_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
                               const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
                               double tau, double band, size_t min_leaf, double lambda, double give_up) {
-  std::vector<int> left, right, mult_left, mult_right;
-  size_t n_all = 0, n_left = 0, n_right = 0;
-  for (size_t k = 0; k < n; ++k) {
-    const int times = mult ? mult[k] : 1;
-    n_all += times;
-    if (proj_in[k] <= tau + band) { left.push_back(rows[k]); mult_left.push_back(times); n_left += times; }
-    if (proj_in[k] > tau - band) { right.push_back(rows[k]); mult_right.push_back(times); n_right += times; }
-  }
-  if (n_left < min_leaf || n_right < min_leaf || n_left >= n_all || n_right >= n_all) return -1.0;
-  std::vector<int> oob_left, oob_right;
-  for (size_t k = 0; k < n_oob; ++k) (proj_oob[k] <= tau ? oob_left : oob_right).push_back(oob[k]);
+  ChildRows c;
+  if (!split_children(rows, mult, n, proj_in, oob, n_oob, proj_oob, tau, band, min_leaf, c)) return -1.0;
   double sse = 0.0;
-  if (!oob_left.empty()) {
-    sse = squared_error(weighted_ridge(data, left.data(), mult_left.data(), left.size(), lambda), data,
-                        oob_left.data(), oob_left.size());
+  if (!c.oob_left.empty()) {
+    sse = squared_error(weighted_ridge(data, c.left.data(), c.mult_left.data(), c.left.size(), lambda), data,
+                        c.oob_left.data(), c.oob_left.size());
     if (sse > give_up) return -2.0;
   }
-  if (!oob_right.empty())
-    sse += squared_error(weighted_ridge(data, right.data(), mult_right.data(), right.size(), lambda), data,
-                         oob_right.data(), oob_right.size());
+  if (!c.oob_right.empty())
+    sse += squared_error(weighted_ridge(data, c.right.data(), c.mult_right.data(), c.right.size(), lambda), data,
+                         c.oob_right.data(), c.oob_right.size());
   return sse;
 }
 
