@@ -70,3 +70,43 @@ test_that("the contract covers every method and at least three combinations of p
   other_parts <- vapply(cases, function(case) any(c("sampler", "splitter", "leaf") %in% names(case)), TRUE)
   expect_gte(sum(other_parts), 3)
 })
+
+# The same contract for regression (a numeric outcome): every method that
+# fits one, and its leaf kinds. Out-of-bag sums of two parts add in another
+# order than in one fit, so the combined OOB results are equal up to rounding.
+xr <- as.matrix(iris[, 2:4])
+yr <- iris$Sepal.Length
+regression_cases <- c(
+  lapply(intersect(all_methods(), svforest:::regression_methods()), method_args),
+  list(list(method = "rsvt", leaf = "linear_svr", sampler = "bootstrap", ntree = 2),
+       list(method = "rsvf", leaf = "constant", ntree = 2),
+       list(splitter = "cart", leaf = "kernel_svr", sigma = 40, cost = 1, gamma = 1, sampler = "bootstrap", ntree = 2)))
+for (case in regression_cases) {
+  label <- paste("regression:", case_label(case))
+  test_that(paste(label, "- threads, saveRDS, combine and predict types"), {
+    one <- do.call(svforest, c(list(xr, yr, seed = 3, num_threads = 1), case))
+    two <- do.call(svforest, c(list(xr, yr, seed = 3, num_threads = 2), case))
+    expect_identical(one$type, "regression")
+    model_parts <- setdiff(names(one), "call")
+    expect_identical(two[model_parts], one[model_parts])
+    p <- predict(one, xr, num_threads = 1)
+    expect_type(p, "double")
+    expect_identical(predict(one, xr, num_threads = 2), p)
+    expect_identical(dim(predict(one, xr, type = "leaf")), c(150L, as.integer(one$ntree)))
+    path <- tempfile(fileext = ".rds")
+    on.exit(unlink(path))
+    saveRDS(one, path)
+    expect_identical(predict(readRDS(path), xr), p)
+    n <- max(2L, as.integer(one$ntree))
+    args <- case[setdiff(names(case), "ntree")]
+    whole <- do.call(svforest, c(list(xr, yr, ntree = n, seed = 5, num_threads = 1), args))
+    k <- n %/% 2
+    first <- do.call(svforest, c(list(xr, yr, ntree = k, seed = 5, num_threads = 1), args))
+    second <- do.call(svforest, c(list(xr, yr, ntree = n - k, seed = 5, first_tree = k, num_threads = 1), args))
+    both <- combine(first, second)
+    expect_identical(both$forest, whole$forest)
+    expect_equal(both$oob_error, whole$oob_error)
+    expect_equal(both$oob_predictions, whole$oob_predictions)
+    expect_equal(predict(both, xr), predict(whole, xr))
+  })
+}

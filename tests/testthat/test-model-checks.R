@@ -124,6 +124,10 @@ mutation_models <- function() {
     out[[paste(m, "sparse")]] <- list(fit = fit_method(m, Matrix::Matrix(xm, sparse = TRUE), y = iris$Species),
                                       newdata = Matrix::Matrix(xm[rows, ], sparse = TRUE))
   }
+  # regression models of every method that fits a numeric outcome
+  for (m in intersect(all_methods(), svforest:::regression_methods())) {
+    out[[paste(m, "regression")]] <- list(fit = fit_method(m, xm[, 2:4], y = xm[, 1]), newdata = xm[rows, 2:4])
+  }
   # the combinations of parts of the contract test
   for (case in part_combinations) {
     out[[case_label(case)]] <- list(fit = do.call(svforest, c(list(xm, iris$Species, seed = 1, num_threads = 1), case)),
