@@ -24,7 +24,8 @@ print.svforest <- function(x, ...) {
   }
   cat("  Parts:                ", sprintf("%s sampler, %s splits, %s leaves, %s",
                                           x$params$sampler, x$params$splitter, x$params$leaf,
-                                          x$params$aggregation), "\n")
+                                          if (identical(x$type, "regression")) "average" else x$params$aggregation),
+      "\n")
   # lines of the parts (e.g. the random axis splitter's minimum leaf size)
   for (part in used_parts(x$params)) if (!is.null(part$print_lines)) part$print_lines(x)
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
