@@ -17,7 +17,6 @@ class CartSplitter : public Splitter {
   explicit CartSplitter(size_t sigma) : sigma_(sigma < 2 ? 2 : sigma) {}
   bool fits_regression() const override { return true; }
   size_t min_node_size() const override { return sigma_; }
-  bool deterministic() const override { return true; }
   // Ties in gain keep the lowest feature, then the lowest cut; the cut is the
   // midpoint between two consecutive distinct values.
   static std::unique_ptr<Splitter> create(const Params& params);

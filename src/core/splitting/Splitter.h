@@ -43,9 +43,6 @@ class Splitter {
   virtual bool needs_scaled_rows() const { return false; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
   virtual bool parallel_inside() const { return false; }
-  // Deterministic splitters (no random draws): a tree grown with a larger
-  // min_node_size is the same tree with the smaller nodes merged into leaves.
-  virtual bool deterministic() const { return false; }
 };
 
 // A splitter built from its parameters; throws std::invalid_argument for an
