@@ -77,7 +77,9 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
     tuned <- if (length(tune)) as.list(param[1, tune, drop = FALSE]) else list()
     for (p in names(tuned)) if (caret_ranges[[p]]$integer) tuned[[p]] <- as.integer(round(tuned[[p]]))
     do.call(svforest, c(list(x = x, y = y, method = method, ntree = ntree, num_threads = num_threads,
-                             verbose = FALSE), fixed, tuned))
+                             verbose = FALSE), fixed, tuned,
+                        # caret's `weights` arrive as `wts`: case weights
+                        if (!is.null(wts)) list(case_weights = wts)))
   }
 
   list(

@@ -117,6 +117,10 @@ check_compatible <- function(a, b, i) {
       !identical(a$oob_y, b$oob_y)) {
     differ("training rows (number of rows or outcome)")
   }
+  if (!identical(a$sampling_weights, b$sampling_weights) || !identical(a$rows_used, b$rows_used) ||
+      !identical(a$class_weights, b$class_weights)) {
+    differ("case or class weights")
+  }
   if (!identical(strip_environments(a$design), strip_environments(b$design))) differ("predictors")
   fa <- a$forest
   fb <- b$forest

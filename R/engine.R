@@ -3,7 +3,9 @@
 
 # Fits a forest.
 # - data: the engine's view of the training predictors (engine_data()).
-# - y: outcome as integer class codes from 0; num_classes: number of levels.
+# - y: outcome as integer class codes from 0 (or the standardised numeric
+#   outcome); weights: NULL or the rows' positive sampling weights
+#   (weighting()); num_classes: number of levels (0: regression).
 # - params: the fit's parameters (engine_parameters()): those of its parts
 #   (and only those), plus ntree, seed, first_tree, progress_delay and the
 #   engine's form of `balanced` (logical) and `class_factor`.
@@ -15,8 +17,8 @@
 # predicted), selection = NULL or the result of the tuning stage on
 # validation data (the model's `tdsvm` element), sigma = NULL or the
 # ceiling size it chose).
-engine_fit <- function(data, y, num_classes, params, validation, num_threads, verbose) {
-  res <- .svf_fit(data, y, num_classes, params, validation$data, validation$y, num_threads, verbose)
+engine_fit <- function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
+  res <- .svf_fit(data, y, weights, num_classes, params, validation$data, validation$y, num_threads, verbose)
   list(forest = res$forest, oob = res$oob, selection = res$tuning,
        sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma)
 }

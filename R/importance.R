@@ -85,6 +85,11 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
   yi <- importance_outcome(object, y, NROW(x))
+  if (oob && !is.null(object$rows_used) && NROW(x) == length(object$rows_used)) {
+    # the training data as given: leave out the rows of case weight 0, as the fit did
+    x <- x[object$rows_used, , drop = FALSE]
+    yi <- yi[object$rows_used]
+  }
   if (oob) {
     if (identical(object$params$sampler, "all") || is.null(object$params$sampler)) {
       stop("`oob = TRUE` needs a sampler that leaves rows out (\"bootstrap\" or \"subsample\"); this model's trees saw every row.",
@@ -156,7 +161,7 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   if (is.null(fraction)) fraction <- 1
   sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
   res <- .svf_importance(object$forest, data, as.integer(yi), g$groups, seeds, streams$index, oob,
-                         sampler, as.double(fraction), per_class, "classification", num_threads)
+                         sampler, as.double(fraction), if (oob) object$sampling_weights, per_class, "classification", num_threads)
   imp <- stats::setNames(res$importance, g$names)
   if (!per_class) return(structure(imp, type = "permutation"))
   out <- cbind(res$per_class, overall = imp)

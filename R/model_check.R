@@ -31,6 +31,10 @@ check_model <- function(object) {
     if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
     if (!identical(f$num_classes, length(object$levels))) fail("'forest$num_classes' does not match 'levels'")
   }
+  w <- object$sampling_weights
+  if (!is.null(w) && (!is.double(w) || anyNA(w) || any(!is.finite(w)) || any(w <= 0))) {
+    fail("'sampling_weights' is damaged")
+  }
   check_design(object$design, fail)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)

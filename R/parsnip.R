@@ -15,6 +15,9 @@
 #' As for the ranger engine, the defaults are safe under parallel tuning:
 #' `num_threads = 1` and a `seed` drawn from R's random generator (so
 #' `set.seed()` makes fits repeatable); both can be set as engine arguments.
+#' Case weights (`fit(..., case_weights = )` with hardhat's
+#' `importance_weights()` or `frequency_weights()`) become `case_weights` of
+#' [svforest()].
 #' Predictions: `type = "class"` and `type = "prob"` (classification),
 #' `type = "numeric"` (regression; the default method is then `"rsvf"`).
 #' @name svforest_engine
@@ -41,7 +44,9 @@ register_parsnip_engine <- function(...) {
       model = "rand_forest", eng = "svforest", mode = mode,
       value = list(
         interface = "data.frame",
-        protect = c("x", "y"),
+        # parsnip's case weights arrive as `case_weights`
+        protect = c("x", "y", "weights"),
+        data = c(x = "x", y = "y", weights = "case_weights"),
         func = c(pkg = "svforest", fun = "svforest"),
         defaults = list(num_threads = 1L, seed = quote(sample.int(10^5, 1)), verbose = FALSE)
       )

@@ -75,6 +75,28 @@
 #' leaves rows out. Variable importance is for classification models only so
 #' far.
 #'
+#' @section Case and class weights:
+#' `case_weights` (one finite, non-negative number per training row) and
+#' `class_weights` (a positive number per class, named by the classes) weigh
+#' the rows of the fit; a row's weight is its case weight times its class's
+#' weight. They act through the rows each tree draws, as ranger's
+#' `case.weights`: the `"bootstrap"` sampler draws rows with probability
+#' proportional to the weights; the `"all"` sampler (and the parameter
+#' search of `"tdsvm"`) repeats each row about weight / smallest weight
+#' times (deterministic systematic sampling: integer weights whose smallest
+#' is 1 repeat each row exactly that often; at most 10 copies per row on
+#' average), and so does `"subsample"` with the rows it draws (as without
+#' weights: drawing without replacement by weight could not make a row
+#' count more than once). Every splitter and leaf model then sees the weights as row
+#' multiplicities: RSVF's Newton solvers as row weights, LIBLINEAR and
+#' LIBSVM as repeated rows. Rows of weight 0 are left out before the fit
+#' (the model is the one fitted without them; `num_rows` and the
+#' out-of-bag elements count only the rows used, and `rows_used` marks
+#' them). Validation rows (`validation`, and the held-out share of
+#' `"tdsvm"`) count once. Class weights replace the SVMs' class balancing
+#' (`balanced` is then `FALSE`; giving both is an error). parsnip's case
+#' weights and caret's `weights` are passed on as `case_weights`.
+#'
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level;
 #' levels unseen in training are an error at prediction time. Missing or
@@ -171,6 +193,20 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
   y <- if (outcome == "regression") check_numeric_outcome(y, n) else check_outcome(y, n)
+  case_weights <- check_case_weights(user[["case_weights"]], n)
+  class_weights <- check_class_weights(user[["class_weights"]], y, outcome)
+  user[["case_weights"]] <- NULL
+  user[["class_weights"]] <- NULL
+  weights <- weighting(case_weights, class_weights, y)
+  if (!is.null(weights$rows_used)) {
+    # rows of weight 0 are left out: the fit is the one without them
+    x <- x[weights$rows_used, , drop = FALSE]
+    y <- y[weights$rows_used]
+    n <- nrow(x)
+    if (outcome == "classification" && sum(table(y) > 0) < 2) {
+      stop("The rows of positive `case_weights` hold only one class; a classifier needs two.", call. = FALSE)
+    }
+  }
   # NULL: progress only in interactive sessions and only once a fit is slow
   progress_delay <- if (is.null(verbose)) 2 else 0
   verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
@@ -184,6 +220,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
   user[["importance"]] <- NULL
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
+  params <- class_weights_balanced(params, user, class_weights)
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
     stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",
@@ -196,7 +233,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   importance <- check_importance_arg(importance, params, outcome)
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
-  res <- engine_fit(engine_data(x), engine_y, if (outcome == "regression") 0L else nlevels(y),
+  res <- engine_fit(engine_data(x), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
                     engine_parameters(params, y, ntree, seed, first_tree, progress_delay),
                     valid, num_threads, verbose)
   forest <- res$forest
@@ -215,6 +252,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     outcome_center = scaling$center,
     outcome_scale = scaling$scale,
     num_rows = n,
+    class_weights = class_weights,
+    sampling_weights = weights$sampling,
+    rows_used = weights$rows_used,
     design = design$spec,
     forest = forest,
     first_tree = first_tree,

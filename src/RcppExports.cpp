@@ -12,20 +12,21 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // svf_fit
-List svf_fit(List data, SEXP y, int num_classes, List params, SEXP valid_data, SEXP valid_y, int num_threads, bool verbose);
-RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
+List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP valid_data, SEXP valid_y, int num_threads, bool verbose);
+RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP weightsSEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< List >::type data(dataSEXP);
     Rcpp::traits::input_parameter< SEXP >::type y(ySEXP);
+    Rcpp::traits::input_parameter< SEXP >::type weights(weightsSEXP);
     Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
     Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type valid_data(valid_dataSEXP);
     Rcpp::traits::input_parameter< SEXP >::type valid_y(valid_ySEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type verbose(verboseSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_fit(data, y, num_classes, params, valid_data, valid_y, num_threads, verbose));
+    rcpp_result_gen = Rcpp::wrap(svf_fit(data, y, weights, num_classes, params, valid_data, valid_y, num_threads, verbose));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -40,8 +41,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_importance
-List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, bool per_class, std::string outcome, int num_threads);
-RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP) {
+List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, bool per_class, std::string outcome, int num_threads);
+RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP weightsSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -54,10 +55,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type out_of_bag(out_of_bagSEXP);
     Rcpp::traits::input_parameter< std::string >::type sampler(samplerSEXP);
     Rcpp::traits::input_parameter< double >::type sample_fraction(sample_fractionSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type weights(weightsSEXP);
     Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
     Rcpp::traits::input_parameter< std::string >::type outcome(outcomeSEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, per_class, outcome, num_threads));
+    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, per_class, outcome, num_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -233,9 +235,9 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 8},
+    {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
-    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 12},
+    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 13},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 6},

@@ -79,7 +79,7 @@ List tuning_to_r(const svf::TuningResult& res) {
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
-List svf_fit(List data, SEXP y, int num_classes, List params, SEXP valid_data, SEXP valid_y,
+List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP valid_data, SEXP valid_y,
              int num_threads, bool verbose) {
   std::unique_ptr<svf::DataView> x = data_view_from_r(data);
   const size_t n = x->n_rows();
@@ -92,6 +92,13 @@ List svf_fit(List data, SEXP y, int num_classes, List params, SEXP valid_data, S
   if (regression) td.response = REAL(y);
   else td.y = INTEGER(y);
   td.num_classes = num_classes;
+  if (!Rf_isNull(weights)) {
+    // R checks them first; positive weights only (R drops rows of weight 0)
+    if (TYPEOF(weights) != REALSXP || static_cast<size_t>(XLENGTH(weights)) != n) Rcpp::stop("internal: weights");
+    for (R_xlen_t i = 0; i < XLENGTH(weights); ++i)
+      if (!(REAL(weights)[i] > 0.0) || !std::isfinite(REAL(weights)[i])) Rcpp::stop("internal: weights must be positive");
+    td.weights = REAL(weights);
+  }
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
 
   svf::ForestOptions opt;

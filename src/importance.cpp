@@ -27,11 +27,12 @@ svf::SamplerType importance_sampler(const std::string& s) {
 // of each row from 0; groups: list of integer vectors of columns (from 0);
 // tree_seed, tree_index: per tree, its seed and global index (doubles: 64-bit
 // seeds); out_of_bag: use each tree's regenerated out-of-bag rows (data must
-// then be the training data in its order); outcome: "classification".
+// then be the training data in its order); weights: the fit's case weights
+// (NULL or positive, one per row; they shape the out-of-bag rows); outcome: "classification".
 // [[Rcpp::export(.svf_importance)]]
 List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed,
                     Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction,
-                    bool per_class, std::string outcome, int num_threads) {
+                    SEXP weights, bool per_class, std::string outcome, int num_threads) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -57,6 +58,12 @@ List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, 
   opt.out_of_bag = out_of_bag;
   opt.sampler = importance_sampler(sampler);
   opt.sample_fraction = sample_fraction;
+  if (!Rf_isNull(weights)) {
+    if (TYPEOF(weights) != REALSXP || static_cast<size_t>(XLENGTH(weights)) != n) Rcpp::stop("internal: weights");
+    for (R_xlen_t i = 0; i < XLENGTH(weights); ++i)
+      if (!(REAL(weights)[i] > 0.0) || !std::isfinite(REAL(weights)[i])) Rcpp::stop("internal: weights must be positive");
+    opt.weights = REAL(weights);
+  }
   opt.per_class = per_class;
   std::vector<std::vector<int>> g(groups.size());
   for (R_xlen_t k = 0; k < groups.size(); ++k) {

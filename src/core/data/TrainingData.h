@@ -18,6 +18,10 @@ struct TrainingData {
   // model's scale (standardised in R)
   const double* response = nullptr;
   bool regression() const { return response != nullptr; }
+  // case weights (positive, one per row) or nullptr: they act through the
+  // rows each tree draws (Sampler.h), so every model sees them as row
+  // multiplicities
+  const double* weights = nullptr;
   Scaling scaling;
   ScaledRows scaled;  // filled only when a component asks for it
 };

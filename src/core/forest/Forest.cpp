@@ -80,7 +80,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     auto grow = [&](size_t b, TaskRunner& inner) {
       const uint64_t t = options.first_tree + start + b;
       Rng rng(options.seed, stream_id(t, -1));
-      Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng);
+      Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng, data.weights);
       work[b].oob_rows = std::move(sample.oob);
       grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
                 work[b].grown);

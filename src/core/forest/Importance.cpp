@@ -62,7 +62,7 @@ std::vector<int> tree_rows(const ImportanceOptions& opt, size_t t, size_t n) {
     return all;
   }
   Rng rng(opt.tree_seed[t], stream_id(opt.tree_index[t], -1));
-  return draw_sample(opt.sampler, n, opt.sample_fraction, rng).oob;
+  return draw_sample(opt.sampler, n, opt.sample_fraction, rng, opt.weights).oob;
 }
 
 // Per tree and group: the score lost when the group is permuted, over all

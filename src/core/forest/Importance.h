@@ -61,6 +61,7 @@ struct ImportanceOptions {
   bool out_of_bag = false;  // rows: regenerated out-of-bag rows (else all rows)
   SamplerType sampler = SamplerType::All;
   double sample_fraction = 1.0;
+  const double* weights = nullptr;  // the fit's case weights (for out_of_bag), or nullptr
   bool per_class = false;
 };
 

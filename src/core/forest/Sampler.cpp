@@ -6,17 +6,65 @@
 
 namespace svf {
 
-Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng) {
+namespace {
+
+// m rows drawn with replacement, row r with probability weights[r] / sum.
+void weighted_bootstrap(size_t n, size_t m, const double* weights, Rng& rng, std::vector<int>& inbag) {
+  std::vector<double> cumulative(n);
+  double total = 0.0;
+  for (size_t r = 0; r < n; ++r) cumulative[r] = (total += weights[r]);
+  inbag.resize(m);
+  for (size_t k = 0; k < m; ++k) {
+    const double u = rng.uniform() * total;
+    size_t r = static_cast<size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
+    inbag[k] = static_cast<int>(std::min(r, n - 1));
+  }
+}
+
+}  // namespace
+
+std::vector<int> weighted_copies(const std::vector<int>& rows, const double* weights, double max_factor) {
+  std::vector<int> out;
+  if (rows.empty()) return out;
+  double smallest = weights[rows[0]], total = 0.0;
+  for (int r : rows) {
+    smallest = std::min(smallest, weights[r]);
+    total += weights[r];
+  }
+  double unit = smallest;  // the weight of one copy
+  const double cap = max_factor * static_cast<double>(rows.size());
+  if (total / unit > cap) unit = total / cap;
+  // systematic sampling with the offset 1/2 (deterministic, as the
+  // unweighted sampler): a row's copies are the whole numbers passed by the
+  // running sum of weight / unit, rounded
+  double cumulative = 0.0, before = 0.0;
+  out.reserve(static_cast<size_t>(std::min(cap, total / unit)) + 1);
+  for (int r : rows) {
+    cumulative += weights[r] / unit;
+    // within rounding of a whole number counts as that number
+    const double after = std::floor(cumulative + 0.5 + 1e-9);
+    for (double c = before; c < after; c += 1.0) out.push_back(r);
+    before = after;
+  }
+  if (out.empty()) out.push_back(rows[0]);
+  return out;
+}
+
+Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights) {
   Sample s;
   if (type == SamplerType::All) {
     s.inbag.resize(n);
     std::iota(s.inbag.begin(), s.inbag.end(), 0);
+    if (weights) s.inbag = weighted_copies(s.inbag, weights);
     return s;
   }
   size_t m = static_cast<size_t>(std::ceil(fraction * static_cast<double>(n)));
   m = std::max<size_t>(1, std::min(m, type == SamplerType::Subsample ? n : m));
   std::vector<char> used(n, 0);
-  if (type == SamplerType::Bootstrap) {
+  if (weights && type == SamplerType::Bootstrap) {
+    weighted_bootstrap(n, m, weights, rng, s.inbag);
+    for (int r : s.inbag) used[r] = 1;
+  } else if (type == SamplerType::Bootstrap) {
     s.inbag.resize(m);
     for (size_t k = 0; k < m; ++k) {
       s.inbag[k] = static_cast<int>(rng.below(n));
@@ -32,6 +80,8 @@ Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng) {
     }
     s.inbag.assign(all.begin(), all.begin() + m);
     std::sort(s.inbag.begin(), s.inbag.end());
+    // weights: the drawn rows count in proportion to them
+    if (weights) s.inbag = weighted_copies(s.inbag, weights);
   }
   for (size_t r = 0; r < n; ++r)
     if (!used[r]) s.oob.push_back(static_cast<int>(r));

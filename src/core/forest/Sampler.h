@@ -15,8 +15,23 @@ struct Sample {
   std::vector<int> oob;
 };
 
-// fraction: share of n drawn (with replacement for Bootstrap, without for Subsample).
-Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng);
+// fraction: share of n drawn (with replacement for Bootstrap, without for
+// Subsample). weights (n positive case weights, or nullptr): Bootstrap draws
+// each row with probability proportional to its weight (as ranger); All
+// repeats every row about weight / smallest weight times (weighted_copies(),
+// which draws nothing from rng), and so does Subsample with the rows it
+// drew as without weights (sampling without replacement by weight could not
+// make a row count more than once, so heavy rows would barely count more).
+// Without weights the draws are those of the unweighted sampler.
+Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights = nullptr);
+
+// rows, each repeated about weight[row] / (smallest weight) times by
+// systematic sampling with a fixed offset (deterministic; the copies of a
+// row differ from that by less than one), at most `max_factor` x
+// rows.size() copies in all (the smallest weights may then get none).
+// Integer weights whose smallest is 1 give exactly `weight` copies (below
+// the cap).
+std::vector<int> weighted_copies(const std::vector<int>& rows, const double* weights, double max_factor = 10.0);
 
 }  // namespace svf
 #endif

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "Sampler.h"
 #include "leaves/LeafKinds.h"
 
 namespace svf {
@@ -87,6 +88,12 @@ TuningResult tune(const TrainingData& data, const Params& params, const Validati
   }
   if (valid->index.empty()) throw std::invalid_argument("The validation part has no rows: raise `validation_fraction`.");
   if (train_rows.size() < 2) throw std::invalid_argument("The training part has fewer than 2 rows: lower `validation_fraction`.");
+  const size_t n_train = train_rows.size();
+  if (data.weights) {
+    // case weights: the search's trees see the training part's rows repeated
+    // as the final fit's sampler repeats them (the validation rows count once)
+    train_rows = weighted_copies(train_rows, data.weights);
+  }
 
   const int sigma = params.integer("sigma");
   TdSearchOptions so;
@@ -103,7 +110,7 @@ TuningResult tune(const TrainingData& data, const Params& params, const Validati
   so.keep_fits = external && params.integer("ntree") == 1 && params.text("sampler") == "all" &&
                  params.integer("first_tree") == 0;
   result.search = td_search(data, train_rows, *valid, grid.candidates, so, runner);
-  result.search.n_train = train_rows.size();
+  result.search.n_train = n_train;
   result.search.n_validation = valid->index.size();
   result.candidates = grid.candidates;
   for (TdCandidate& c : result.candidates) c.model = nullptr;  // the models die with the grid
