@@ -79,7 +79,7 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
     do.call(svforest, c(list(x = x, y = y, method = method, ntree = ntree, num_threads = num_threads,
                              verbose = FALSE), fixed, tuned,
                         # caret's `weights` arrive as `wts`: case weights
-                        if (!is.null(wts)) list(case_weights = wts)))
+                        if (!missing(wts) && !is.null(wts)) list(case_weights = wts)))
   }
 
   list(

@@ -148,7 +148,8 @@ tree_streams <- function(object) {
 }
 
 # Permutation importance on engine data `data` with class codes `yi`.
-permutation_importance <- function(object, data, yi, oob, per_class, num_threads) {
+# `fast = FALSE` turns off the engine's shortcuts (tests compare the two).
+permutation_importance <- function(object, data, yi, oob, per_class, num_threads, fast = TRUE) {
   g <- importance_groups(object)
   streams <- tree_streams(object)
   if (oob && anyNA(streams$seed)) {
@@ -161,7 +162,8 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   if (is.null(fraction)) fraction <- 1
   sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
   res <- .svf_importance(object$forest, data, as.integer(yi), g$groups, seeds, streams$index, oob,
-                         sampler, as.double(fraction), if (oob) object$sampling_weights, per_class, "classification", num_threads)
+                         sampler, as.double(fraction), if (oob) object$sampling_weights, per_class, "classification", num_threads,
+                         fast)
   imp <- stats::setNames(res$importance, g$names)
   if (!per_class) return(structure(imp, type = "permutation"))
   out <- cbind(res$per_class, overall = imp)

@@ -41,8 +41,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_importance
-List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, bool per_class, std::string outcome, int num_threads);
-RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP weightsSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP) {
+List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast);
+RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP weightsSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP, SEXP fastSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -59,7 +59,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
     Rcpp::traits::input_parameter< std::string >::type outcome(outcomeSEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, per_class, outcome, num_threads));
+    Rcpp::traits::input_parameter< bool >::type fast(fastSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, per_class, outcome, num_threads, fast));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -237,7 +238,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
-    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 13},
+    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 14},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 6},

@@ -28,11 +28,12 @@ svf::SamplerType importance_sampler(const std::string& s) {
 // tree_seed, tree_index: per tree, its seed and global index (doubles: 64-bit
 // seeds); out_of_bag: use each tree's regenerated out-of-bag rows (data must
 // then be the training data in its order); weights: the fit's case weights
-// (NULL or positive, one per row; they shape the out-of-bag rows); outcome: "classification".
+// (NULL or positive, one per row; they shape the out-of-bag rows); fast:
+// FALSE routes every permuted row anew (tests); outcome: "classification".
 // [[Rcpp::export(.svf_importance)]]
 List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed,
                     Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction,
-                    SEXP weights, bool per_class, std::string outcome, int num_threads) {
+                    SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -65,6 +66,7 @@ List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, 
     opt.weights = REAL(weights);
   }
   opt.per_class = per_class;
+  opt.fast = fast;
   std::vector<std::vector<int>> g(groups.size());
   for (R_xlen_t k = 0; k < groups.size(); ++k) {
     Rcpp::IntegerVector cols(groups[k]);

@@ -220,3 +220,22 @@ test_that("parsnip passes the importance engine argument through", {
   expect_identical(attr(imp, "type"), "coefficients")
   expect_setequal(names(imp), names(iris)[1:4])
 })
+
+test_that("the engine's shortcuts give exactly the importance of routing every permuted row anew", {
+  # TreeRows (src/core/forest/Importance.cpp) walks stored paths, re-routes
+  # from the first node whose side changes, and serves one-column groups
+  # together; fast = FALSE routes each permuted row from the root
+  dat <- informative_data(300)
+  frame <- data.frame(dat$x[, 1:6], f = factor(ifelse(dat$x[, 7] > 0.5, "u", "v")))
+  for (m in all_methods()) {
+    for (x in list(frame, dat$x[, 1:6])) {
+      fit <- fit_method(m, x, y = dat$y, ntree = 3)
+      data <- svforest:::new_engine_data(fit, x)
+      yi <- as.integer(dat$y) - 1L
+      fast <- svforest:::permutation_importance(fit, data, yi, FALSE, TRUE, 1L, fast = TRUE)
+      slow <- svforest:::permutation_importance(fit, data, yi, FALSE, TRUE, 1L, fast = FALSE)
+      expect_identical(fast, slow, info = m)
+      expect_true(any(fast[, "overall"] != 0), info = m)
+    }
+  }
+})

@@ -146,11 +146,11 @@ test_that("the engine refuses a part that cannot read the outcome (R checks firs
   for (m in c("psvm", "transform")) {
     f <- svforest(tr$x, cls, method = m, ntree = 1, seed = 1, num_threads = 1)
     params <- svforest:::engine_parameters(f$params, cls, 1L, 1, 0L, 0)
-    expect_error(svforest:::.svf_fit(list(type = "dense", x = tr$x), tr$y - mean(tr$y), 0L, params, NULL, double(),
+    expect_error(svforest:::.svf_fit(list(type = "dense", x = tr$x), tr$y - mean(tr$y), NULL, 0L, params, NULL, double(),
                                      1L, FALSE), "does not fit this outcome type")
   }
   r <- svforest(tr$x, tr$y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1)
   params <- svforest:::engine_parameters(r$params, tr$y, 1L, 1, 0L, 0)
-  expect_error(svforest:::.svf_fit(list(type = "dense", x = tr$x), as.integer(cls) - 1L, 2L, params, NULL, integer(),
+  expect_error(svforest:::.svf_fit(list(type = "dense", x = tr$x), as.integer(cls) - 1L, NULL, 2L, params, NULL, integer(),
                                    1L, FALSE), "does not fit this outcome type")
 })

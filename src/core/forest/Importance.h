@@ -8,8 +8,11 @@
 // group is the mean over trees (trees without rows are skipped) of that
 // decrease. Permutations come from Rng(seed, stream_id(tree, -3)), one
 // shuffle per group in group order, so the result is the same for any number
-// of threads. Permuting never copies the data: PermutedRows reads the group's
-// columns from the donor row.
+// of threads. PermutedRows reads the group's columns from the donor row
+// without copying the data; when a tree's rows x predictors fit in 4M values
+// (kDenseValues), the tree's rows are copied row-major so that each
+// permuted row walks its stored path and is routed again only from the node
+// where its side changes (TreeRows in Importance.cpp), with the same result.
 #ifndef SVFOREST_IMPORTANCE_H
 #define SVFOREST_IMPORTANCE_H
 
@@ -63,6 +66,9 @@ struct ImportanceOptions {
   double sample_fraction = 1.0;
   const double* weights = nullptr;  // the fit's case weights (for out_of_bag), or nullptr
   bool per_class = false;
+  // the fast routes of TreeRows (off: every permuted row is routed anew, for
+  // tests that both give the same result)
+  bool fast = true;
 };
 
 struct ImportanceResult {

@@ -10,10 +10,10 @@
 namespace svf {
 
 // get(col) returns the row's raw value of a predictor; p the number of
-// predictors; scratch is reused between calls.
+// predictors; scratch is reused between calls. Starts at `node` (the root
+// by default).
 template <typename Get>
-int route(const TreeView& t, size_t p, Get get, std::vector<double>& scratch) {
-  int node = 0;
+int route(const TreeView& t, size_t p, Get get, std::vector<double>& scratch, int node = 0) {
   while (t.leaf_id[node] < 0) {
     const bool left = split_goes_left(t.split_kind[node], t.split_int + t.split_int_start[node],
                                       t.split_real + t.split_real_start[node], p, get, scratch);
