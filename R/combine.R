@@ -75,6 +75,11 @@ combine <- function(...) {
   # the parts' importance does not carry over
   out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
   out$variable_importance <- NULL
+  if (any(vapply(parts, function(m) !is.null(m$calibration), TRUE))) {
+    warning("The combined forest is not calibrated (its parts' calibrations do not apply to it); calibrate it with svforest_calibrate().",
+            call. = FALSE)
+    out$calibration <- NULL
+  }
   out$ntree <- length(out$forest$trees)
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L

@@ -5,7 +5,8 @@
 #'   numeric matrix or a `dgCMatrix` (matched by column name when both have
 #'   names, else by position).
 #' @param type Classification: `"class"` (factor, the default), `"prob"`
-#'   (n x K matrix of averaged leaf distributions, rows sum to 1), `"votes"`
+#'   (n x K matrix of averaged leaf distributions, rows sum to 1; calibrated
+#'   when the model holds a calibration, see [svforest_calibrate()]), `"votes"`
 #'   (n x K matrix of tree votes), `"leaf"` (n x ntree matrix of leaf
 #'   numbers, starting at 1), or `"local"` (local linear explanations, see
 #'   below). Regression (a numeric outcome): `"response"` (numeric vector,
@@ -124,7 +125,7 @@ predict_rows <- function(object, newdata, type, num_threads) {
                        else predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
     prob = {
       colnames(res$prob) <- lev
-      res$prob
+      if (is.null(object$calibration)) res$prob else apply_calibration(res$prob, object$calibration)
     },
     votes = {
       colnames(res$votes) <- lev

@@ -31,6 +31,15 @@ print.svforest <- function(x, ...) {
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", oob_error_text(x), "\n")
+  if (!is.null(x$calibration)) {
+    cat("  Probabilities:        ", sprintf("calibrated (%s, on %d held-out rows)", x$calibration$method,
+                                            as.integer(x$calibration$rows)), "\n")
+  }
+  if (!is.null(x$sampling_weights) || !is.null(x$class_weights)) {
+    cat("  Weights:              ", paste(c(if (!is.null(x$sampling_weights)) "case/class weights",
+                                            if (!is.null(x$rows_used)) sprintf("%d rows of weight 0 left out", sum(!x$rows_used))),
+                                          collapse = ", "), "\n")
+  }
   invisible(x)
 }
 

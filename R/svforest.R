@@ -97,6 +97,15 @@
 #' (`balanced` is then `FALSE`; giving both is an error). parsnip's case
 #' weights and caret's `weights` are passed on as `case_weights`.
 #'
+#' @section Calibrated probabilities:
+#' `calibrate = "platt"`, `"temperature"` or `"isotonic"` holds out a stratified
+#' `calibration_fraction` share of the training rows (default 0.25, drawn
+#' from `seed`), grows the forest on the others and fits a calibration map
+#' of the class probabilities on the held-out rows, which
+#' `predict(type = "prob")` applies; see [svforest_calibrate()] (which
+#' calibrates a fitted model on data of your own instead). `num_rows` and
+#' the out-of-bag elements then count the rows the trees were grown on.
+#'
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level;
 #' levels unseen in training are an error at prediction time. Missing or
@@ -219,6 +228,18 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
   importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
   user[["importance"]] <- NULL
+  # rows held out for calibration (R/calibration.R): the trees do not see them
+  calibration <- calibration_rows(user[["calibrate"]], user[["calibration_fraction"]], y, outcome, seed)
+  user[["calibrate"]] <- NULL
+  user[["calibration_fraction"]] <- NULL
+  if (!is.null(calibration)) {
+    cal_x <- x[calibration$held, , drop = FALSE]
+    cal_y <- y[calibration$held]
+    x <- x[-calibration$held, , drop = FALSE]
+    y <- y[-calibration$held]
+    if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-calibration$held]
+    n <- nrow(x)
+  }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   params <- class_weights_balanced(params, user, class_weights)
   parts <- used_parts(params)
@@ -265,6 +286,10 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   )
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
   model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
+  if (!is.null(calibration)) {
+    prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob
+    model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)
+  }
   model
 }
 
