@@ -10,7 +10,9 @@
 #' For each tree, the share of its rows it classifies correctly minus that
 #' share when the columns of one predictor are permuted among those rows
 #' (mean decrease in accuracy, as `ranger`'s and `randomForest`'s unscaled
-#' permutation importance); the importance is the mean over the trees. The
+#' permutation importance); the importance is the mean over the trees. For a
+#' regression forest, the increase of the tree's mean squared error (on the
+#' outcome's scale) when the predictor is permuted. The
 #' rows of a tree are its out-of-bag rows when `oob = TRUE` (a sampler that
 #' leaves rows out, `x` and `y` the training data in their order: the rows
 #' a tree left out are drawn again from its seed), else all rows of `x`. At
@@ -29,7 +31,8 @@
 #' class).
 #'
 #' @section Coefficient importance:
-#' For models with linear leaves (`leaf = "linear_svm"` or `"logistic"`)
+#' For models with linear leaves (`leaf = "linear_svm"`, `"logistic"`, and
+#' for regression `"ridge"` or `"linear_svr"`)
 #' and oblique splits (`"psvm"`, `"oob_svm"` splitters): the mean absolute
 #' coefficient of each predictor, weighted by the training rows the leaf or
 #' node holds. Leaves are fitted on scaled predictors (min-max to \[0, 1\]
@@ -48,7 +51,8 @@
 #'
 #' @param object A fitted [svforest()] model.
 #' @param x,y Labelled data for permutation importance: predictors as for
-#'   [predict.svforest()]'s `newdata` and one class per row. Not used by
+#'   [predict.svforest()]'s `newdata` and one class (or, for regression, one
+#'   number) per row. Not used by
 #'   `type = "coefficients"`.
 #' @param type `"permutation"` or `"coefficients"`.
 #' @param per_class Also report the importance per class (permutation only).
@@ -69,22 +73,22 @@
 svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutation", "coefficients"),
                                 per_class = FALSE, oob = FALSE, num_threads = NULL) {
   check_model(object)
-  if (identical(object$type, "regression")) {
-    stop("Variable importance is not available for regression forests yet.", call. = FALSE)
-  }
+  regression <- identical(object$type, "regression")
   if (identical(type, c("permutation", "coefficients"))) type <- "permutation"
   type <- check_choice(type, "type", c("permutation", "coefficients"))
   per_class <- check_flag(per_class, "per_class")
   oob <- check_flag(oob, "oob")
+  if (regression && per_class) stop("`per_class` is for classification forests.", call. = FALSE)
   if (type == "coefficients") {
     if (per_class) stop("`per_class` is available for permutation importance only.", call. = FALSE)
     return(coefficient_importance(object))
   }
   if (is.null(x) || is.null(y)) {
-    stop("Permutation importance needs labelled data: give `x` (predictors) and `y` (classes).", call. = FALSE)
+    stop(sprintf("Permutation importance needs labelled data: give `x` (predictors) and `y` (%s).",
+                 if (regression) "the outcome" else "classes"), call. = FALSE)
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
-  yi <- importance_outcome(object, y, NROW(x))
+  yi <- if (regression) importance_response(object, y, NROW(x)) else importance_outcome(object, y, NROW(x))
   if (oob && !is.null(object$rows_used) && NROW(x) == length(object$rows_used)) {
     # the training data as given: leave out the rows of case weight 0, as the fit did
     x <- x[object$rows_used, , drop = FALSE]
@@ -95,12 +99,23 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
       stop("`oob = TRUE` needs a sampler that leaves rows out (\"bootstrap\" or \"subsample\"); this model's trees saw every row.",
            call. = FALSE)
     }
-    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !identical(as.integer(yi + 1L), as.integer(object$oob_y)))) {
+    same_y <- if (regression) isTRUE(all.equal(yi * object$outcome_scale + object$outcome_center, object$oob_y))
+              else identical(as.integer(yi + 1L), as.integer(object$oob_y))
+    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !same_y)) {
       stop(sprintf("`oob = TRUE` needs the training data (%d rows, in the training order) as `x` and `y`.",
                    object$num_rows), call. = FALSE)
     }
   }
   permutation_importance(object, new_engine_data(object, x), yi, oob, per_class, num_threads)
+}
+
+# A regression model's outcome `y` on the engine's scale, checked.
+importance_response <- function(object, y, n) {
+  if (!is.numeric(y) || is.factor(y) || length(y) != n || anyNA(y) || any(!is.finite(y))) {
+    stop(sprintf("`y` must be a numeric vector of finite values, one per row of `x` (%d), not %s.",
+                 n, describe(y)), call. = FALSE)
+  }
+  (as.double(y) - object$outcome_center) / object$outcome_scale
 }
 
 # Class codes (from 0) of `y` for the model's levels, checked.
@@ -161,10 +176,14 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   fraction <- object$params$sample_fraction
   if (is.null(fraction)) fraction <- 1
   sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
-  res <- .svf_importance(object$forest, data, as.integer(yi), g$groups, seeds, streams$index, oob,
-                         sampler, as.double(fraction), if (oob) object$sampling_weights, per_class, "classification", num_threads,
+  regression <- identical(object$type, "regression")
+  res <- .svf_importance(object$forest, data, if (regression) as.double(yi) else as.integer(yi), g$groups, seeds,
+                         streams$index, oob,
+                         sampler, as.double(fraction), if (oob) object$sampling_weights, per_class,
+                         if (regression) "regression" else "classification", num_threads,
                          fast)
-  imp <- stats::setNames(res$importance, g$names)
+  # regression: the increase of the mean squared error on the outcome's scale
+  imp <- stats::setNames(res$importance * if (regression) object$outcome_scale^2 else 1, g$names)
   if (!per_class) return(structure(imp, type = "permutation"))
   out <- cbind(res$per_class, overall = imp)
   dimnames(out) <- list(g$names, c(object$levels, "overall"))
@@ -184,7 +203,9 @@ fit_importance <- function(object, x, y, importance, num_threads) {
     list(type = "dense", x = x)
   }
   oob <- !identical(object$params$sampler, "all")
-  permutation_importance(object, data, as.integer(y) - 1L, oob, FALSE, num_threads)
+  yi <- if (identical(object$type, "regression")) (y - object$outcome_center) / object$outcome_scale
+        else as.integer(y) - 1L
+  permutation_importance(object, data, yi, oob, FALSE, num_threads)
 }
 
 # Checks `importance` of svforest() before the fit: the kind it asks for
@@ -192,19 +213,16 @@ fit_importance <- function(object, x, y, importance, num_threads) {
 check_importance_arg <- function(importance, params, outcome = "classification") {
   if (is.null(importance)) return("none")
   importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))
-  if (importance != "none" && outcome == "regression") {
-    stop("Variable importance is not available for regression forests yet; use importance = \"none\".",
-         call. = FALSE)
-  }
   if (importance == "coefficients" && !has_coefficient_parts(params)) {
-    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (\"linear_svm\", \"logistic\") or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
+    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (\"linear_svm\", \"logistic\", \"ridge\", \"linear_svr\") or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
                  params$leaf, params$splitter), call. = FALSE)
   }
   importance
 }
 
 has_coefficient_parts <- function(params) {
-  isTRUE(params$leaf %in% c("linear_svm", "logistic")) || isTRUE(params$splitter %in% c("psvm", "oob_svm"))
+  isTRUE(params$leaf %in% c("linear_svm", "logistic", "ridge", "linear_svr")) ||
+    isTRUE(params$splitter %in% c("psvm", "oob_svm"))
 }
 
 # Model-based importance from linear leaves and oblique splits (see
@@ -265,8 +283,9 @@ predict_local <- function(object, newdata, num_threads) {
     stop("This model stores no training column means (fitted by an older svforest): refit it for local explanations.",
          call. = FALSE)
   }
-  if (!any(vapply(object$forest$trees, function(t) any(tree_leaf_kinds(t) %in% c("linear_svm", "logistic")), TRUE))) {
-    stop(sprintf("Local explanations need linear leaves (leaf = \"linear_svm\" or \"logistic\"); this %s model has %s leaves only.",
+  linear <- c("linear_svm", "logistic", "ridge", "linear_svr")
+  if (!any(vapply(object$forest$trees, function(t) any(tree_leaf_kinds(t) %in% linear), TRUE))) {
+    stop(sprintf("Local explanations need linear leaves (leaf = \"linear_svm\", \"logistic\", \"ridge\" or \"linear_svr\"); this %s model has %s leaves only.",
                  object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
                                        collapse = " and ")), call. = FALSE)
   }
@@ -280,6 +299,12 @@ predict_local <- function(object, newdata, num_threads) {
   if (is.null(feat)) feat <- paste0("V", seq_len(ncol(x)))
   lev <- object$levels
   centred <- as.matrix(x) - matrix(means, n, length(means), byrow = TRUE)
+  if (identical(object$type, "regression")) {
+    # per unit of the predictor, in units of the outcome
+    coef <- matrix(res$coef * object$outcome_scale, n, length(feat), dimnames = list(NULL, feat))
+    return(structure(list(coefficients = coef, contributions = coef * centred, trees = res$trees[, 1],
+                          centre = means, class = NULL), class = "svforest_local"))
+  }
   if (length(lev) == 2) {
     coef <- matrix(res$coef, n, length(feat), dimnames = list(NULL, feat))
     contrib <- coef * centred
@@ -299,7 +324,9 @@ predict_local <- function(object, newdata, num_threads) {
 print.svforest_local <- function(x, ...) {
   d <- dim(x$coefficients)
   cat(sprintf("Local linear explanations of %d rows, %d predictor columns", d[1], d[2]))
-  if (length(d) == 2) cat(sprintf(", towards class \"%s\"\n", x$class)) else cat(sprintf(", %d classes\n", d[3]))
+  if (is.null(x$class)) cat(" (regression)\n")
+  else if (length(d) == 2) cat(sprintf(", towards class \"%s\"\n", x$class))
+  else cat(sprintf(", %d classes\n", d[3]))
   cat("Elements: coefficients, contributions, trees, centre\n")
   invisible(x)
 }

@@ -10,7 +10,9 @@
 #'   (n x K matrix of tree votes), `"leaf"` (n x ntree matrix of leaf
 #'   numbers, starting at 1), or `"local"` (local linear explanations, see
 #'   below). Regression (a numeric outcome): `"response"` (numeric vector,
-#'   the trees' predictions averaged; the default) or `"leaf"`.
+#'   the trees' predictions averaged; the default), `"leaf"` or `"local"`
+#'   (with ridge or linear SVR leaves: coefficients per unit of each
+#'   predictor, in units of the outcome).
 #' @param num_threads Threads, as in [svforest()].
 #' @param ... Not used; any argument here is an error (a misspelt argument
 #'   must not be silently ignored).
@@ -77,7 +79,7 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
   regression <- identical(object$type, "regression")
   all_types <- c("class", "prob", "votes", "leaf", "local", "response")
   if (identical(type, all_types)) type <- if (regression) "response" else "class"
-  type <- check_choice(type, "type", if (regression) c("response", "leaf") else setdiff(all_types, "response"))
+  type <- check_choice(type, "type", if (regression) c("response", "leaf", "local") else setdiff(all_types, "response"))
   num_threads <- engine_threads(resolve_threads(num_threads))
   if (type == "local") return(predict_local(object, newdata, num_threads))  # R/importance.R
   n <- NROW(newdata)

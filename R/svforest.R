@@ -72,8 +72,9 @@
 #' fitted to a constant outcome. `predict()` gives `type = "response"`
 #' (default) or `"leaf"`; the model holds the out-of-bag mean squared error
 #' (`oob_error`), `oob_rsquared` and `oob_predictions` when the sampler
-#' leaves rows out. Variable importance is for classification models only so
-#' far.
+#' leaves rows out. Permutation importance is the increase of the mean
+#' squared error ([svforest_importance()]); coefficient importance reads
+#' ridge and linear SVR leaves.
 #'
 #' @section Case and class weights:
 #' `case_weights` (one finite, non-negative number per training row) and

@@ -173,9 +173,16 @@ tree_transform_split <- function(tree, node, p) {
 # followed by the bias. With two classes there is one output, and a positive
 # score picks classes[2]; with more, one output per class (one-vs-rest) and
 # the largest score wins. Linear SVM and logistic leaves: int [counts (K), c,
-# classes (c)], real [C, coef].
+# classes (c)], real [C, coef]. Ridge and linear SVR leaves (regression): no
+# classes, one output.
 tree_linear_leaf <- function(forest, tree, leaf) {
   codes <- leaf_kind_codes()
+  if (tree$leaf_kind[leaf] %in% codes[c("ridge", "linear_svr")]) {
+    # regression: real [lambda or C, coef (p + 1)], one output
+    p <- forest$num_features
+    coef <- tree$leaf_real[tree$leaf_real_start[leaf] + 1L + seq_len(p + 1L)]
+    return(list(classes = integer(), coef = matrix(coef, p + 1L, 1L)))
+  }
   if (!tree$leaf_kind[leaf] %in% codes[c("linear_svm", "logistic")]) return(NULL)
   K <- forest$num_classes
   p <- forest$num_features

@@ -41,14 +41,14 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_importance
-List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast);
+List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast);
 RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP weightsSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP, SEXP fastSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
     Rcpp::traits::input_parameter< List >::type data(dataSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< SEXP >::type y(ySEXP);
     Rcpp::traits::input_parameter< List >::type groups(groupsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tree_seed(tree_seedSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tree_index(tree_indexSEXP);

@@ -29,9 +29,11 @@ svf::SamplerType importance_sampler(const std::string& s) {
 // seeds); out_of_bag: use each tree's regenerated out-of-bag rows (data must
 // then be the training data in its order); weights: the fit's case weights
 // (NULL or positive, one per row; they shape the out-of-bag rows); fast:
-// FALSE routes every permuted row anew (tests); outcome: "classification".
+// FALSE routes every permuted row anew (tests); outcome: "classification"
+// (y: class codes from 0) or "regression" (y: the outcome on the model's
+// standardised scale, doubles).
 // [[Rcpp::export(.svf_importance)]]
-List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, Rcpp::NumericVector tree_seed,
+List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVector tree_seed,
                     Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction,
                     SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast) {
   ForestHandle handle;
@@ -42,14 +44,25 @@ List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, 
     Rcpp::stop("the data have %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
   const size_t n = rows->n_rows(), ntree = handle.view.trees.size();
   const int K = handle.view.shape.num_classes;
-  if (static_cast<size_t>(y.size()) != n) Rcpp::stop("internal: length of y");
-  for (int v : y)
-    if (v < 0 || v >= K) Rcpp::stop("internal: class index out of range");
+  if (static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
+  const bool regression = outcome == "regression";
+  if (!regression && outcome != "classification") Rcpp::stop("internal: unknown outcome '%s'", outcome);
+  if (regression != (K == 0)) Rcpp::stop("internal: outcome does not match the forest");
+  if (regression) {
+    if (TYPEOF(y) != REALSXP) Rcpp::stop("internal: a regression outcome must be doubles");
+    for (R_xlen_t i = 0; i < XLENGTH(y); ++i)
+      if (!std::isfinite(REAL(y)[i])) Rcpp::stop("internal: outcome not finite");
+    if (per_class) Rcpp::stop("internal: per_class is for classification");
+  } else {
+    if (TYPEOF(y) != INTSXP) Rcpp::stop("internal: class codes must be integers");
+    for (R_xlen_t i = 0; i < XLENGTH(y); ++i)
+      if (INTEGER(y)[i] < 0 || INTEGER(y)[i] >= K) Rcpp::stop("internal: class index out of range");
+  }
   if (static_cast<size_t>(tree_seed.size()) != ntree || static_cast<size_t>(tree_index.size()) != ntree)
     Rcpp::stop("internal: tree seeds");
   svf::ImportanceOptions opt;
-  if (outcome != "classification") Rcpp::stop("internal: unknown outcome '%s'", outcome);
-  opt.outcome = svf::ImportanceOutcome::Classification;
+  opt.outcome = regression ? svf::ImportanceOutcome::Regression : svf::ImportanceOutcome::Classification;
+  if (regression) opt.response = REAL(y);
   for (size_t t = 0; t < ntree; ++t) {
     if (!std::isfinite(tree_seed[t]) || !std::isfinite(tree_index[t]) || tree_index[t] < 0)
       Rcpp::stop("internal: tree seed or index");
@@ -78,7 +91,7 @@ List svf_importance(List forest, List data, Rcpp::IntegerVector y, List groups, 
   }
   svf::ImportanceResult res;
   RcppRunner runner(num_threads, false);
-  svf::permutation_importance(handle.view, *rows, y.begin(), g, opt, runner, res);
+  svf::permutation_importance(handle.view, *rows, regression ? nullptr : INTEGER(y), g, opt, runner, res);
   Rcpp::NumericMatrix by_class(per_class ? groups.size() : 0, per_class ? K : 0);
   if (per_class) std::copy(res.per_class.begin(), res.per_class.end(), by_class.begin());
   return List::create(Named("importance") = Rcpp::wrap(res.importance), Named("per_class") = by_class,
@@ -99,7 +112,7 @@ List svf_local_linear(List forest, List data, int num_threads) {
   if (p != handle.view.shape.p)
     Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
   const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
-  const int outputs = K == 2 ? 1 : K;
+  const int outputs = K == 2 || K == 0 ? 1 : K;  // (K 0: regression)
   Rcpp::NumericVector coef(static_cast<R_xlen_t>(n) * p * outputs);
   coef.attr("dim") = Rcpp::IntegerVector::create(n, static_cast<int>(p), outputs);
   Rcpp::IntegerMatrix trees(n, outputs);

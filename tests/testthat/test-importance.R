@@ -239,3 +239,47 @@ test_that("the engine's shortcuts give exactly the importance of routing every p
     }
   }
 })
+
+test_that("regression forests: permutation importance (increase of MSE) ranks the informative predictors", {
+  set.seed(21)
+  skip_if_not_installed("mlbench")
+  d <- mlbench::mlbench.friedman1(400, sd = 0.5)
+  x <- d$x
+  colnames(x) <- paste0("x", 1:10)
+  for (m in c("rsvf", "rsvt", "tdsvm")) {
+    args <- list(x, d$y, method = m, seed = 1, num_threads = 1, importance = "permutation")
+    if (m == "tdsvm") args <- c(args, list(cost = 1, gamma = 1, sigma = 100))
+    if (m == "rsvf") args <- c(args, list(ntree = 5))
+    fit <- do.call(svforest, args)
+    imp <- fit$variable_importance
+    # x1, x2, x4, x5 carry most of Friedman 1's signal; x3 enters as a
+    # quadratic around its midpoint and can rank lower
+    expect_true(all(c("x1", "x2", "x4", "x5") %in% names(sort(imp, decreasing = TRUE))[1:5]), info = m)
+    expect_gt(min(imp[c("x1", "x2", "x4")]), 5 * max(abs(imp[6:10])), label = m)
+    two <- do.call(svforest, utils::modifyList(args, list(num_threads = 2)))
+    expect_identical(two$variable_importance, imp)
+    data <- svforest:::new_engine_data(fit, x)
+    yi <- (d$y - fit$outcome_center) / fit$outcome_scale
+    oob <- !identical(fit$params$sampler, "all")
+    slow <- svforest:::permutation_importance(fit, data, yi, oob, FALSE, 1L, fast = FALSE)
+    expect_identical(as.vector(slow), as.vector(imp), info = m)
+  }
+  ridge <- svforest(x, d$y, method = "rsvt", ntree = 3, seed = 1, num_threads = 1, importance = "coefficients")
+  expect_true(all(names(sort(ridge$variable_importance, decreasing = TRUE))[1:2] %in% paste0("x", c(1, 2, 4))))
+})
+
+test_that("regression: local coefficients of ridge leaves recover local slopes on the outcome's scale", {
+  set.seed(22)
+  n <- 800
+  x <- matrix(runif(n * 2), n, 2, dimnames = list(NULL, c("x1", "x2")))
+  # slope 3 in x1 on the left half, -2 on the right half; x2 does nothing
+  y <- ifelse(x[, 1] < 0.5, 3 * x[, 1], 1.5 - 2 * (x[, 1] - 0.5)) * 100 + rnorm(n, sd = 2)
+  fit <- svforest(x, y, method = "rsvt", ntree = 10, seed = 1, num_threads = 1)
+  loc <- predict(fit, rbind(c(0.2, 0.5), c(0.8, 0.5)), type = "local")
+  expect_s3_class(loc, "svforest_local")
+  expect_equal(unname(loc$coefficients[, "x1"]), c(300, -200), tolerance = 0.25)
+  expect_lt(max(abs(loc$coefficients[, "x2"])), 40)
+  expect_output(print(loc), "regression")
+  flat <- svforest(x, y, method = "tdsvm", cost = 1, gamma = 1, sigma = 100, seed = 1, num_threads = 1)
+  expect_error(predict(flat, x, type = "local"), "need linear leaves")
+})

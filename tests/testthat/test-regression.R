@@ -118,7 +118,8 @@ test_that("bad regression outcomes and parts give clear errors; constant and hug
   expect_gt(stats::cor(pb, tr$y), 0.9)
   small <- svforest(tr$x, tr$y, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
   expect_equal(pb / 1e300, predict(small, tr$x), tolerance = 1e-6)
-  expect_error(svforest_importance(small, tr$x, tr$y), "not available for regression")
+  expect_error(svforest_importance(small, tr$x, as.character(tr$y)), "must be a numeric vector")
+  expect_error(svforest_importance(small, tr$x, tr$y, per_class = TRUE), "for classification forests")
 })
 
 test_that("regression works through parsnip and caret", {

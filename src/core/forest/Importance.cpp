@@ -95,7 +95,10 @@ struct TreeImportance {
 struct TreeRowsBuffers {
   std::vector<double> X, Xc;           // rows x p row-major; p x rows column-major
   std::vector<double> node_weight;     // nodes x p
-  std::vector<int> path, path_start, leaf_of, leaf_class, base_class, pure;
+  std::vector<int> path, path_start, leaf_of;
+  // per leaf, tree row and node: the prediction (a class code, or the value
+  // for regression); NaN where a leaf reads the row or a node's leaves differ
+  std::vector<double> leaf_pred, base_pred, pure;
   // per path entry: threshold - projection (NaN: subspace split), and the
   // distance to the threshold below which the projection is recomputed
   std::vector<double> path_margin, path_tol;
@@ -163,9 +166,9 @@ class TreeRows {
       b_.leaf_of[k] = tree.leaf_id[node];
     }
     b_.path_start[m] = static_cast<int>(b_.path.size());
-    // the class of each leaf whose model does not read the row (-1: it does)
-    b_.leaf_class.assign(tree.n_leaves, -1);
-    std::vector<double> dist(K_);
+    // the prediction of each leaf whose model does not read the row
+    b_.leaf_pred.assign(tree.n_leaves, NAN);
+    std::vector<double> dist(forest.shape.outputs());
     for (size_t l = 0; l < tree.n_leaves; ++l) {
       const LeafModel& model = forest.readers[tree.leaf_kind[l]];
       if (model.reads_row()) {
@@ -173,35 +176,35 @@ class TreeRows {
         continue;
       }
       model.predict(leaf_payload(tree, static_cast<int>(l)), forest.shape, nullptr, dist.data(), nullptr);
-      b_.leaf_class[l] = argmax(dist.data());
+      b_.leaf_pred[l] = prediction(dist.data());
     }
     b_.node_reads.resize(nodes);
-    b_.base_class.resize(m);
-    // per node: the class of all leaves below it when they agree and read no
-    // row, else -1 (children come after their parent in a grown tree; if not,
-    // no node is marked)
-    b_.pure.assign(nodes, -1);
+    b_.base_pred.resize(m);
+    // per node: the prediction of all leaves below it when they agree and
+    // read no row (children come after their parent in a grown tree; if
+    // not, no node is marked)
+    b_.pure.assign(nodes, NAN);
     bool ordered = true;
     for (size_t i = 0; i < nodes && ordered; ++i)
       if (tree.leaf_id[i] < 0) ordered = tree.left_child[i] > static_cast<int>(i) && tree.right_child[i] > static_cast<int>(i);
     for (size_t i = nodes; ordered && i-- > 0;) {
       if (tree.leaf_id[i] >= 0) {
-        b_.pure[i] = b_.leaf_class[tree.leaf_id[i]];
+        b_.pure[i] = b_.leaf_pred[tree.leaf_id[i]];
       } else {
-        const int a = b_.pure[tree.left_child[i]], b = b_.pure[tree.right_child[i]];
-        b_.pure[i] = a >= 0 && a == b ? a : -1;
+        const double a = b_.pure[tree.left_child[i]], b = b_.pure[tree.right_child[i]];
+        b_.pure[i] = a == b ? a : NAN;  // (false for NaN)
       }
     }
   }
 
-  // The class the tree gives row k (as tree_predict()).
-  int base_class(size_t k, const RowSource& rows, PredictScratch& scratch, std::vector<double>& dist) {
+  // The tree's prediction for row k (as tree_predict()).
+  double base_prediction(size_t k, const RowSource& rows, PredictScratch& scratch, std::vector<double>& dist) {
     const int leaf = b_.leaf_of[k];
-    if (b_.leaf_class[leaf] >= 0) return b_.base_class[k] = b_.leaf_class[leaf];
+    if (!std::isnan(b_.leaf_pred[leaf])) return b_.base_pred[k] = b_.leaf_pred[leaf];
     const feature_node* scaled = rows.scaled_row(static_cast<size_t>(idx_[k]), *forest_.scaling, scratch.row);
     forest_.readers[tree_.leaf_kind[leaf]].predict(leaf_payload(tree_, leaf), forest_.shape, scaled, dist.data(),
                                                    nullptr);
-    return b_.base_class[k] = argmax(dist.data());
+    return b_.base_pred[k] = prediction(dist.data());
   }
 
   bool leaves_read_rows() const { return leaves_read_rows_; }
@@ -232,14 +235,14 @@ class TreeRows {
     return true;
   }
 
-  // The class the tree gives row k with the group permuted; `permuted` is
+  // The tree's prediction for row k with the group permuted; `permuted` is
   // the same rows as a RowSource (for leaves that read the row).
-  int permuted_class(size_t k, const RowSource& permuted, PredictScratch& scratch, std::vector<double>& dist) {
+  double permuted_prediction(size_t k, const RowSource& permuted, PredictScratch& scratch, std::vector<double>& dist) {
     const std::vector<int>& group = *group_;
     const size_t gsize = group.size(), nodes = tree_.n_nodes;
     bool same = true;  // the donor has the row's own values (ties)
     for (size_t j = 0; j < gsize && same; ++j) same = b_.change[j * m_ + k] == 0.0;
-    if (same) return b_.base_class[k];
+    if (same) return b_.base_pred[k];
     const double* own = b_.X.data() + k * p_;
     int leaf = b_.leaf_of[k];
     for (int e = b_.path_start[k]; e < b_.path_start[k + 1]; ++e) {
@@ -270,16 +273,16 @@ class TreeRows {
         break;
       }
     }
-    if (leaf < 0) return -1 - leaf;  // a pure subtree's class
+    if (leaf < 0) return b_.pure[-1 - leaf];  // a subtree whose leaves agree
     const LeafModel& model = forest_.readers[tree_.leaf_kind[leaf]];
-    if (!model.reads_row()) return b_.leaf_class[leaf];
+    if (!model.reads_row()) return b_.leaf_pred[leaf];
     const feature_node* scaled = permuted.scaled_row(k, *forest_.scaling, scratch.row);
     model.predict(leaf_payload(tree_, leaf), forest_.shape, scaled, dist.data(), nullptr);
-    return argmax(dist.data());
+    return prediction(dist.data());
   }
 
   // Whether every group is one column and every split has node weights
-  // (no subspace split): then permuted_classes() serves all groups at once.
+  // (no subspace split): then permuted_predictions() serves all groups at once.
   bool walks_together(const std::vector<std::vector<int>>& groups) const {
     if (!weights_) return false;
     for (const auto& g : groups)
@@ -297,14 +300,14 @@ class TreeRows {
     return false;
   }
 
-  // Row k's class with column cols[g] permuted (the donor's value
+  // The prediction for row k with column cols[g] permuted (the donor's value
   // donor_value[g * m + k], see donor_values()),
-  // for every group g with reads[g], into cls[g]: one walk of the row's path
-  // for all groups (as permuted_class() for each). permuted[g]: the rows
+  // for every group g with reads[g], into pred[g]: one walk of the row's
+  // path for all groups (as permuted_prediction() for each). permuted[g]: the rows
   // with group g permuted (read only by leaves that read the row).
-  void permuted_classes(size_t k, const std::vector<int>& cols, const std::vector<double>& donor_value,
+  void permuted_predictions(size_t k, const std::vector<int>& cols, const std::vector<double>& donor_value,
                         const std::vector<char>& reads, const std::vector<PermutedRows>& permuted,
-                        PredictScratch& scratch, std::vector<double>& dist, int* cls) {
+                            PredictScratch& scratch, std::vector<double>& dist, double* pred) {
     const size_t G = cols.size();
     const double* own = b_.X.data() + k * p_;
     b_.change.resize(G);
@@ -347,24 +350,27 @@ class TreeRows {
       if (!reads[g]) continue;
       const int leaf = b_.leaf_g[g];
       if (leaf < 0) {
-        cls[g] = -1 - leaf;  // a pure subtree's class
+        pred[g] = b_.pure[-1 - leaf];  // a subtree whose leaves agree
         continue;
       }
       const LeafModel& model = forest_.readers[tree_.leaf_kind[leaf]];
       if (!model.reads_row()) {
-        cls[g] = b_.leaf_class[leaf];
+        pred[g] = b_.leaf_pred[leaf];
       } else if (b_.change[g] == 0.0) {
-        cls[g] = b_.base_class[k];
+        pred[g] = b_.base_pred[k];
       } else {
         const feature_node* scaled = permuted[g].scaled_row(k, *forest_.scaling, scratch.row);
         model.predict(leaf_payload(tree_, leaf), forest_.shape, scaled, dist.data(), nullptr);
-        cls[g] = argmax(dist.data());
+        pred[g] = prediction(dist.data());
       }
     }
   }
 
  private:
-  int argmax(const double* dist) const {
+  // A leaf's output as a prediction: the class (the first largest value, as
+  // tree_predict()) or, for regression, the value.
+  double prediction(const double* dist) const {
+    if (K_ == 0) return dist[0];
     int best = 0;
     for (int c = 1; c < K_; ++c)
       if (dist[c] > dist[best]) best = c;
@@ -396,13 +402,13 @@ class TreeRows {
     fill_row(k, own);
     return route_row(node, scratch);
   }
-  // The leaf of b_.row from `node` down, or -1 - class when it reaches a
+  // The leaf of b_.row from `node` down, or -1 - node when it reaches a
   // subtree whose leaves all give one class.
   int route_row(int node, PredictScratch& scratch) {
     const double* row = b_.row.data();
     auto get = [row](int c) { return row[c]; };
     while (tree_.leaf_id[node] < 0) {
-      if (b_.pure[node] >= 0) return -1 - b_.pure[node];
+      if (!std::isnan(b_.pure[node])) return -1 - node;
       const int kind = tree_.split_kind[node];
       const int* ints = tree_.split_int + tree_.split_int_start[node];
       const double* reals = tree_.split_real + tree_.split_real_start[node];
@@ -435,6 +441,8 @@ void permutation_importance(const ForestView& forest, const RowSource& rows, con
   for (size_t g = 0; g < G; ++g)
     for (int c : groups[g]) masks[g][c] = 1;
   std::vector<TreeImportance> per_tree(ntree);
+  const bool regression = opt.outcome == ImportanceOutcome::Regression;
+  const int Kc = regression ? 1 : K;  // (regression: one "class" for the sums)
 
   // trees in contiguous chunks, a few per thread, each reusing one set of buffers
   const size_t chunks = std::min(ntree, std::max<size_t>(1, 4 * runner.threads()));
@@ -456,19 +464,29 @@ void permutation_importance(const ForestView& forest, const RowSource& rows, con
       std::unique_ptr<TreeRows> dense;
       if (opt.fast && m * p <= kDenseValues) dense.reset(new TreeRows(forest, tree, rows, idx, buffers));
       PredictScratch scratch;
-      std::vector<double> dist(K);
-      // Classification: a row scores 1 when the tree predicts its class.
-      // (Outcome type switch point: regression scores minus the squared error.)
-      std::vector<double> class_rows(K, 0.0), class_base(K, 0.0);
+      std::vector<double> dist(forest.shape.outputs());
+      // a prediction from the root (classification: the class code)
+      auto routed = [&](const RowSource& source, size_t r) {
+        const int cls = tree_predict(tree, forest.shape, forest.readers, *forest.scaling, source, r, scratch,
+                                     dist.data(), nullptr, nullptr);
+        return regression ? dist[0] : static_cast<double>(cls);
+      };
+      // Classification: a row scores 1 when the tree predicts its class;
+      // regression: minus its squared error (the drop is then the increase
+      // of the mean squared error)
+      auto score = [&](double pred, size_t k) {
+        if (!regression) return pred == static_cast<double>(y[idx[k]]) ? 1.0 : 0.0;
+        const double e = pred - opt.response[idx[k]];
+        return -e * e;
+      };
+      auto class_of = [&](size_t k) { return regression ? 0 : y[idx[k]]; };
+      std::vector<double> class_rows(Kc, 0.0), class_base(Kc, 0.0);
       double base_total = 0.0;
       for (size_t k = 0; k < m; ++k) {
-        const int cls = dense ? dense->base_class(k, rows, scratch, dist)
-                              : tree_predict(tree, forest.shape, forest.readers, *forest.scaling, rows, idx[k],
-                                             scratch, dist.data(), nullptr, nullptr);
-        const double s = cls == y[idx[k]] ? 1.0 : 0.0;
+        const double s = score(dense ? dense->base_prediction(k, rows, scratch, dist) : routed(rows, idx[k]), k);
         base_total += s;
-        class_rows[y[idx[k]]] += 1.0;
-        class_base[y[idx[k]]] += s;
+        class_rows[class_of(k)] += 1.0;
+        class_base[class_of(k)] += s;
       }
       if (opt.per_class)
         for (int c = 0; c < K; ++c) res.has_class[c] = class_rows[c] > 0;
@@ -497,15 +515,15 @@ void permutation_importance(const ForestView& forest, const RowSource& rows, con
         std::vector<double> donor_value(G * m);
         for (size_t g = 0; g < G; ++g)
           if (reads[g]) dense->donor_values(cols[g], pos[g], donor_value.data() + g * m);
-        std::vector<double> perm_total(G, 0.0), class_perm(G * K, 0.0);
-        std::vector<int> cls(G);
+        std::vector<double> perm_total(G, 0.0), class_perm(G * Kc, 0.0), pred(G);
         for (size_t k = 0; k < m; ++k) {
-          dense->permuted_classes(k, cols, donor_value, reads, permuted, scratch, dist, cls.data());
-          const int yk = y[idx[k]];
+          dense->permuted_predictions(k, cols, donor_value, reads, permuted, scratch, dist, pred.data());
+          const int ck = class_of(k);
           for (size_t g = 0; g < G; ++g) {
-            if (!reads[g] || cls[g] != yk) continue;
-            perm_total[g] += 1.0;
-            class_perm[g * K + yk] += 1.0;
+            if (!reads[g]) continue;
+            const double s = score(pred[g], k);
+            perm_total[g] += s;
+            class_perm[g * Kc + ck] += s;
           }
         }
         for (size_t g = 0; g < G; ++g) {
@@ -513,12 +531,12 @@ void permutation_importance(const ForestView& forest, const RowSource& rows, con
           res.drop[g] = (base_total - perm_total[g]) / static_cast<double>(m);
           if (opt.per_class)
             for (int c = 0; c < K; ++c)
-              if (class_rows[c] > 0) res.drop_class[g * K + c] = (class_base[c] - class_perm[g * K + c]) / class_rows[c];
+              if (class_rows[c] > 0) res.drop_class[g * K + c] = (class_base[c] - class_perm[g * Kc + c]) / class_rows[c];
         }
         continue;
       }
       std::vector<int> pos(m), donor(m);
-      std::vector<double> class_perm(K);
+      std::vector<double> class_perm(Kc);
       for (size_t g = 0; g < G; ++g) {
         // one shuffle per group, drawn whether or not the tree reads it, so a
         // group's permutation does not depend on the other groups' columns
@@ -534,12 +552,9 @@ void permutation_importance(const ForestView& forest, const RowSource& rows, con
         double perm_total = 0.0;
         std::fill(class_perm.begin(), class_perm.end(), 0.0);
         for (size_t k = 0; k < m; ++k) {
-          const int cls = dense ? dense->permuted_class(k, permuted, scratch, dist)
-                                : tree_predict(tree, forest.shape, forest.readers, *forest.scaling, permuted, k,
-                                               scratch, dist.data(), nullptr, nullptr);
-          const double s = cls == y[idx[k]] ? 1.0 : 0.0;
+          const double s = score(dense ? dense->permuted_prediction(k, permuted, scratch, dist) : routed(permuted, k), k);
           perm_total += s;
-          class_perm[y[idx[k]]] += s;
+          class_perm[class_of(k)] += s;
         }
         res.drop[g] = (base_total - perm_total) / static_cast<double>(m);
         if (opt.per_class)

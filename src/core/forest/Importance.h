@@ -52,12 +52,14 @@ class PermutedRows : public RowSource {
   mutable std::vector<feature_node> own_;
 };
 
-// The outcome the importance measures (the switch point for other outcome
-// types: regression adds a kind scored by squared error).
-enum class ImportanceOutcome { Classification = 0 };
+// The outcome the importance measures: classification scores accuracy,
+// regression the squared error (importance = increase of the mean squared
+// error, on the engine's standardised scale).
+enum class ImportanceOutcome { Classification = 0, Regression = 1 };
 
 struct ImportanceOptions {
   ImportanceOutcome outcome = ImportanceOutcome::Classification;
+  const double* response = nullptr;  // regression: each row's outcome (y is then unused)
   // Per tree: the seed and global index it was grown with.
   std::vector<uint64_t> tree_seed;
   std::vector<uint64_t> tree_index;

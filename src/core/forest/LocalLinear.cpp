@@ -3,14 +3,18 @@
 #include <algorithm>
 
 #include "leaves/LinearSvmLeaf.h"
+#include "leaves/LinearSvrLeaf.h"
 #include "leaves/LogisticLeaf.h"
+#include "leaves/RidgeLeaf.h"
 #include "tree/Route.h"
 
 namespace svf {
 
 bool is_linear_leaf_kind(int kind) {
-  return kind == LinearSvmLeafModel::kKind || kind == LogisticLeafModel::kKind;
+  return kind == LinearSvmLeafModel::kKind || kind == LogisticLeafModel::kKind || is_regression_linear_kind(kind);
 }
+
+bool is_regression_linear_kind(int kind) { return kind == RidgeLeafModel::kKind || kind == LinearSvrLeafModel::kKind; }
 
 bool forest_has_linear_leaves(const ForestView& forest) {
   for (const TreeView& t : forest.trees)
@@ -23,7 +27,7 @@ void local_linear(const ForestView& forest, const RowSource& rows, LocalLinearOu
                   size_t chunk_size) {
   const size_t n = rows.n_rows(), p = forest.shape.p, ntree = forest.trees.size();
   const int K = forest.shape.num_classes;
-  const int outputs = K == 2 ? 1 : K;
+  const int outputs = K == 2 || K == 0 ? 1 : K;
   const std::vector<double>& factor = forest.scaling->factor;
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
   runner.run(n_chunks, [&](size_t c) {
@@ -39,15 +43,19 @@ void local_linear(const ForestView& forest, const RowSource& rows, LocalLinearOu
         const int leaf = route(tree, p, [&](int col) { return rows.get(i, col); }, route_scratch);
         if (!is_linear_leaf_kind(tree.leaf_kind[leaf])) continue;
         const LeafPayload lp = leaf_payload(tree, leaf);
-        // ints [counts (K), nc, classes (nc)], reals [C, weights (outputs x (p + 1))]
-        const int nc = lp.ints[K];
-        const int* classes = lp.ints + K + 1;
-        const double* w = lp.reals + 1;
         auto add = [&](int slot, const double* weights, double sign) {
           double* s = sum.data() + static_cast<size_t>(slot) * p;
           for (size_t j = 0; j < p; ++j) s[j] += sign * weights[j];
           ++count[slot];
         };
+        if (is_regression_linear_kind(tree.leaf_kind[leaf])) {  // reals [lambda or C, weights (p + 1)]
+          add(0, lp.reals + 1, 1.0);
+          continue;
+        }
+        // ints [counts (K), nc, classes (nc)], reals [C, weights (outputs x (p + 1))]
+        const int nc = lp.ints[K];
+        const int* classes = lp.ints + K + 1;
+        const double* w = lp.reals + 1;
         if (nc == 2) {  // one output: positive picks classes[1]
           if (K == 2) {
             add(0, w, 1.0);

@@ -8,6 +8,8 @@
 // one); a two-class leaf with classes a < b gives +w to b and -w to a; a
 // class without an output in the tree's leaf does not count for that tree.
 // A forest with two classes reports class 2 only (class 1 is its negative).
+// A regression forest (ridge and linear SVR leaves) has one output: the
+// leaf's weights, on the model's standardised outcome.
 #ifndef SVFOREST_LOCALLINEAR_H
 #define SVFOREST_LOCALLINEAR_H
 
@@ -19,14 +21,16 @@
 
 namespace svf {
 
-// Whether a leaf kind stores a linear model ([counts, c, classes] / [C, weights]).
+// Whether a leaf kind stores a linear model ([counts, c, classes] / [C,
+// weights], or for regression [lambda or C, weights]).
 bool is_linear_leaf_kind(int kind);
+bool is_regression_linear_kind(int kind);
 
 // Whether any leaf of the forest is linear.
 bool forest_has_linear_leaves(const ForestView& forest);
 
 struct LocalLinearOutput {
-  // outputs = 1 for two classes (class 2), else K
+  // outputs = 1 for two classes (class 2) and regression, else K
   // coef: n x p x outputs (column-major); trees: n x outputs, the trees that
   // contributed (coef is 0 where none did)
   double* coef = nullptr;
