@@ -47,6 +47,15 @@ check_design <- function(d, fail) {
       !d$type %in% c("frame", "matrix", "sparse")) fail("'design' is damaged")
   nm <- d$feature_names
   if (!is.null(nm) && (!is.character(nm) || anyNA(nm))) fail("'design$feature_names' is damaged")
+  if (!is.null(d$na_action)) {
+    if (!identical(d$na_action, "impute") && !identical(d$na_action, "fail")) fail("'design$na_action' is damaged")
+    im <- d$impute
+    if (identical(d$na_action, "impute") &&
+        (!is.list(im) || !is.list(d$impute$values) && !is.double(im$values) ||
+         length(im$indicators) != length(im$indicator_names) && !is.null(im$indicator_names))) {
+      fail("'design$impute' is damaged")
+    }
+  }
   if (d$type != "frame") return(invisible())
   if (!inherits(d$terms, "terms") || !is.list(d$xlevels) || !is.list(d$contrasts) ||
       !all(vapply(d$xlevels, function(l) is.character(l) && !anyNA(l), TRUE)) ||

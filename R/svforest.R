@@ -167,8 +167,8 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # a frame of its own (with terms) so that transformed predictors, e.g.
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
-  design <- frame_design(tt, xf)
   user <- list(...)
+  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]))
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
@@ -179,8 +179,9 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
                              verbose = NULL) {
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
-  design <- x_design(x)
-  fit_forest(design, y, method, ntree, num_threads, seed, verbose, list(...), call)
+  user <- list(...)
+  design <- x_design(x, check_na_action(user[["na_action"]]))
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
 
 # Shared by both interfaces: checks, engine call, model object.
@@ -197,6 +198,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   class_weights <- check_class_weights(user[["class_weights"]], y, outcome)
   user[["case_weights"]] <- NULL
   user[["class_weights"]] <- NULL
+  user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
   weights <- weighting(case_weights, class_weights, y)
   if (!is.null(weights$rows_used)) {
     # rows of weight 0 are left out: the fit is the one without them
