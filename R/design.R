@@ -7,7 +7,9 @@
 # Design from a model frame without response. Factors (and character columns)
 # become one indicator column per level. With na_action = "impute", missing
 # values are filled in (R/missing.R) and indicator columns appended.
-frame_design <- function(terms, mf, na_action = "fail") {
+# `na_rows`: the rows whose values give the imputation (those with a positive
+# case weight; NULL: all).
+frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL) {
   for (v in names(mf)) {
     if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
   }
@@ -20,7 +22,7 @@ frame_design <- function(terms, mf, na_action = "fail") {
   na <- NULL
   ind <- NULL
   if (identical(na_action, "impute")) {
-    na <- frame_na_spec(mf)
+    na <- frame_na_spec(if (is.null(na_rows)) mf else mf[na_rows, , drop = FALSE])
     filled <- frame_na_apply(mf, na)
     mf <- filled$mf
     ind <- filled$indicators
@@ -96,7 +98,7 @@ check_finite_frame <- function(mf) {
 
 # Design for the x argument of svforest.default(): data frame, matrix or
 # sparse matrix. Returns list(spec, x) where x is a double matrix or dgCMatrix.
-x_design <- function(x, na_action = "fail") {
+x_design <- function(x, na_action = "fail", na_rows = NULL) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0) stop("`x` has no columns.", call. = FALSE)
     if (is.null(names(x)) || anyDuplicated(names(x)) || any(names(x) == "")) {
@@ -108,12 +110,12 @@ x_design <- function(x, na_action = "fail") {
     rhs <- Reduce(function(a, b) call("+", a, b), vars)
     terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
     mf <- stats::model.frame(terms, x, na.action = stats::na.pass)
-    return(frame_design(terms, mf, na_action))
+    return(frame_design(terms, mf, na_action, na_rows))
   }
   if (inherits(x, "Matrix")) {
     x <- as_dgc(x)
     check_column_names(x, "x")
-    return(matrix_design(x, "sparse", na_action))
+    return(matrix_design(x, "sparse", na_action, na_rows))
   }
   if (is.matrix(x)) {
     if (!(is.numeric(x) || is.logical(x))) {
@@ -122,7 +124,7 @@ x_design <- function(x, na_action = "fail") {
     }
     storage.mode(x) <- "double"
     check_column_names(x, "x")
-    return(matrix_design(x, "matrix", na_action))
+    return(matrix_design(x, "matrix", na_action, na_rows))
   }
   stop(sprintf("`x` must be a data frame, a numeric matrix or a Matrix::dgCMatrix, not %s.", describe(x)),
        call. = FALSE)
@@ -131,10 +133,10 @@ x_design <- function(x, na_action = "fail") {
 # Design of a numeric matrix or dgCMatrix: the columns as they are, and with
 # na_action = "impute" missing values filled in and indicator columns
 # appended (named when the input columns are named).
-matrix_design <- function(x, type, na_action) {
+matrix_design <- function(x, type, na_action, na_rows = NULL) {
   spec <- list(type = type, feature_names = colnames(x))
   if (identical(na_action, "impute")) {
-    na <- matrix_na_spec(x)
+    na <- matrix_na_spec(if (is.null(na_rows)) x else x[na_rows, , drop = FALSE])
     input_names <- colnames(x)
     if (!is.null(input_names)) na$indicator_names <- indicator_names(input_names[na$indicators], input_names)
     x <- matrix_na_apply(x, na, if (!is.null(input_names)) c(input_names, na$indicator_names))

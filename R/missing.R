@@ -27,6 +27,16 @@ check_na_action <- function(x) {
 # na_action = "fail" does not impute: NA stays an error.
 imputes <- function(spec) identical(spec$na_action, "impute") && is.list(spec$impute)
 
+# The rows whose values give the imputation: those the fit uses (rows of
+# case weight 0 are left out, so that the model is the one fitted without
+# them). NULL (all rows) unless `case_weights` are valid and hold zeros;
+# invalid weights are an error later (check_case_weights()).
+na_rows <- function(user, n) {
+  w <- user[["case_weights"]]
+  if (!is.numeric(w) || length(w) != n || anyNA(w) || any(!is.finite(w)) || any(w < 0) || !any(w > 0)) return(NULL)
+  if (all(w > 0)) NULL else which(w > 0)
+}
+
 # Names of indicator columns, unique among the other columns.
 indicator_names <- function(base, taken) {
   if (!length(base)) return(character())

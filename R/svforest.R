@@ -202,7 +202,7 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
   user <- list(...)
-  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]))
+  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)))
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
@@ -214,7 +214,7 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   user <- list(...)
-  design <- x_design(x, check_na_action(user[["na_action"]]))
+  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)))
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
 

@@ -300,3 +300,55 @@ test_that("models without the imputation fields (older models) still predict, wi
     expect_error(predict(old, nd, num_threads = 1), "(Missing|missing)")
   }
 })
+
+test_that("rows of case weight 0 do not count for the imputation: the model is the one without them", {
+  d <- iris
+  d[1:4] <- inject_mcar(d[1:4], 0.2, seed = 12)
+  w <- rep(1, 150)
+  w[c(2, 20:30, 77)] <- 0
+  d$Sepal.Length[c(2, 20)] <- 100  # would move nothing but the medians were they counted
+  d$Petal.Width[77] <- NA
+  x <- as.matrix(d[1:4])
+  for (m in c("rsvt", "psvm")) {
+    a <- fit_method(m, Species ~ ., data = d, case_weights = w)
+    b <- fit_method(m, Species ~ ., data = d[w > 0, ])
+    expect_identical(a$design$impute, b$design$impute)
+    expect_identical(a$forest, b$forest)
+    am <- fit_method(m, x, y = d$Species, case_weights = w)
+    bm <- fit_method(m, x[w > 0, ], y = d$Species[w > 0])
+    expect_identical(am$design, bm$design)
+    expect_identical(am$forest, bm$forest)
+  }
+})
+
+test_that("a damaged imputation in a model is an error, not odd predictions", {
+  x <- inject_mcar(as.matrix(iris[1:4]), 0.1, seed = 2)
+  fm <- svforest(x, iris$Species, ntree = 2, seed = 1, num_threads = 1)
+  ff <- svforest(Species ~ ., data = data.frame(x, Species = iris$Species), ntree = 2, seed = 1, num_threads = 1)
+  damage <- list(
+    function(f) { f$design$impute$values <- "a"; f },
+    function(f) { f$design$impute$values <- NULL; f },
+    function(f) { f$design$impute <- 1; f },
+    function(f) { f$design$na_action <- "maybe"; f },
+    function(f) { f$design$impute$indicator_names <- NA_character_; f }
+  )
+  for (f in list(fm, ff)) {
+    for (k in seq_along(damage)) {
+      expect_error(predict(damage[[k]](f), x, num_threads = 1), "not a usable svforest model", info = k)
+    }
+  }
+  bad <- fm
+  bad$design$impute$indicators <- 7L
+  expect_error(predict(bad, x, num_threads = 1), "design\\$impute")
+  bad <- fm
+  bad$design$input_ncol <- 3
+  expect_error(predict(bad, x, num_threads = 1), "design\\$impute")
+})
+
+test_that("permutation importance: an indicator column is permuted with its predictor", {
+  d <- xor_linear(200, p = 4, seed = 8)
+  x <- inject_mcar(d$x, 0.2, seed = 8)
+  fit <- svforest(x, d$y, method = "rsvt", ntree = 3, seed = 1, num_threads = 1, importance = "permutation")
+  expect_true("x1_missing" %in% fit$design$feature_names)
+  expect_setequal(names(fit$variable_importance), colnames(x))
+})
