@@ -106,7 +106,8 @@
 #'   every method, classification and regression. The model stores, for
 #'   every numeric predictor, the median of its observed training values (0
 #'   when all are missing; for a `dgCMatrix` the implicit zeros count as
-#'   observed) and fills every `NA` with it, in training and new data. Each
+#'   observed; rows of case weight 0 do not count) and fills every `NA` with
+#'   it, in training and new data. Each
 #'   numeric or logical predictor that has `NA` in the training data also
 #'   gets a 0/1 design column `<column>_missing` (1 where the value was
 #'   missing), so that missingness that carries signal is learnt; a logical

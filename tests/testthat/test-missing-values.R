@@ -352,3 +352,14 @@ test_that("permutation importance: an indicator column is permuted with its pred
   expect_true("x1_missing" %in% fit$design$feature_names)
   expect_setequal(names(fit$variable_importance), colnames(x))
 })
+
+test_that("parts of a forest grown on NA data combine into the forest grown in one go", {
+  d <- iris
+  d[1:4] <- inject_mcar(d[1:4], 0.2, seed = 13)
+  whole <- svforest(Species ~ ., data = d, ntree = 5, seed = 4, num_threads = 1)
+  a <- svforest(Species ~ ., data = d, ntree = 2, seed = 4, num_threads = 1)
+  b <- svforest(Species ~ ., data = d, ntree = 3, first_tree = 2, seed = 4, num_threads = 1)
+  both <- combine(a, b)
+  expect_identical(both$forest, whole$forest)
+  expect_identical(predict(both, d, type = "prob", num_threads = 1), predict(whole, d, type = "prob", num_threads = 1))
+})
