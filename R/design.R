@@ -5,8 +5,11 @@
 # --- fitting -------------------------------------------------------------------
 
 # Design from a model frame without response. Factors (and character columns)
-# become one indicator column per level.
-frame_design <- function(terms, mf) {
+# become one indicator column per level. With na_action = "impute", missing
+# values are filled in (R/missing.R) and indicator columns appended.
+# `na_rows`: the rows whose values give the imputation (those with a positive
+# case weight; NULL: all).
+frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL) {
   for (v in names(mf)) {
     if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
   }
@@ -16,6 +19,14 @@ frame_design <- function(terms, mf) {
                  if (sum(bad) > 1) "s" else "", paste0("`", names(mf)[bad], "`", collapse = ", ")),
          call. = FALSE)
   }
+  na <- NULL
+  ind <- NULL
+  if (identical(na_action, "impute")) {
+    na <- frame_na_spec(if (is.null(na_rows)) mf else mf[na_rows, , drop = FALSE])
+    filled <- frame_na_apply(mf, na)
+    mf <- filled$mf
+    ind <- filled$indicators
+  }
   check_finite_frame(mf)
   factors <- names(mf)[vapply(mf, is.factor, TRUE)]
   xlevels <- lapply(mf[factors], levels)
@@ -23,8 +34,20 @@ frame_design <- function(terms, mf) {
   contrasts <- lapply(xlevels[lengths(xlevels) > 1], indicator_contrasts)
   spec <- list(type = "frame", terms = light_terms(terms), xlevels = xlevels, contrasts = contrasts)
   x <- frame_matrix(spec, mf)
+  if (!is.null(na)) {
+    na$indicator_names <- indicator_names(na$indicators, colnames(x))
+    x <- frame_add_indicators(x, ind, na)
+    spec$na_action <- na_action
+    spec$impute <- na
+  }
   spec$feature_names <- colnames(x)
   list(spec = spec, x = x)
+}
+
+frame_add_indicators <- function(x, ind, na) {
+  if (!length(na$indicators)) return(x)
+  colnames(ind) <- na$indicator_names
+  cbind(x, ind)
 }
 
 indicator_contrasts <- function(levels) {
@@ -75,7 +98,7 @@ check_finite_frame <- function(mf) {
 
 # Design for the x argument of svforest.default(): data frame, matrix or
 # sparse matrix. Returns list(spec, x) where x is a double matrix or dgCMatrix.
-x_design <- function(x) {
+x_design <- function(x, na_action = "fail", na_rows = NULL) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0) stop("`x` has no columns.", call. = FALSE)
     if (is.null(names(x)) || anyDuplicated(names(x)) || any(names(x) == "")) {
@@ -87,14 +110,12 @@ x_design <- function(x) {
     rhs <- Reduce(function(a, b) call("+", a, b), vars)
     terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
     mf <- stats::model.frame(terms, x, na.action = stats::na.pass)
-    return(frame_design(terms, mf))
+    return(frame_design(terms, mf, na_action, na_rows))
   }
   if (inherits(x, "Matrix")) {
     x <- as_dgc(x)
     check_column_names(x, "x")
-    check_finite_matrix(x, "x")
-    spec <- list(type = "sparse", feature_names = colnames(x))
-    return(list(spec = spec, x = x))
+    return(matrix_design(x, "sparse", na_action, na_rows))
   }
   if (is.matrix(x)) {
     if (!(is.numeric(x) || is.logical(x))) {
@@ -103,12 +124,27 @@ x_design <- function(x) {
     }
     storage.mode(x) <- "double"
     check_column_names(x, "x")
-    check_finite_matrix(x, "x")
-    spec <- list(type = "matrix", feature_names = colnames(x))
-    return(list(spec = spec, x = x))
+    return(matrix_design(x, "matrix", na_action, na_rows))
   }
   stop(sprintf("`x` must be a data frame, a numeric matrix or a Matrix::dgCMatrix, not %s.", describe(x)),
        call. = FALSE)
+}
+
+# Design of a numeric matrix or dgCMatrix: the columns as they are, and with
+# na_action = "impute" missing values filled in and indicator columns
+# appended (named when the input columns are named).
+matrix_design <- function(x, type, na_action, na_rows = NULL) {
+  spec <- list(type = type, feature_names = colnames(x))
+  if (identical(na_action, "impute")) {
+    na <- matrix_na_spec(if (is.null(na_rows)) x else x[na_rows, , drop = FALSE])
+    input_names <- colnames(x)
+    if (!is.null(input_names)) na$indicator_names <- indicator_names(input_names[na$indicators], input_names)
+    x <- matrix_na_apply(x, na, if (!is.null(input_names)) c(input_names, na$indicator_names))
+    spec <- list(type = type, feature_names = colnames(x), input_names = input_names,
+                 input_ncol = length(na$values), na_action = na_action, impute = na)
+  }
+  check_finite_matrix(x, "x")
+  list(spec = spec, x = x)
 }
 
 # Columns of a matrix or dgCMatrix are matched by name at predict() time, so
@@ -194,6 +230,7 @@ new_engine_data <- function(object, newdata) {
              call. = FALSE)
       }
       values <- as.character(col)
+      if (imputes(spec) && anyNA(values)) values[is.na(values)] <- spec$impute$values[[v]]
       unseen <- setdiff(unique(values[!is.na(values)]), spec$xlevels[[v]])
       if (length(unseen)) {
         stop(sprintf("Column `%s` of `newdata` has level%s not seen in training: %s.", v,
@@ -211,8 +248,13 @@ new_engine_data <- function(object, newdata) {
                    if (length(wrong) > 1) "s" else "", paste0("`", wrong, "`", collapse = ", ")),
            call. = FALSE)
     }
+    if (imputes(spec)) {
+      filled <- frame_na_apply(mf, spec$impute)
+      mf <- filled$mf
+    }
     check_finite_frame(mf)
     x <- frame_matrix(spec, mf)
+    if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
     if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
     return(list(type = "dense", x = x))
   }
@@ -233,7 +275,9 @@ new_engine_data <- function(object, newdata) {
     stop(sprintf("`newdata` must be a numeric matrix, data frame or dgCMatrix, not %s.", describe(newdata)),
          call. = FALSE)
   }
-  names_model <- spec$feature_names
+  # the input columns (models before na_action: the design columns)
+  names_model <- if (!is.null(spec$input_ncol)) spec$input_names else spec$feature_names
+  p_input <- if (!is.null(spec$input_ncol)) spec$input_ncol else p
   if (!is.null(names_model) && !is.null(colnames(newdata))) {
     missing <- setdiff(names_model, colnames(newdata))
     if (length(missing)) {
@@ -241,8 +285,12 @@ new_engine_data <- function(object, newdata) {
                    paste0("`", utils::head(missing, 5), "`", collapse = ", ")), call. = FALSE)
     }
     newdata <- newdata[, names_model, drop = FALSE]
-  } else if (ncol(newdata) != p) {
-    stop(sprintf("`newdata` has %d columns, the model was fitted on %d.", ncol(newdata), p), call. = FALSE)
+  } else if (ncol(newdata) != p_input) {
+    stop(sprintf("`newdata` has %d columns, the model was fitted on %d.", ncol(newdata), p_input), call. = FALSE)
+  }
+  if (imputes(spec)) {
+    if (!sparse) storage.mode(newdata) <- "double"
+    newdata <- matrix_na_apply(newdata, spec$impute, spec$feature_names)
   }
   if (sparse) {
     check_finite_matrix(newdata, "newdata")

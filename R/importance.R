@@ -149,6 +149,12 @@ importance_groups <- function(object) {
       owner[cols %in% paste0(v, lev)] <- v
     }
   }
+  # a missingness indicator goes with its predictor
+  if (imputes(spec) && length(spec$impute$indicator_names)) {
+    base <- if (identical(spec$type, "frame")) spec$impute$indicators else spec$input_names[spec$impute$indicators]
+    hit <- match(spec$impute$indicator_names, cols)
+    owner[hit[!is.na(hit)]] <- base[!is.na(hit)]
+  }
   names <- unique(owner)
   list(names = names, groups = lapply(names, function(nm) which(owner == nm) - 1L))
 }

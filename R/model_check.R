@@ -41,6 +41,29 @@ check_model <- function(object) {
   invisible(object)
 }
 
+# The imputation of a design (R/missing.R): the shapes predict() relies on.
+impute_ok <- function(d) {
+  im <- d$impute
+  if (!is.list(im)) return(FALSE)
+  k <- length(im$indicators)
+  names_ok <- is.null(im$indicator_names) ||
+    (is.character(im$indicator_names) && !anyNA(im$indicator_names) && length(im$indicator_names) == k)
+  if (d$type == "frame") {
+    value_ok <- function(v) {
+      (is.numeric(v) && length(v) >= 1 && !anyNA(v) && all(is.finite(v))) ||
+        ((is.character(v) || is.logical(v)) && length(v) == 1 && !is.na(v))
+    }
+    return(is.list(im$values) && all(vapply(im$values, value_ok, TRUE)) && is.character(im$indicators) &&
+             !anyNA(im$indicators) && names_ok && all(im$indicator_names %in% d$feature_names))
+  }
+  p <- d$input_ncol
+  is.double(im$values) && !anyNA(im$values) && all(is.finite(im$values)) &&
+    is.numeric(p) && length(p) == 1 && !is.na(p) && length(im$values) == p &&
+    is.numeric(im$indicators) && !anyNA(im$indicators) && all(im$indicators >= 1 & im$indicators <= p) &&
+    !anyDuplicated(im$indicators) && names_ok &&
+    (is.null(d$feature_names) || length(d$feature_names) == p + k)
+}
+
 # The design is used in R only (to build the predictors of new data): a
 # damaged one must give an error here, not odd results from model.matrix().
 check_design <- function(d, fail) {
@@ -48,6 +71,10 @@ check_design <- function(d, fail) {
       !d$type %in% c("frame", "matrix", "sparse")) fail("'design' is damaged")
   nm <- d$feature_names
   if (!is.null(nm) && (!is.character(nm) || anyNA(nm))) fail("'design$feature_names' is damaged")
+  if (!is.null(d$na_action)) {
+    if (!identical(d$na_action, "impute") && !identical(d$na_action, "fail")) fail("'design$na_action' is damaged")
+    if (identical(d$na_action, "impute") && !impute_ok(d)) fail("'design$impute' is damaged")
+  }
   if (d$type != "frame") return(invisible())
   if (!inherits(d$terms, "terms") || !is.list(d$xlevels) || !is.list(d$contrasts) ||
       !all(vapply(d$xlevels, function(l) is.character(l) && !anyNA(l), TRUE)) ||

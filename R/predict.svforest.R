@@ -33,8 +33,15 @@
 #'   memory beyond `newdata` and the result does not grow with the number of
 #'   rows. The result does not depend on the chunk size.
 #'
+#'   Missing values in `newdata` are filled in the way the model was fitted
+#'   (`na_action = "impute"`, the default of [svforest()]: training medians,
+#'   the `"(missing)"` level or the most frequent training level of a
+#'   factor; see its section "Missing values"); for a model fitted with
+#'   `na_action = "fail"` (or by a version without `na_action`) they are an
+#'   error.
+#'
 #'   Bad `newdata` is an error naming the column: a predictor missing from
-#'   `newdata`, missing or infinite values, factor levels unseen in training,
+#'   `newdata`, infinite values, factor levels unseen in training,
 #'   a character or factor column where the model had a numeric one. Columns
 #'   are matched by name (their order does not matter; extra columns are
 #'   ignored), and by position only when the model or `newdata` has no

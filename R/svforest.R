@@ -107,10 +107,42 @@
 #' calibrates a fitted model on data of your own instead). `num_rows` and
 #' the out-of-bag elements then count the rows the trees were grown on.
 #'
+#' @section Missing values (`na_action`):
+#' `na_action` (passed through `...`, matched by its exact name) says what
+#' happens to missing predictor values (`NA`, `NaN`; also `NA` stored in the
+#' `x` slot of a `dgCMatrix`):
+#' \describe{
+#' \item{`"impute"` (default)}{The fit and `predict()` fill them in, for
+#'   every method, classification and regression. The model stores, for
+#'   every numeric predictor, the median of its observed training values (0
+#'   when all are missing; for a `dgCMatrix` the implicit zeros count as
+#'   observed; rows of case weight 0 do not count) and fills every `NA` with
+#'   it, in training and new data. Each
+#'   numeric or logical predictor that has `NA` in the training data also
+#'   gets a 0/1 design column `<column>_missing` (1 where the value was
+#'   missing), so that missingness that carries signal is learnt; a logical
+#'   predictor's `NA` is filled with its most frequent value. A factor (or
+#'   character) predictor with `NA` in training gets the level
+#'   `"(missing)"`, an indicator column like any level. At prediction time
+#'   the same values are used: an `NA` in a column that had none in training
+#'   gets the stored median (numeric), or the most frequent training level
+#'   (a factor without a `"(missing)"` level), and no indicator column
+#'   exists for it. A row with every predictor missing is fitted and
+#'   predicted (as the medians with all indicators on). `validation` data go
+#'   through the same imputation. Permutation importance permutes an
+#'   indicator column together with its predictor.}
+#' \item{`"fail"`}{Missing values are an error naming the column, at fit
+#'   time and at prediction time with the model.}
+#' }
+#' Infinite values and a missing outcome are errors either way. Models
+#' saved by versions without `na_action` do not impute (`NA` in `newdata`
+#' stays an error).
+#'
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level;
-#' levels unseen in training are an error at prediction time. Missing or
-#' infinite predictor values are an error naming the column; so are columns
+#' levels unseen in training are an error at prediction time. Missing
+#' predictor values are imputed by default (see "Missing values" above);
+#' infinite values are an error naming the column; so are columns
 #' of other types (dates, complex numbers, lists). Logical columns count as
 #' 0/1. Constant predictors are kept but never split on and get zero weight
 #' (also in a `dgCMatrix`, where a column holding one non-zero value in every
@@ -145,7 +177,10 @@
 #'   `TRUE` always, `FALSE` never; `NULL` (default) in interactive sessions
 #'   for fits that run longer than 2 seconds. Fits stop promptly on an
 #'   interrupt (Ctrl-C, Esc).
-#' @param ... Method parameters (see the sections below).
+#' @param ... Method parameters (see the sections below), and `case_weights`,
+#'   `class_weights`, `validation`, `importance` and `na_action`
+#'   (`"impute"`, the default, or `"fail"`; see "Missing values" below),
+#'   each matched by its exact name.
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
 #'   leaves rows out, else `NA`.
@@ -177,8 +212,8 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # a frame of its own (with terms) so that transformed predictors, e.g.
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
-  design <- frame_design(tt, xf)
   user <- list(...)
+  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)))
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
@@ -189,8 +224,9 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
                              verbose = NULL) {
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
-  design <- x_design(x)
-  fit_forest(design, y, method, ntree, num_threads, seed, verbose, list(...), call)
+  user <- list(...)
+  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)))
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
 }
 
 # Shared by both interfaces: checks, engine call, model object.
@@ -207,6 +243,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   class_weights <- check_class_weights(user[["class_weights"]], y, outcome)
   user[["case_weights"]] <- NULL
   user[["class_weights"]] <- NULL
+  user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
   weights <- weighting(case_weights, class_weights, y)
   if (!is.null(weights$rows_used)) {
     # rows of weight 0 are left out: the fit is the one without them

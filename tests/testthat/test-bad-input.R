@@ -31,26 +31,33 @@ for (m in all_methods()) {
 
   # --- svforest(): predictor values --------------------------------------------
 
-  test_that(paste(m, "- missing and infinite predictor values are errors naming the column"), {
+  test_that(paste(m, "- missing (with na_action = \"fail\") and infinite predictor values are errors naming the column"), {
     for (bad in list(NA, NaN, Inf, -Inf)) {
       xb <- x
       xb[7, "Petal.Length"] <- bad
       for (cont in names(containers)) {
-        case(expect_error(containers[[cont]](m, xb, y), "(Missing|missing|Infinite|infinite).*`Petal.Length`",
-                          info = paste(cont, bad)))
+        case(expect_error(containers[[cont]](m, xb, y, na_action = "fail"),
+                          "(Missing|missing|Infinite|infinite).*`Petal.Length`", info = paste(cont, bad)))
+        # the default imputes missing values, infinite ones stay errors
+        if (is.infinite(bad)) {
+          case(expect_error(containers[[cont]](m, xb, y), "(Infinite|infinite).*`Petal.Length`",
+                            info = paste(cont, bad)))
+        } else {
+          case(expect_s3_class(containers[[cont]](m, xb, y), "svforest"))
+        }
       }
     }
     xu <- unname(x)
     xu[3, 2] <- NaN
-    case(expect_error(fit_method(m, xu, y = y), "missing or infinite values in column 2"))
-    case(expect_error(fit_method(m, Matrix::Matrix(xu, sparse = TRUE), y = y),
+    case(expect_error(fit_method(m, xu, y = y, na_action = "fail"), "missing or infinite values in column 2"))
+    case(expect_error(fit_method(m, Matrix::Matrix(xu, sparse = TRUE), y = y, na_action = "fail"),
                       "missing or infinite values in column 2"))
     d <- mixed_df(60)
     d$f[3] <- NA
-    case(expect_error(fit_method(m, y ~ ., data = d), "Missing values.*`f`"))
+    case(expect_error(fit_method(m, y ~ ., data = d, na_action = "fail"), "Missing values.*`f`"))
     d <- mixed_df(60)
     d$ch[5] <- NA
-    case(expect_error(fit_method(m, d[c("a", "f", "ch")], y = d$y), "Missing values.*`ch`"))
+    case(expect_error(fit_method(m, d[c("a", "f", "ch")], y = d$y, na_action = "fail"), "Missing values.*`ch`"))
   })
 
   # --- svforest(): outcome --------------------------------------------------------
@@ -345,19 +352,30 @@ for (m in all_methods()) {
     sparse = fit_method(m, sx, y = y)
   )
   newdata_for <- list(frame = iris, matrix = x, sparse = sx)
+  fits_fail <- list(
+    frame = fit_method(m, Species ~ ., data = iris, na_action = "fail"),
+    matrix = fit_method(m, x, y = y, na_action = "fail"),
+    sparse = fit_method(m, sx, y = y, na_action = "fail")
+  )
 
-  test_that(paste(m, "- predict(): missing and infinite values are errors naming the column"), {
+  test_that(paste(m, "- predict(): missing (na_action = \"fail\") and infinite values are errors naming the column"), {
     for (kind in names(fits)) {
       for (bad in list(NA, NaN, Inf, -Inf)) {
         nd <- newdata_for[[kind]]
         nd[4, "Sepal.Width"] <- bad
-        case(expect_error(predict(fits[[kind]], nd, num_threads = 1),
+        if (is.infinite(bad)) {
+          case(expect_error(predict(fits[[kind]], nd, num_threads = 1),
+                            "(Infinite|infinite).*`Sepal.Width`", info = paste(kind, bad)))
+        } else {
+          case(expect_false(anyNA(predict(fits[[kind]], nd, num_threads = 1))))
+        }
+        case(expect_error(predict(fits_fail[[kind]], nd, num_threads = 1),
                           "(Missing|missing|Infinite|infinite).*`Sepal.Width`", info = paste(kind, bad)))
       }
     }
     nd <- unname(x)
     nd[2, 3] <- NA
-    case(expect_error(predict(fits$matrix, nd, num_threads = 1), "missing or infinite values in column 3"))
+    case(expect_error(predict(fits_fail$matrix, nd, num_threads = 1), "missing or infinite values in column 3"))
   })
 
   test_that(paste(m, "- predict(): missing, reordered, extra and mistyped columns"), {
@@ -408,7 +426,9 @@ for (m in all_methods()) {
     case(expect_error(predict(fit, nd, num_threads = 1), "Column `f` of `newdata` must be a factor or character"))
     nd <- d
     nd$f[3] <- NA
-    case(expect_error(predict(fit, nd, num_threads = 1), "Missing values.*`f`"))
+    case(expect_false(anyNA(predict(fit, nd, num_threads = 1))))  # imputed with the most frequent level
+    fit_fail <- fit_method(m, y ~ ., data = d, na_action = "fail")
+    case(expect_error(predict(fit_fail, nd, num_threads = 1), "Missing values.*`f`"))
     # a subset of levels (in another order) is fine
     nd <- d[d$f != "p", ]
     nd$f <- factor(as.character(nd$f), levels = c("r", "q"))

@@ -82,7 +82,9 @@ test_that("sparse newdata: columns matched by name, bad values rejected, 0 rows 
   expect_error(predict(fit, d$s[, 1:5], num_threads = 1), "lacks column `v6`")
   bad <- d$s
   bad@x[3] <- NA
-  expect_error(predict(fit, bad, num_threads = 1), "missing or infinite")
+  expect_false(anyNA(predict(fit, bad, num_threads = 1)))  # imputed (na_action = "impute")
+  fit_fail <- svforest(d$s, d$y, ntree = 3, seed = 1, num_threads = 1, na_action = "fail")
+  expect_error(predict(fit_fail, bad, num_threads = 1), "missing or infinite")
   bad@x[3] <- -Inf
   expect_error(predict(fit, bad, num_threads = 1), "missing or infinite")
   empty <- predict(fit, d$s[0, ], type = "prob", num_threads = 1)

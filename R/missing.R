@@ -1,0 +1,173 @@
+# Missing predictor values (argument `na_action`). With "impute" (the
+# default) the design spec of the model stores, at fit time, what predict()
+# needs to fill in missing values the same way:
+#   spec$na_action  "impute" or "fail" (absent in older models: "fail")
+#   spec$impute     list(values, indicators, indicator_names):
+#     frame designs:  `values` a named list, one entry per column of the model
+#                     frame: the median of a numeric column (0 when all its
+#                     training values are missing; a vector for matrix
+#                     columns), the level that stands for NA in a factor
+#                     ("(missing)" when the factor had NA in training, else
+#                     its most frequent level), the most frequent value of a
+#                     logical column; `indicators` the numeric and logical
+#                     columns that had NA in training (each gets a 0/1
+#                     column `<column>_missing`);
+#     matrix designs: `values` one median per input column, `indicators`
+#                     the indices of the input columns that had NA.
+# Everything is R-level: the engine sees complete data.
+
+missing_level <- "(missing)"
+
+check_na_action <- function(x) {
+  if (is.null(x)) return("impute")
+  check_choice(x, "na_action", c("impute", "fail"))
+}
+
+# The design of an older model (no `na_action`) or of a fit with
+# na_action = "fail" does not impute: NA stays an error.
+imputes <- function(spec) identical(spec$na_action, "impute") && is.list(spec$impute)
+
+# The rows whose values give the imputation: those the fit uses (rows of
+# case weight 0 are left out, so that the model is the one fitted without
+# them). NULL (all rows) unless `case_weights` are valid and hold zeros;
+# invalid weights are an error later (check_case_weights()).
+na_rows <- function(user, n) {
+  w <- user[["case_weights"]]
+  if (!is.numeric(w) || length(w) != n || anyNA(w) || any(!is.finite(w)) || any(w < 0) || !any(w > 0)) return(NULL)
+  if (all(w > 0)) NULL else which(w > 0)
+}
+
+# Names of indicator columns, unique among the other columns.
+indicator_names <- function(base, taken) {
+  if (!length(base)) return(character())
+  nm <- make.unique(c(taken, paste0(base, "_missing")), sep = "_")
+  nm[length(taken) + seq_along(base)]
+}
+
+# Median of the observed values, 0 when there are none.
+observed_median <- function(v) {
+  v <- v[!is.na(v)]
+  if (!length(v)) 0 else stats::median(as.double(v))
+}
+
+most_frequent <- function(v) {
+  if (is.factor(v)) {
+    counts <- tabulate(as.integer(v), nlevels(v))
+    if (!length(counts)) return(NA_character_)
+    return(levels(v)[which.max(counts)])
+  }
+  sum(v %in% TRUE) > sum(v %in% FALSE)  # logical; ties: FALSE
+}
+
+# --- data frames (model frames) -----------------------------------------------
+
+frame_na_spec <- function(mf) {
+  values <- list()
+  indicators <- character()
+  for (v in names(mf)) {
+    col <- mf[[v]]
+    has_na <- anyNA(col)
+    if (is.factor(col)) {
+      values[[v]] <- if (has_na) missing_level else most_frequent(col)
+    } else if (is.logical(col)) {
+      values[[v]] <- most_frequent(col)
+      if (has_na) indicators <- c(indicators, v)
+    } else if (is.numeric(col)) {
+      values[[v]] <- if (is.matrix(col)) apply(col, 2, observed_median) else observed_median(col)
+      if (has_na) indicators <- c(indicators, v)
+    }
+  }
+  list(values = values, indicators = indicators)
+}
+
+# Fills the missing values of a model frame; returns the frame and the
+# matrix of indicator columns (computed before filling).
+frame_na_apply <- function(mf, na) {
+  ind <- matrix(0, nrow(mf), length(na$indicators))
+  for (k in seq_along(na$indicators)) {
+    v <- na$indicators[k]
+    if (v %in% names(mf)) {
+      miss <- is.na(mf[[v]])
+      ind[, k] <- as.double(if (is.matrix(miss)) rowSums(miss) > 0 else miss)
+    }
+  }
+  for (v in intersect(names(na$values), names(mf))) {
+    col <- mf[[v]]
+    if (!anyNA(col)) next
+    value <- na$values[[v]]
+    if (is.factor(col)) {
+      lev <- levels(col)
+      chr <- as.character(col)
+      chr[is.na(chr)] <- value
+      mf[[v]] <- factor(chr, levels = if (value %in% lev) lev else c(lev, value))
+    } else if (is.matrix(col)) {
+      miss <- which(is.na(col), arr.ind = TRUE)
+      col[miss] <- value[miss[, 2]]
+      mf[[v]] <- col
+    } else if (is.logical(col) || is.numeric(col)) {
+      col[is.na(col)] <- if (is.logical(col)) as.logical(value) else value
+      mf[[v]] <- col
+    }
+  }
+  list(mf = mf, indicators = ind)
+}
+
+# --- matrices and dgCMatrix ----------------------------------------------------
+
+# Median of each column of a dgCMatrix over its observed values (stored
+# non-NA values and the implicit zeros), without densifying.
+sparse_column_medians <- function(x) {
+  n <- nrow(x)
+  col <- rep.int(seq_len(ncol(x)), diff(x@p))
+  vapply(seq_len(ncol(x)), function(j) {
+    v <- x@x[col == j]
+    v <- v[!is.na(v)]
+    neg <- sort(v[v < 0])
+    pos <- sort(v[v > 0])
+    zeros <- n - sum(is.na(x@x[col == j])) - length(neg) - length(pos)
+    m <- length(neg) + zeros + length(pos)
+    if (m == 0) return(0)
+    kth <- function(k) {
+      if (k <= length(neg)) neg[k] else if (k <= length(neg) + zeros) 0 else pos[k - length(neg) - zeros]
+    }
+    if (m %% 2 == 1) kth((m + 1) / 2) else (kth(m / 2) + kth(m / 2 + 1)) / 2
+  }, 0)
+}
+
+matrix_na_spec <- function(x) {
+  if (methods::is(x, "dgCMatrix")) {
+    values <- sparse_column_medians(x)
+    na_entry <- which(is.na(x@x))
+    indicators <- sort(unique(findInterval(na_entry - 1, x@p, rightmost.closed = FALSE)))
+  } else {
+    values <- apply(x, 2, observed_median)
+    if (!length(values)) values <- double()
+    indicators <- which(colSums(is.na(x)) > 0)
+  }
+  list(values = as.double(values), indicators = as.integer(indicators))
+}
+
+# Fills the missing values of a matrix or dgCMatrix whose columns are the
+# model's input columns and appends the indicator columns.
+matrix_na_apply <- function(x, na, names) {
+  k <- length(na$indicators)
+  if (methods::is(x, "dgCMatrix")) {
+    na_entry <- which(is.na(x@x))
+    col <- findInterval(na_entry - 1, x@p, rightmost.closed = FALSE)
+    keep <- col %in% na$indicators
+    ind <- Matrix::sparseMatrix(i = x@i[na_entry[keep]] + 1L, j = match(col[keep], na$indicators), x = 1,
+                                dims = c(nrow(x), k))
+    x@x[na_entry] <- na$values[col]
+    if (k) x <- as_dgc(cbind(x, as_dgc(ind)))
+  } else {
+    miss <- is.na(x)
+    ind <- miss[, na$indicators, drop = FALSE] * 1
+    if (any(miss)) {
+      where <- which(miss, arr.ind = TRUE)
+      x[where] <- na$values[where[, 2]]
+    }
+    if (k) x <- cbind(x, ind)
+  }
+  colnames(x) <- names
+  x
+}
