@@ -14,6 +14,9 @@
 #                     column `<column>_missing`);
 #     matrix designs: `values` one median per input column, `indicators`
 #                     the indices of the input columns that had NA.
+#   and `joint` (NULL, or list(mean, cov[, columns])): the conditional-mean
+#   imputation of the numeric columns (see joint_spec()), applied before the
+#   medians, which then fill what it leaves.
 # Everything is R-level: the engine sees complete data.
 
 missing_level <- "(missing)"
@@ -77,7 +80,11 @@ frame_na_spec <- function(mf) {
       if (has_na) indicators <- c(indicators, v)
     }
   }
-  list(values = values, indicators = indicators)
+  # the plain numeric columns, jointly
+  nums <- names(mf)[vapply(mf, function(col) is.numeric(col) && !is.matrix(col), TRUE)]
+  joint <- if (length(nums) >= 2) joint_spec(as.matrix(as.data.frame(lapply(mf[nums], as.double))))
+  if (!is.null(joint)) joint$columns <- nums
+  list(values = values, indicators = indicators, joint = joint)
 }
 
 # Fills the missing values of a model frame; returns the frame and the
@@ -89,6 +96,14 @@ frame_na_apply <- function(mf, na) {
     if (v %in% names(mf)) {
       miss <- is.na(mf[[v]])
       ind[, k] <- as.double(if (is.matrix(miss)) rowSums(miss) > 0 else miss)
+    }
+  }
+  j <- na$joint
+  if (!is.null(j) && all(j$columns %in% names(mf))) {
+    m <- as.matrix(as.data.frame(lapply(mf[j$columns], as.double)))
+    if (anyNA(m)) {
+      m <- joint_fill(m, j)
+      for (k in seq_along(j$columns)) mf[[j$columns[k]]] <- m[, k]
     }
   }
   for (v in intersect(names(na$values), names(mf))) {
@@ -143,8 +158,10 @@ matrix_na_spec <- function(x) {
     values <- apply(x, 2, observed_median)
     if (!length(values)) values <- double()
     indicators <- which(colSums(is.na(x)) > 0)
+    joint <- joint_spec(x)
   }
-  list(values = as.double(values), indicators = as.integer(indicators))
+  list(values = as.double(values), indicators = as.integer(indicators),
+       joint = if (!methods::is(x, "dgCMatrix")) joint)
 }
 
 # Fills the missing values of a matrix or dgCMatrix whose columns are the
@@ -162,6 +179,10 @@ matrix_na_apply <- function(x, na, names) {
   } else {
     miss <- is.na(x)
     ind <- miss[, na$indicators, drop = FALSE] * 1
+    if (any(miss) && !is.null(na$joint)) {
+      x <- joint_fill(x, na$joint)
+      miss <- is.na(x)  # rows with nothing observed: the medians below
+    }
     if (any(miss)) {
       where <- which(miss, arr.ind = TRUE)
       x[where] <- na$values[where[, 2]]
@@ -170,4 +191,56 @@ matrix_na_apply <- function(x, na, names) {
   }
   colnames(x) <- names
   x
+}
+
+# --- conditional means of numeric columns ---------------------------------------
+# A missing numeric value is filled with its conditional mean given the row's
+# observed numeric values, under a normal model whose mean and covariance are
+# estimated on the training rows (pairwise-complete covariances, shrunk 10%
+# toward their diagonal and made positive definite): correlated predictors
+# then fill each other in, where a median would put every missing value at
+# the centre. Used for up to `max_joint_columns` numeric columns (each
+# missingness pattern costs a solve of the observed columns); beyond, and
+# for a row with no observed numeric value, the medians are used.
+
+max_joint_columns <- 100L
+
+# list(mean, cov) of the numeric matrix m (columns with NA included), or NULL
+# when it cannot be estimated (fewer than 2 columns, or a column with fewer
+# than 2 observed values).
+joint_spec <- function(m) {
+  if (ncol(m) < 2 || ncol(m) > max_joint_columns || !anyNA(m)) return(NULL)
+  if (any(colSums(!is.na(m)) < 2)) return(NULL)
+  mu <- colMeans(m, na.rm = TRUE)
+  S <- suppressWarnings(stats::cov(m, use = "pairwise.complete.obs"))
+  S[is.na(S)] <- 0
+  d <- pmax(diag(S), 0)
+  S <- 0.9 * S + 0.1 * diag(d, length(d))
+  e <- eigen(S, symmetric = TRUE)
+  floor <- 1e-6 * max(1, max(e$values))
+  S <- e$vectors %*% (pmax(e$values, floor) * t(e$vectors))
+  if (any(!is.finite(mu)) || any(!is.finite(S))) return(NULL)
+  list(mean = unname(mu), cov = unname(S))
+}
+
+# Fills the NA of numeric matrix m with conditional means (rows grouped by
+# their pattern of missing columns); rows with nothing observed keep their NA.
+joint_fill <- function(m, joint) {
+  miss <- is.na(m)
+  rows <- which(rowSums(miss) > 0 & rowSums(!miss) > 0)
+  if (!length(rows)) return(m)
+  key <- apply(miss[rows, , drop = FALSE], 1, function(r) paste(which(r), collapse = ","))
+  for (group in split(rows, key)) {
+    mis <- which(miss[group[1], ])
+    obs <- which(!miss[group[1], ])
+    dev <- t(m[group, obs, drop = FALSE]) - joint$mean[obs]
+    beta <- solve(joint$cov[obs, obs, drop = FALSE], joint$cov[obs, mis, drop = FALSE])
+    m[group, mis] <- t(joint$mean[mis] + t(beta) %*% dev)
+  }
+  m
+}
+
+joint_ok <- function(j, p) {
+  is.null(j) || (is.list(j) && is.numeric(j$mean) && length(j$mean) == p && all(is.finite(j$mean)) &&
+                   is.matrix(j$cov) && identical(dim(j$cov), c(p, p)) && all(is.finite(j$cov)))
 }

@@ -53,15 +53,18 @@ impute_ok <- function(d) {
       (is.numeric(v) && length(v) >= 1 && !anyNA(v) && all(is.finite(v))) ||
         ((is.character(v) || is.logical(v)) && length(v) == 1 && !is.na(v))
     }
+    j <- im$joint
+    joint_cols_ok <- is.null(j) || (is.character(j$columns) && !anyNA(j$columns) &&
+                                      joint_ok(j, length(j$columns)))
     return(is.list(im$values) && all(vapply(im$values, value_ok, TRUE)) && is.character(im$indicators) &&
-             !anyNA(im$indicators) && names_ok && all(im$indicator_names %in% d$feature_names))
+             !anyNA(im$indicators) && names_ok && all(im$indicator_names %in% d$feature_names) && joint_cols_ok)
   }
   p <- d$input_ncol
   is.double(im$values) && !anyNA(im$values) && all(is.finite(im$values)) &&
     is.numeric(p) && length(p) == 1 && !is.na(p) && length(im$values) == p &&
     is.numeric(im$indicators) && !anyNA(im$indicators) && all(im$indicators >= 1 & im$indicators <= p) &&
     !anyDuplicated(im$indicators) && names_ok &&
-    (is.null(d$feature_names) || length(d$feature_names) == p + k)
+    (is.null(d$feature_names) || length(d$feature_names) == p + k) && joint_ok(im$joint, p)
 }
 
 # The design is used in R only (to build the predictors of new data): a

@@ -116,8 +116,14 @@
 #'   every method, classification and regression. The model stores, for
 #'   every numeric predictor, the median of its observed training values (0
 #'   when all are missing; for a `dgCMatrix` the implicit zeros count as
-#'   observed; rows of case weight 0 do not count) and fills every `NA` with
-#'   it, in training and new data. Each
+#'   observed; rows of case weight 0 do not count), and, when training data
+#'   have `NA` in 2 to 100 numeric predictors (dense input), their means and
+#'   covariances (pairwise-complete, shrunk 10% toward the diagonal). A
+#'   missing numeric value is then filled with its conditional mean given
+#'   the row's observed numeric values under that normal model (correlated
+#'   predictors fill each other in); the medians fill the rest (a row with
+#'   no observed numeric value, more than 100 numeric predictors, sparse
+#'   input), in training and new data. Each
 #'   numeric or logical predictor that has `NA` in the training data also
 #'   gets a 0/1 design column `<column>_missing` (1 where the value was
 #'   missing), so that missingness that carries signal is learnt; a logical

@@ -5,22 +5,39 @@
 #
 # Usage (from the repository root):
 #   Rscript bench/missing_bench.R [data_dir] [--only=wdbc,vehicle] [--rates=0.1,0.3]
-#       [--methods=rsvt,psvm] [--threads=2]
+#       [--methods=rsvt,psvm] [--threads=2] [--no-install]
 #
 # ranger: 500 trees, seed 1. ranger's own handling of missing values
-# (na.action = "na.learn") exists from ranger 0.16.0; with an older ranger
-# (this machine has the version printed at the start) ranger gets the data
-# median-imputed: every column's training median fills its NA in training and
-# test data (no indicators). With ranger >= 0.16.0 it gets the NA data and
+# (na.action = "na.learn") exists from ranger 0.16.0, which the script
+# installs when missing (--no-install: it does not); with an older ranger
+# (the version is printed at the start) ranger gets the data median-imputed:
+# every column's training median fills its NA in training and test data (no
+# indicators). With ranger >= 0.16.0 it gets the NA data and
 # na.action = "na.learn".
 #
 # Printed: test accuracy per dataset, rate and method, and the difference to
 # ranger in percentage points (positive: svforest better).
 
 args0 <- commandArgs(FALSE)
+args0_flag <- function(name) paste0("--", name) %in% commandArgs(TRUE)
 here <- dirname(normalizePath(sub("^--file=", "", grep("^--file=", args0, value = TRUE)[1])))
 source(file.path(here, "bench_common.R"))
 suppressPackageStartupMessages(library(svforest))
+# ranger's na.action = "na.learn" needs ranger >= 0.16.0 (Debian's may be
+# older): this bench then installs a current ranger from CRAN into a library
+# of its own (tools::R_user_dir("svforest", "cache")/bench-lib), used only here.
+bench_lib <- file.path(tools::R_user_dir("svforest", "cache"), "bench-lib")
+ranger_at <- function(lib) {
+  v <- tryCatch(utils::packageVersion("ranger", lib.loc = lib), error = function(e) NULL)
+  !is.null(v) && v >= "0.16.0"
+}
+if (!ranger_at(.libPaths()) && !ranger_at(bench_lib) && !args0_flag("no-install")) {
+  dir.create(bench_lib, recursive = TRUE, showWarnings = FALSE)
+  say("installing ranger >= 0.16.0 from CRAN into ", bench_lib, " (for na.action = \"na.learn\") ...\n")
+  try(utils::install.packages("ranger", lib = bench_lib, quiet = TRUE,
+                              repos = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org")), silent = TRUE)
+}
+if (ranger_at(bench_lib) && !ranger_at(.libPaths())) .libPaths(c(bench_lib, .libPaths()))
 if (!requireNamespace("ranger", quietly = TRUE)) stop("package ranger is needed")
 
 args <- bench_args()

@@ -363,3 +363,31 @@ test_that("parts of a forest grown on NA data combine into the forest grown in o
   expect_identical(both$forest, whole$forest)
   expect_identical(predict(both, d, type = "prob", num_threads = 1), predict(whole, d, type = "prob", num_threads = 1))
 })
+
+test_that("correlated numeric predictors fill each other in (conditional means), stored for predict()", {
+  set.seed(31)
+  n <- 400
+  z <- rnorm(n)
+  x <- cbind(a = z + rnorm(n, sd = 0.1), b = 2 * z + rnorm(n, sd = 0.1), c = rnorm(n))
+  y <- factor(ifelse(z > 0, "p", "q"))
+  xm <- x
+  xm[sample(n, 100), "a"] <- NA
+  for (input in list(xm, as.data.frame(xm))) {
+    fit <- svforest(input, y, ntree = 2, seed = 1, num_threads = 1)
+    joint <- fit$design$impute$joint
+    expect_false(is.null(joint))
+    # a row with `a` missing and b = 2: the conditional mean of a is near 1,
+    # where the median (near 0) would be
+    probe <- input[1:2, ]
+    probe[, "a"] <- NA
+    probe[, "b"] <- c(2, -2)
+    filled <- if (is.data.frame(probe)) svforest:::frame_na_apply(probe, fit$design$impute)$mf$a
+              else svforest:::joint_fill(as.matrix(probe), joint)[, "a"]
+    expect_equal(unname(filled), c(1, -1), tolerance = 0.1)
+    # predictions follow: rows with a missing and b telling the class
+    expect_identical(as.character(predict(fit, probe)), c("p", "q"))
+  }
+  bad <- svforest(xm, y, ntree = 2, seed = 1, num_threads = 1)
+  bad$design$impute$joint$cov <- bad$design$impute$joint$cov[1:2, 1:2]
+  expect_error(predict(bad, xm), "'design\\$impute' is damaged")
+})
