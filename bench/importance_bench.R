@@ -5,7 +5,7 @@
 #   2. PSVM with 100 trees vs ranger with 500 trees and
 #      importance = "permutation": for each, fit time with importance minus
 #      fit time without, in the same process.
-# Run: Rscript bench/importance_bench.R [--threads=2]
+# Run: Rscript bench/importance_bench.R [--threads=2] [--reps=3]
 # Uses the installed svforest; needs mlbench and ranger.
 source(file.path(local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -14,6 +14,7 @@ source(file.path(local({
 suppressPackageStartupMessages(library(svforest))
 args <- bench_args()
 threads <- if (length(args$value("threads"))) as.integer(args$value("threads")) else 2L
+reps <- if (length(args$value("reps"))) as.integer(args$value("reps")) else 3L
 letter <- mlbench_data("LetterRecognition")
 train <- letter[1:16000, ]
 x <- as.matrix(train[, -1])
@@ -33,17 +34,28 @@ say(sprintf("RSVT (default, %d trees): fit %.2f s, permutation importance %.2f s
             fit$ntree, t_fit, t_imp, t_imp / t_fit))
 say("  top 5: ", paste(names(sort(imp, decreasing = TRUE))[1:5], collapse = ", "), "\n")
 
-# 2. PSVM 100 trees vs ranger 500 trees
-t_psvm <- secs(svforest(x, y, method = "psvm", ntree = 100, seed = 1, num_threads = threads))
-t_psvm_imp <- secs(fp <- svforest(x, y, method = "psvm", ntree = 100, seed = 1, num_threads = threads,
-                                  importance = "permutation"))
+# 2. PSVM 100 trees vs ranger 500 trees. Each cost is the difference of two
+# fit times, so it is noisy: the four fits run `reps` times, interleaved,
+# and the medians are compared.
 d <- data.frame(x, lettr = y)
-t_rg <- secs(ranger::ranger(lettr ~ ., data = d, num.trees = 500, seed = 1, num.threads = threads))
-t_rg_imp <- secs(ranger::ranger(lettr ~ ., data = d, num.trees = 500, seed = 1, num.threads = threads,
-                                importance = "permutation"))
-c_psvm <- t_psvm_imp - t_psvm
-c_rg <- t_rg_imp - t_rg
-say(sprintf("PSVM 100 trees: fit %.2f s, with importance %.2f s, importance cost %.2f s\n", t_psvm, t_psvm_imp, c_psvm))
-say(sprintf("ranger 500 trees: fit %.2f s, with importance %.2f s, importance cost %.2f s\n", t_rg, t_rg_imp, c_rg))
-say(sprintf("ratio importance cost PSVM-100 / ranger-500 = %.3f\n", c_psvm / c_rg))
+runs <- replicate(reps, {
+  t_psvm <- secs(svforest(x, y, method = "psvm", ntree = 100, seed = 1, num_threads = threads))
+  t_psvm_imp <- secs(fp <- svforest(x, y, method = "psvm", ntree = 100, seed = 1, num_threads = threads,
+                                    importance = "permutation"))
+  t_rg <- secs(ranger::ranger(lettr ~ ., data = d, num.trees = 500, seed = 1, num.threads = threads))
+  t_rg_imp <- secs(ranger::ranger(lettr ~ ., data = d, num.trees = 500, seed = 1, num.threads = threads,
+                                  importance = "permutation"))
+  c(psvm = t_psvm, psvm_imp = t_psvm_imp, rg = t_rg, rg_imp = t_rg_imp,
+    ratio = (t_psvm_imp - t_psvm) / (t_rg_imp - t_rg))
+})
+med <- apply(runs, 1, stats::median)
+c_psvm <- med[["psvm_imp"]] - med[["psvm"]]
+c_rg <- med[["rg_imp"]] - med[["rg"]]
+say(sprintf("PSVM 100 trees: fit %.2f s, with importance %.2f s, importance cost %.2f s (medians of %d)\n",
+            med[["psvm"]], med[["psvm_imp"]], c_psvm, reps))
+say(sprintf("ranger 500 trees: fit %.2f s, with importance %.2f s, importance cost %.2f s\n", med[["rg"]],
+            med[["rg_imp"]], c_rg))
+say(sprintf("ratio importance cost PSVM-100 / ranger-500 = %.3f (of the medians; per run: %s)%s\n", c_psvm / c_rg,
+            paste(sprintf("%.2f", runs["ratio", ]), collapse = ", "), bench_loadavg()))
+fp <- svforest(x, y, method = "psvm", ntree = 100, seed = 1, num_threads = threads, importance = "permutation")
 say("  PSVM top 5: ", paste(names(sort(fp$variable_importance, decreasing = TRUE))[1:5], collapse = ", "), "\n")
