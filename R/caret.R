@@ -16,6 +16,12 @@
 #' (10 to 10000), `sample_fraction` (0.3 to 1), `max_depth` (2 to 30),
 #' `n_min` (1 to 20), `subspace_dim` (1 to 30). With `tune = character()` nothing is tuned.
 #'
+#' Missing predictor values: `train(x, y)` passes them to [svforest()], which
+#' imputes them (`na_action`), and `predict()` then gives one prediction per
+#' row. With a formula, caret's own `na.action` applies first (`na.fail`
+#' to fit, `na.omit` to predict): use `train(..., na.action = na.pass)` and
+#' `predict(..., na.action = na.pass)` to keep rows with missing values.
+#'
 #' @param method Method preset, see [svforest_methods()].
 #' @param ... Fixed method parameters passed to every [svforest()] fit.
 #' @param tune Names of the parameters to tune (see Details), or `NULL` for

@@ -20,6 +20,11 @@
 #' [svforest()].
 #' Predictions: `type = "class"` and `type = "prob"` (classification),
 #' `type = "numeric"` (regression; the default method is then `"rsvf"`).
+#'
+#' Missing predictor values: `fit_xy()` passes them to [svforest()], which
+#' imputes them (`na_action`); `fit()` with a formula leaves out incomplete
+#' rows itself (parsnip's model frame). Either way `predict()` gives one
+#' row per row of `new_data`, rows with missing values imputed.
 #' @name svforest_engine
 #' @examples
 #' if (requireNamespace("parsnip", quietly = TRUE)) {

@@ -85,8 +85,9 @@ for (k in seq_along(only)) {
     xte <- if (rate > 0) inject(xte0, rate, 200 + k) else xte0
     t0 <- proc.time()[[3]]
     if (na_learn || rate == 0) {
-      rf <- ranger::ranger(x = xtr, y = d$ytr, num.trees = 500, seed = 1, num.threads = threads,
-                           na.action = if (na_learn) "na.learn" else NULL)
+      # na.action only when ranger knows it (older versions warn "Unused arguments")
+      rf <- do.call(ranger::ranger, c(list(x = xtr, y = d$ytr, num.trees = 500, seed = 1, num.threads = threads),
+                                      if (na_learn) list(na.action = "na.learn")))
       pr <- predict(rf, xte, num.threads = threads)$predictions
     } else {
       imp <- median_impute(xtr, xte)

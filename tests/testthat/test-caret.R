@@ -72,3 +72,36 @@ test_that("svforest_caret() rejects bad arguments", {
   expect_error(svforest_caret(lef = 1), "Unknown argument")
   expect_error(svforest_caret(tune = "nu", nu = 3), "both tuned and fixed")
 })
+
+test_that("caret: missing predictor values reach svforest's imputation; predict() keeps every row", {
+  skip_if_not_installed("caret")
+  d <- withr_seed(31, {
+    d <- iris
+    for (v in names(d)[1:4]) d[[v]][stats::runif(150) < 0.2] <- NA
+    d
+  })
+  nd <- d[c(1:5, 60:65, 120:125), ]
+  nd[2, 1:4] <- NA
+  expect_gt(sum(!stats::complete.cases(nd)), 5)
+  ctrl <- caret::trainControl(method = "cv", number = 2)
+  m <- svforest_caret(ntree = 3, tune = character())
+  # x/y interface: caret passes NA on; the model imputes and has indicators
+  set.seed(1)
+  xy <- caret::train(d[1:4], d$Species, method = m, trControl = ctrl)
+  expect_true(all(paste0(names(d)[1:4], "_missing") %in% xy$finalModel$design$feature_names))
+  cls <- predict(xy, nd[1:4])
+  expect_length(cls, nrow(nd))
+  expect_false(anyNA(cls))
+  prob <- predict(xy, nd[1:4], type = "prob")
+  expect_identical(nrow(prob), nrow(nd))
+  expect_false(anyNA(prob))
+  expect_gt(accuracy(cls, nd$Species), 0.6)
+  # formula interface: caret's own na.action (na.fail to fit, na.omit to
+  # predict) decides; with na.pass the rows reach svforest
+  set.seed(1)
+  fo <- caret::train(Species ~ ., data = d, method = m, trControl = ctrl, na.action = stats::na.pass)
+  expect_true("Sepal.Length_missing" %in% fo$finalModel$design$feature_names)
+  cls <- predict(fo, nd, na.action = stats::na.pass)
+  expect_length(cls, nrow(nd))
+  expect_false(anyNA(cls))
+})

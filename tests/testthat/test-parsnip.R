@@ -86,3 +86,40 @@ test_that("tune_grid() tunes the engine over resamples", {
   final <- parsnip::fit(tune::finalize_workflow(wf, best), d)
   expect_s3_class(predict(final, d), "data.frame")
 })
+
+test_that("parsnip: predict() keeps rows with missing predictor values", {
+  skip_if_not_installed("parsnip")
+  d <- withr_seed(32, {
+    d <- iris
+    for (v in names(d)[1:4]) d[[v]][stats::runif(150) < 0.2] <- NA
+    d
+  })
+  nd <- d[c(1:5, 60:65, 120:125), ]
+  nd[2, 1:4] <- NA
+  expect_gt(sum(!stats::complete.cases(nd)), 5)
+  spec <- parsnip::set_engine(parsnip::rand_forest(trees = 3, mode = "classification"), "svforest")
+  set.seed(1)
+  # fit_xy() passes NA to svforest, which imputes (indicator columns)
+  xy <- parsnip::fit_xy(spec, x = d[1:4], y = d$Species)
+  expect_true(all(paste0(names(d)[1:4], "_missing") %in% parsnip::extract_fit_engine(xy)$design$feature_names))
+  # fit() with a formula: parsnip leaves out incomplete rows itself; the model
+  # still imputes NA at predict time (training medians)
+  set.seed(1)
+  fo <- parsnip::fit(spec, Species ~ ., data = d)
+  for (fit in list(xy, fo)) {
+    cls <- predict(fit, nd)
+    expect_identical(nrow(cls), nrow(nd))
+    expect_false(anyNA(cls$.pred_class))
+    prob <- predict(fit, nd, type = "prob")
+    expect_identical(nrow(prob), nrow(nd))
+    expect_false(anyNA(as.matrix(prob)))
+    expect_gt(accuracy(cls$.pred_class, nd$Species), 0.6)
+  }
+  # regression
+  reg <- parsnip::set_engine(parsnip::rand_forest(trees = 3, mode = "regression"), "svforest")
+  set.seed(1)
+  fr <- parsnip::fit_xy(reg, x = d[!is.na(d$Sepal.Length), 2:4], y = d$Sepal.Length[!is.na(d$Sepal.Length)])
+  pr <- predict(fr, nd)
+  expect_identical(nrow(pr), nrow(nd))
+  expect_false(anyNA(pr$.pred))
+})
