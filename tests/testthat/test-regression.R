@@ -199,3 +199,19 @@ test_that("the tdsvm regression search scores each (cost, gamma) by validation R
   expect_equal(c(fit$tdsvm$cost, fit$tdsvm$gamma), c(cu$cost[best], cu$gamma[best]))
   expect_equal(predict(fit, va$x), predict(one(cu$cost[best], cu$gamma[best]), va$x))
 })
+
+test_that("tdsvm has regression defaults of its own and classification keeps its grid", {
+  reg <- svforest:::resolve_parameters("tdsvm", list(), 100000, outcome = "regression")
+  expect_equal(reg$cost, 10^(0:2))
+  expect_equal(reg$gamma, c(0.1, 0.3, 1, 3, 10))
+  expect_identical(reg$sigma0, 500L)
+  expect_identical(svforest:::resolve_parameters("tdsvm", list(), 2000, outcome = "regression")$sigma0, 250L)
+  cls <- svforest:::resolve_parameters("tdsvm", list(), 100000, outcome = "classification")
+  expect_equal(cls$cost, 10^(0:4))
+  expect_equal(cls$gamma, 10^(-1:2))
+  expect_identical(cls$sigma0, 1500L)
+  # a user's values win over the regression defaults
+  expect_equal(svforest:::resolve_parameters("tdsvm", list(gamma = 2, sigma0 = 900), 100000,
+                                             outcome = "regression")[c("gamma", "sigma0")],
+               list(gamma = 2, sigma0 = 900L))
+})
