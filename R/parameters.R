@@ -113,7 +113,8 @@ svf_parameters <- list(
   # tree decomposition (splitter "cart") and kernel SVM leaves
   sigma = list(default = function(preset, n) NA_integer_,  # NA: chosen by the search
                check = function(x) check_count_or_na(x, "sigma", 2)),
-  sigma0 = list(default = function(preset, n) as.integer(min(1500, max(50, ceiling(n / 8)))),
+  # the preset's `sigma0` (default 1500, the paper's) caps n / 8
+  sigma0 = list(default = function(preset, n) as.integer(min(preset_default(preset, "sigma0", 1500), max(50, ceiling(n / 8)))),
                 check = function(x) check_count(x, "sigma0", 2)),
   sigma_factor = list(default = function(preset, n) 4L,
                       check = function(x) check_count(x, "sigma_factor", 2, 1000)),
@@ -123,7 +124,7 @@ svf_parameters <- list(
                 check = function(x) sort(unique(check_numbers(x, "lambda")))),
   epsilon = list(default = function(preset, n) preset_default(preset, "epsilon", 0.1),
                  check = function(x) check_number(x, "epsilon", 0)),
-  gamma = list(default = function(preset, n) 10^(-1:2),
+  gamma = list(default = function(preset, n) preset_default(preset, "gamma", 10^(-1:2)),
                check = function(x) sort(unique(check_numbers(x, "gamma")))),
   top_k = list(default = function(preset, n) 5L,
                check = function(x) check_count(x, "top_k", 1)),

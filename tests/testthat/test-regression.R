@@ -155,3 +155,64 @@ test_that("the engine refuses a part that cannot read the outcome (R checks firs
   expect_error(svforest:::.svf_fit(list(type = "dense", x = tr$x), as.integer(cls) - 1L, NULL, 2L, params, NULL, integer(),
                                    1L, FALSE), "does not fit this outcome type")
 })
+
+test_that("tdsvm takes its regression defaults for a numeric outcome and keeps the classification ones for classes", {
+  preset <- svforest:::svf_method("tdsvm")
+  reg <- svforest:::outcome_preset(preset, "regression")
+  tr <- friedman(300, 7)
+  fit <- svforest(tr$x, tr$y, method = "tdsvm", seed = 1, num_threads = 1)
+  for (name in setdiff(names(preset$regression$defaults), "sigma0")) {
+    expect_equal(fit$params[[name]], sort(unique(reg$defaults[[name]])), info = name)
+  }
+  # sigma0: the preset's (or the paper's 1500) caps max(50, n / 8)
+  expect_identical(fit$params$sigma0,
+                   as.integer(min(svforest:::preset_default(reg, "sigma0", 1500), max(50, ceiling(300 / 8)))))
+  # classification: the documented defaults, whatever the regression preset says
+  cls <- svforest:::resolve_parameters("tdsvm", list(), 2000, "classification")
+  expect_equal(cls$cost, 10^(0:4))
+  expect_equal(cls$gamma, 10^(-1:2))
+  expect_identical(cls$sigma0, 250L)
+  expect_identical(svforest:::resolve_parameters("tdsvm", list(), 20000, "classification")$sigma0, 1500L)
+  expect_identical(cls$top_k, 5L)
+  expect_equal(cls$min_gain, 0.5)
+  expect_equal(cls$validation_fraction, 0.2)
+  expect_equal(cls$svm_tolerance, 0.001)
+  expect_identical(cls$leaf, "kernel_svm")
+})
+
+test_that("the tdsvm regression search scores each (cost, gamma) by validation R-squared and keeps the smallest RMSE", {
+  tr <- friedman(300, 8)
+  va <- friedman(200, 9)
+  # sigma above n: one leaf, so each candidate is one RBF SVR on all training rows
+  fit <- svforest(tr$x, tr$y, method = "tdsvm", sigma = 301, cost = c(0.1, 10), gamma = c(0.05, 1),
+                  validation = list(x = va$x, y = va$y), seed = 1, num_threads = 1)
+  cu <- fit$tdsvm$curve
+  expect_identical(nrow(cu), 4L)
+  one <- function(cost, gamma) {
+    svforest(tr$x, tr$y, method = "tdsvm", sigma = 301, cost = cost, gamma = gamma, seed = 1, num_threads = 1)
+  }
+  rmse_valid <- mapply(function(cost, gamma) rmse(predict(one(cost, gamma), va$x), va$y), cu$cost, cu$gamma)
+  # the search's score is 1 - SSE / SST on the validation rows: R-squared of the same SVR
+  sst <- sum((va$y - mean(va$y))^2)
+  expect_equal(cu$accuracy, 1 - length(va$y) * rmse_valid^2 / sst, tolerance = 1e-8)
+  best <- which.min(rmse_valid)
+  expect_true(length(unique(round(rmse_valid, 6))) == 4)  # a clear winner
+  expect_equal(c(fit$tdsvm$cost, fit$tdsvm$gamma), c(cu$cost[best], cu$gamma[best]))
+  expect_equal(predict(fit, va$x), predict(one(cu$cost[best], cu$gamma[best]), va$x))
+})
+
+test_that("tdsvm has regression defaults of its own and classification keeps its grid", {
+  reg <- svforest:::resolve_parameters("tdsvm", list(), 100000, outcome = "regression")
+  expect_equal(reg$cost, 10^(0:2))
+  expect_equal(reg$gamma, c(0.1, 0.3, 1, 3, 10))
+  expect_identical(reg$sigma0, 500L)
+  expect_identical(svforest:::resolve_parameters("tdsvm", list(), 2000, outcome = "regression")$sigma0, 250L)
+  cls <- svforest:::resolve_parameters("tdsvm", list(), 100000, outcome = "classification")
+  expect_equal(cls$cost, 10^(0:4))
+  expect_equal(cls$gamma, 10^(-1:2))
+  expect_identical(cls$sigma0, 1500L)
+  # a user's values win over the regression defaults
+  expect_equal(svforest:::resolve_parameters("tdsvm", list(gamma = 2, sigma0 = 900), 100000,
+                                             outcome = "regression")[c("gamma", "sigma0")],
+               list(gamma = 2, sigma0 = 900L))
+})
