@@ -19,13 +19,6 @@ using Rcpp::Named;
 
 namespace {
 
-svf::SamplerType sampler_type(const std::string& s) {
-  if (s == "all") return svf::SamplerType::All;
-  if (s == "bootstrap") return svf::SamplerType::Bootstrap;
-  if (s == "subsample") return svf::SamplerType::Subsample;
-  Rcpp::stop("unknown sampler '%s'", s);
-}
-
 // The outcome: class codes (num_classes >= 2) or, for regression
 // (num_classes 0), finite numbers.
 void check_outcome(SEXP y, size_t n, int num_classes) {
@@ -105,7 +98,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   opt.ntree = rp.integer("ntree");
   opt.seed = static_cast<uint64_t>(rp.number("seed"));
   opt.first_tree = rp.integer("first_tree");
-  opt.sampler = sampler_type(rp.text("sampler"));
+  opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");
   opt.batch_size = std::max(8, 2 * num_threads);

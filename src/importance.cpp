@@ -12,16 +12,6 @@
 using Rcpp::List;
 using Rcpp::Named;
 
-namespace {
-
-svf::SamplerType importance_sampler(const std::string& s) {
-  if (s == "all") return svf::SamplerType::All;
-  if (s == "bootstrap") return svf::SamplerType::Bootstrap;
-  if (s == "subsample") return svf::SamplerType::Subsample;
-  Rcpp::stop("unknown sampler '%s'", s);
-}
-
-}  // namespace
 
 // forest: the model's forest; data: new_engine_data() of the rows; y: class
 // of each row from 0; groups: list of integer vectors of columns (from 0);
@@ -70,7 +60,7 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
     opt.tree_index.push_back(static_cast<uint64_t>(tree_index[t]));
   }
   opt.out_of_bag = out_of_bag;
-  opt.sampler = importance_sampler(sampler);
+  opt.sampler = svf::sampler_named(sampler);
   opt.sample_fraction = sample_fraction;
   if (!Rf_isNull(weights)) {
     if (TYPEOF(weights) != REALSXP || static_cast<size_t>(XLENGTH(weights)) != n) Rcpp::stop("internal: weights");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace svf {
 
@@ -48,6 +49,13 @@ std::vector<int> weighted_copies(const std::vector<int>& rows, const double* wei
   }
   if (out.empty()) out.push_back(rows[0]);
   return out;
+}
+
+SamplerType sampler_named(const std::string& name) {
+  if (name == "all") return SamplerType::All;
+  if (name == "bootstrap") return SamplerType::Bootstrap;
+  if (name == "subsample") return SamplerType::Subsample;
+  throw std::invalid_argument("unknown sampler '" + name + "'");
 }
 
 Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights) {

@@ -3,12 +3,17 @@
 #ifndef SVFOREST_SAMPLER_H
 #define SVFOREST_SAMPLER_H
 
+#include <string>
 #include <vector>
 #include "common/Random.h"
 
 namespace svf {
 
 enum class SamplerType { All = 0, Bootstrap = 1, Subsample = 2 };
+
+// The sampler of a name ("all", "bootstrap", "subsample"); another name
+// throws std::invalid_argument.
+SamplerType sampler_named(const std::string& name);
 
 struct Sample {
   std::vector<int> inbag;
