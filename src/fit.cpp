@@ -85,13 +85,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   if (regression) td.response = REAL(y);
   else td.y = INTEGER(y);
   td.num_classes = num_classes;
-  if (!Rf_isNull(weights)) {
-    // R checks them first; positive weights only (R drops rows of weight 0)
-    if (TYPEOF(weights) != REALSXP || static_cast<size_t>(XLENGTH(weights)) != n) Rcpp::stop("internal: weights");
-    for (R_xlen_t i = 0; i < XLENGTH(weights); ++i)
-      if (!(REAL(weights)[i] > 0.0) || !std::isfinite(REAL(weights)[i])) Rcpp::stop("internal: weights must be positive");
-    td.weights = REAL(weights);
-  }
+  td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
 
   svf::ForestOptions opt;

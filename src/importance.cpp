@@ -62,12 +62,7 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
   opt.out_of_bag = out_of_bag;
   opt.sampler = svf::sampler_named(sampler);
   opt.sample_fraction = sample_fraction;
-  if (!Rf_isNull(weights)) {
-    if (TYPEOF(weights) != REALSXP || static_cast<size_t>(XLENGTH(weights)) != n) Rcpp::stop("internal: weights");
-    for (R_xlen_t i = 0; i < XLENGTH(weights); ++i)
-      if (!(REAL(weights)[i] > 0.0) || !std::isfinite(REAL(weights)[i])) Rcpp::stop("internal: weights must be positive");
-    opt.weights = REAL(weights);
-  }
+  opt.weights = case_weights_from_r(weights, n);
   opt.per_class = per_class;
   opt.fast = fast;
   std::vector<std::vector<int>> g(groups.size());

@@ -179,3 +179,11 @@ void forest_from_r(const List& forest, ForestHandle& out) {
     out.view.trees.push_back(tree_view_from_r(List(tree), out.view.shape, (int)t));
   }
 }
+
+const double* case_weights_from_r(SEXP weights, size_t n) {
+  if (Rf_isNull(weights)) return nullptr;
+  if (TYPEOF(weights) != REALSXP || static_cast<size_t>(XLENGTH(weights)) != n) Rcpp::stop("internal: weights");
+  for (R_xlen_t i = 0; i < XLENGTH(weights); ++i)
+    if (!(REAL(weights)[i] > 0.0) || !std::isfinite(REAL(weights)[i])) Rcpp::stop("internal: weights must be positive");
+  return REAL(weights);
+}

@@ -20,6 +20,10 @@ std::unique_ptr<svf::DataView> data_view_from_r(const Rcpp::List& data);
 //       list(type = "csr", j =, p =, x =, nrow =, ncol =)
 std::unique_ptr<svf::RowSource> row_source_from_r(const Rcpp::List& data, size_t& n_cols);
 
+// Case weights from R (checked there first): NULL gives nullptr, else n
+// positive finite doubles (an error otherwise). The pointer is R's memory.
+const double* case_weights_from_r(SEXP weights, size_t n);
+
 Rcpp::List tree_to_r(const svf::Tree& tree);
 
 // Checked view of one tree list (which must stay alive while the view is used).
