@@ -292,7 +292,8 @@ for (m in all_methods()) {
                         paste0("`", p, "` is a parameter of the .*this fit"), info = p))
     }
     # documented: NA is the default value of m_max, transform_rank, dim_per_class and sigma ("automatic")
-    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma"), params)
+    # and, for classification, of sigma_max ("no cap")
+    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max"), params)
     case(expect_identical(do.call(fit_method, c(list(m, x, y = y),
                                                 stats::setNames(rep(list(NA), length(na_default)), na_default)))$forest,
                           fit_method(m, x, y = y)$forest))

@@ -216,3 +216,33 @@ test_that("tdsvm has regression defaults of its own and classification keeps its
                                              outcome = "regression")[c("gamma", "sigma0")],
                list(gamma = 2, sigma0 = 900L))
 })
+
+test_that("the TD-SVM regression search measures a stage's gain as the share of MSE it removes", {
+  set.seed(1)
+  n <- 1200
+  x <- matrix(runif(n * 5), n, 5)
+  y <- 10 * sin(pi * x[, 1] * x[, 2]) + 20 * (x[, 3] - 0.5)^2 + 10 * x[, 4] + rnorm(n, sd = 0.3)
+  fit_with <- function(...) {
+    svforest(x, y, method = "tdsvm", sigma0 = 50, cost = c(10, 100), gamma = c(0.3, 1), seed = 1, num_threads = 1, ...)
+  }
+  fit <- fit_with()
+  curve <- fit$tdsvm$curve
+  best <- tapply(curve$accuracy, curve$stage, max)  # validation R^2 of each stage's best pair
+  gain_points <- 100 * diff(best)
+  gain_share <- 100 * diff(best) / (1 - best[-length(best)])
+  # stages 2 and 3 gain less than 0.5 R^2 points but remove over a quarter of
+  # the remaining error: the search goes on to the whole training part
+  expect_true(all(gain_points[2:3] < 0.5))
+  expect_true(all(gain_share > 20))
+  expect_identical(fit$tdsvm$sigma, 3200L)
+  # min_gain is that share in percent: 30% stops after stage 1
+  expect_identical(fit_with(min_gain = 30)$tdsvm$sigma, 200L)
+  # sigma_max caps the searched sigma: no stage beyond it
+  capped <- fit_with(sigma_max = 1000)
+  expect_identical(capped$tdsvm$sigma, 800L)
+  expect_lte(max(capped$tdsvm$curve$sigma), 1000)
+  expect_identical(capped$params$sigma_max, 1000L)
+  # regression's default cap, none for classification
+  expect_identical(svforest:::resolve_parameters("tdsvm", list(), 1e5, outcome = "regression")$sigma_max, 10000L)
+  expect_identical(svforest:::resolve_parameters("tdsvm", list(), 1e5)$sigma_max, NA_integer_)
+})

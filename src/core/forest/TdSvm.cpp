@@ -217,6 +217,7 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
   for (int stage = 1; sigma < n_train; ++stage) {
     if (sigma > static_cast<size_t>(1) << 40) break;
     sigma *= options.factor;
+    if (options.sigma_max > 0 && sigma > options.sigma_max) break;  // keep the previous stage
     GrownTree merged;
     merge_leaves(tree0, sigma, data.x->n_cols(), merged);
     std::vector<LeafFit> fits;
@@ -226,7 +227,8 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
       result.curve.push_back({stage, sigma, rank[c], acc[c], merged.tree.leaf_size.size(), svm_leaves});
       if (acc[c] > acc[top]) top = c;
     }
-    if (acc[top] - best < options.min_gain - 1e-12) break;  // keep the previous stage
+    const double gain = data.regression() ? (acc[top] - best) / std::max(1.0 - best, 1e-12) : acc[top] - best;
+    if (gain < options.min_gain - 1e-12) break;  // keep the previous stage
     best = acc[top];
     result.sigma = sigma;
     result.candidate = rank[top];

@@ -9,8 +9,12 @@
 //            is exactly the tree grown with sigma_t); only the top_k thetas
 //            of stage 0 are tried;
 //   stop when the best accuracy gains less than min_gain over the previous
-//   stage (keep the previous stage's choice) or sigma_t >= training rows
-//   (keep this stage's choice).
+//   stage (keep the previous stage's choice), or sigma_t >= training rows
+//   (keep this stage's choice), or sigma_t would exceed sigma_max (keep the
+//   previous stage's choice). Regression measures the gain relative to the
+//   previous stage's unexplained share, (R2_t - R2_{t-1}) / (1 - R2_{t-1}),
+//   i.e. the fraction of validation MSE removed: R-squared points shrink as
+//   the fit gets good, so a fixed number of points would stop too early.
 // Leaves are fitted in parallel, one task per (theta, leaf); a leaf model is
 // scored on the validation rows that reach it and then dropped, so memory
 // does not grow with the grid.
@@ -37,7 +41,8 @@ struct TdSearchOptions {
   size_t sigma0 = 1500;
   size_t factor = 4;
   size_t top_k = 5;
-  double min_gain = 0.005;   // accuracy (regression: R^2) as a fraction (0.005 = 0.5 points)
+  double min_gain = 0.005;   // accuracy as a fraction (0.005 = 0.5 points); regression: fraction of MSE
+  size_t sigma_max = 0;      // 0: no cap on the searched sigma
   bool search_sigma = true;  // false: stage 0 only
   GrowOptions grow;
   uint64_t seed = 1;

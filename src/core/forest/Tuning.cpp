@@ -1,5 +1,6 @@
 #include "Tuning.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -102,6 +103,7 @@ TuningResult tune(const TrainingData& data, const Params& params, const Validati
   so.factor = params.integer("sigma_factor");
   so.top_k = params.integer("top_k");
   so.min_gain = params.number("min_gain") / 100.0;
+  so.sigma_max = std::max(params.integer("sigma_max"), 0);  // NA: no cap
   so.grow.max_depth = params.integer("max_depth");
   so.seed = seed;
   // The final model is one tree on all training rows. With user-given
