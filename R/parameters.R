@@ -29,8 +29,9 @@ preset_default <- function(preset, name, value) {
 }
 
 # A whole number, or a single NA (logical, integer or double; not NaN) for
-# the parameters whose default `NA` means "automatic" (m_max, transform_rank, dim_per_class,
-# sigma): NA is the documented default value, so giving it is the default.
+# the parameters whose default `NA` means "automatic" or "none" (m_max, transform_rank,
+# dim_per_class, sigma, sigma_max): NA is the documented default value (for
+# classification), so giving it is the default.
 check_count_or_na <- function(x, name, min) {
   if ((is.logical(x) || is.numeric(x)) && length(x) == 1 && is.na(x) && !is.nan(x)) return(NA_integer_)
   check_count(x, name, min)
@@ -77,6 +78,10 @@ svf_parameters <- list(
                         check = function(x) check_count(x, "transform_iter", 0, 10000)),
   transform_step = list(default = function(preset, n) 0.5,
                         check = function(x) check_number(x, "transform_step", 0, min_open = TRUE)),
+  # PSVM trees: the offset of the split plane ("gain": the cut along x'w of
+  # largest information gain; "plane": the proximal SVM's own gamma)
+  psvm_cut = list(default = function(preset, n) "gain",
+                  check = function(x) check_choice(x, "psvm_cut", c("plane", "gain"))),
   node_tries = list(default = function(preset, n) 1L,
                     check = function(x) check_count(x, "node_tries", 1, 1000)),
   min_node_size = list(default = function(preset, n) 5L,
@@ -116,6 +121,9 @@ svf_parameters <- list(
   # the preset's `sigma0` (default 1500, the paper's) caps n / 8
   sigma0 = list(default = function(preset, n) as.integer(min(preset_default(preset, "sigma0", 1500), max(50, ceiling(n / 8)))),
                 check = function(x) check_count(x, "sigma0", 2)),
+  # cap on the searched sigma (NA: none); regression's preset sets one
+  sigma_max = list(default = function(preset, n) preset_default(preset, "sigma_max", NA_integer_),
+                   check = function(x) check_count_or_na(x, "sigma_max", 2)),
   sigma_factor = list(default = function(preset, n) 4L,
                       check = function(x) check_count(x, "sigma_factor", 2, 1000)),
   # regression leaves: ridge penalty (grid, chosen by CV in the leaf) and

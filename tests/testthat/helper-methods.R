@@ -45,6 +45,8 @@ part_combinations <- list(
   # the tdsvm search over a cost x gamma grid (candidates evaluated in parallel)
   list(method = "tdsvm", cost = c(1, 10), gamma = c(1, 10), sigma0 = 20),
   list(method = "psvm", leaf = "linear_svm", ntree = 3),
+  # the paper's plane offset, several draws per node
+  list(method = "psvm", psvm_cut = "plane", node_tries = 3, ntree = 3),
   list(method = "rsvt", leaf = "constant", sampler = "bootstrap", ntree = 4),
   list(splitter = "cart", leaf = "kernel_svm", sigma = 40, cost = 1, gamma = 1, sampler = "bootstrap", ntree = 3)
 )

@@ -76,3 +76,39 @@ test_that("psvm rejects bad parameters", {
   expect_error(svforest(Species ~ ., data = iris, method = "psvm", m_max = 0), "m_max")
   expect_error(svforest(Species ~ ., data = iris, method = "psvm", n_min = -1), "n_min")
 })
+
+test_that("psvm_cut = 'gain' places the plane at the cut of largest information gain", {
+  # One informative predictor, a rare class beyond 0.9: the least-squares
+  # offset of the proximal SVM falls outside the data (about 1.24), so the
+  # paper's plane sends every row one way and a depth-1 tree stays a leaf;
+  # the gain cut splits at 0.9.
+  set.seed(3)
+  n <- 400
+  x <- cbind(x1 = runif(n), x2 = runif(n))
+  y <- factor(ifelse(x[, 1] > 0.9, "rare", "common"))
+  xt <- cbind(x1 = seq(0.005, 0.995, by = 0.01), x2 = 0.5)
+  yt <- factor(ifelse(xt[, 1] > 0.9, "rare", "common"), levels = levels(y))
+  fit_with <- function(cut) {
+    svforest(x, y, method = "psvm", ntree = 5, max_depth = 1, psvm_cut = cut, seed = 1, num_threads = 1)
+  }
+  gain <- fit_with("gain")
+  plane <- fit_with("plane")
+  expect_identical(gain$params$psvm_cut, "gain")
+  expect_gte(mean(predict(gain, xt) == yt), 0.95)
+  expect_lte(mean(predict(plane, xt) == yt), 0.91)
+  # the default is the gain cut
+  expect_identical(svforest(x, y, method = "psvm", ntree = 2, seed = 1, num_threads = 1)$params$psvm_cut, "gain")
+  expect_error(svforest(x, y, method = "psvm", psvm_cut = "middle"), "psvm_cut")
+})
+
+test_that("node_tries keeps the draw of largest information gain", {
+  set.seed(4)
+  n <- 300
+  x <- matrix(runif(n * 6), n, 6, dimnames = list(NULL, paste0("x", 1:6)))
+  y <- factor(ifelse(x[, 1] + x[, 2] > 1, "a", "b"))
+  one <- svforest(x, y, method = "psvm", ntree = 20, max_depth = 1, seed = 2, num_threads = 1)
+  five <- svforest(x, y, method = "psvm", ntree = 20, max_depth = 1, node_tries = 5, seed = 2, num_threads = 1)
+  # depth-1 trees: the root's training accuracy shows the split's quality
+  root_acc <- function(f) mean(predict(f, x, type = "votes")[cbind(seq_len(n), as.integer(y))] / 20)
+  expect_gt(root_acc(five), root_acc(one))
+})

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <numeric>
 
+#include "Impurity.h"
+
 namespace svf {
 
 std::unique_ptr<Splitter> ProximalSvmSplitter::create(const Params& params) {
   return std::unique_ptr<Splitter>(new ProximalSvmSplitter(
-      params.number("nu"), params.integer("m_max"), params.integer("n_min")));
+      params.number("nu"), params.integer("m_max"), params.integer("n_min"),
+      params.text("psvm_cut") == "gain", params.integer("node_tries")));
 }
 
 std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng) {
@@ -49,14 +52,26 @@ bool ProximalSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRul
   const size_t n = node.n;
   std::vector<int> counts(data.num_classes, 0);
   for (size_t r = 0; r < n; ++r) ++counts[data.y[rows[r]]];
-  for (int attempt = 0; attempt < kAttempts; ++attempt)
-    if (try_split(data, rows, n, counts, rng, rule)) return true;
-  return false;
+  // failed draws (no usable plane) are retried, up to kAttempts in all;
+  // with tries > 1 the usable draws compete on information gain
+  int found = 0;
+  double best = -1.0;
+  SplitRule candidate;
+  for (int attempt = 0; attempt < kAttempts * tries_ && found < tries_; ++attempt) {
+    double gain = 0.0;
+    if (!try_split(data, rows, n, counts, rng, candidate, gain)) {
+      if (attempt + 1 - found >= kAttempts) break;
+      continue;
+    }
+    ++found;
+    if (gain > best) { best = gain; rule = candidate; }
+  }
+  return found > 0;
 }
 
 bool ProximalSvmSplitter::try_split(const TrainingData& data, const int* rows, size_t n,
                                     const std::vector<int>& counts, Rng& rng,
-                                    SplitRule& rule) const {
+                                    SplitRule& rule, double& gain) const {
   const int K = data.num_classes;
   const size_t p = data.x->n_cols();
   const std::vector<char> in_a = overlay_classes(counts.data(), K, rng);
@@ -80,24 +95,58 @@ bool ProximalSvmSplitter::try_split(const TrainingData& data, const int* rows, s
   for (size_t r = 0; r < n; ++r) d[r] = in_a[data.y[rows[r]]] ? 1.0 : -1.0;
   const std::vector<double> z = solve_proximal_svm(A.data(), d.data(), n, m, nu_);
 
+  // projections x'w of the node's rows (scaled units)
+  std::vector<double> proj(n, 0.0);
+  for (size_t k = 0; k < m; ++k)
+    for (size_t r = 0; r < n; ++r) proj[r] += z[k] * A[k * n + r];
+  double offset = z[m];
+  std::vector<int> left_counts(K, 0);
+  size_t left = 0;
+  if (cut_at_gain_) {
+    if (!best_cut(proj, rows, data.y, counts, offset, gain)) return false;
+  } else {
+    for (size_t r = 0; r < n; ++r)
+      if (proj[r] - offset <= 0.0) { ++left; ++left_counts[data.y[rows[r]]]; }
+    // the hyperplane must leave rows on both sides
+    if (left == 0 || left == n) return false;
+    gain = entropy_gain(counts.data(), left_counts.data(), K, n, left);
+  }
+
   // x'w - gamma on scaled values = sum_k w_k f_k x_k - (gamma + sum_k w_k f_k c_k):
   // store the rule in raw units so prediction needs no scaling.
   std::vector<double> weight(m);
-  double threshold = z[m];
+  double threshold = offset;
   for (size_t k = 0; k < m; ++k) {
     const int j = features[k];
     weight[k] = z[k] * data.scaling.factor[j];
     threshold += z[k] * data.scaling.factor[j] * data.scaling.center[j];
   }
   rule = SplitRule::oblique(features, weight, threshold);
-  // the hyperplane must leave rows on both sides
-  size_t left = 0;
-  for (size_t r = 0; r < n; ++r) {
-    double s = 0.0;
-    for (size_t k = 0; k < m; ++k) s += z[k] * A[k * n + r];
-    left += s - z[m] <= 0.0;
+  return true;
+}
+
+bool best_cut(const std::vector<double>& proj, const int* rows, const int* y,
+              const std::vector<int>& counts, double& cut, double& gain) {
+  const size_t n = proj.size();
+  const int K = static_cast<int>(counts.size());
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return proj[a] < proj[b]; });
+  std::vector<int> left_counts(K, 0);
+  bool found = false;
+  gain = 0.0;
+  for (size_t i = 0; i + 1 < n; ++i) {
+    ++left_counts[y[rows[order[i]]]];
+    const double here = proj[order[i]], next = proj[order[i + 1]];
+    if (!(next > here)) continue;  // cut only between distinct values
+    const double g = entropy_gain(counts.data(), left_counts.data(), K, n, i + 1);
+    if (!found || g > gain) {
+      found = true;
+      gain = g;
+      cut = here + 0.5 * (next - here);
+    }
   }
-  return left > 0 && left < n;
+  return found;
 }
 
 }  // namespace svf

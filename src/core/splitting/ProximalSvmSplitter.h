@@ -10,6 +10,14 @@
 // group's side; such a draw is retried (new groups and predictors) up to
 // kAttempts times before the node becomes a leaf, so trees grow unpruned as
 // in the paper.
+//
+// Two extensions, off by default (the paper's node): with cut_at_gain the
+// hyperplane's offset is not the proximal SVM's gamma but the cut along x'w of
+// largest information gain (the direction is the proximal SVM's; the offset
+// of a least-squares fit is poor when the groups are unbalanced); with
+// tries > 1 each node draws `tries` (groups, predictors) in turn and keeps
+// the split of largest information gain (Ho's random subspace search with K
+// subsets; the paper uses K = 1).
 #ifndef SVFOREST_PROXIMALSVMSPLITTER_H
 #define SVFOREST_PROXIMALSVMSPLITTER_H
 
@@ -20,8 +28,9 @@ namespace svf {
 
 class ProximalSvmSplitter : public Splitter {
  public:
-  ProximalSvmSplitter(double nu, size_t m_max, size_t n_min)
-      : nu_(nu), m_max_(m_max < 1 ? 1 : m_max), n_min_(n_min) {}
+  ProximalSvmSplitter(double nu, size_t m_max, size_t n_min, bool cut_at_gain = false, int tries = 1)
+      : nu_(nu), m_max_(m_max < 1 ? 1 : m_max), n_min_(n_min), cut_at_gain_(cut_at_gain),
+        tries_(tries < 1 ? 1 : tries) {}
   size_t min_node_size() const override { return 2 * (n_min_ + 1); }
   static std::unique_ptr<Splitter> create(const Params& params);
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
@@ -29,9 +38,11 @@ class ProximalSvmSplitter : public Splitter {
  private:
   static const int kAttempts = 10;
   bool try_split(const TrainingData& data, const int* rows, size_t n,
-                 const std::vector<int>& counts, Rng& rng, SplitRule& rule) const;
+                 const std::vector<int>& counts, Rng& rng, SplitRule& rule, double& gain) const;
   double nu_;
   size_t m_max_, n_min_;
+  bool cut_at_gain_;
+  int tries_;
 };
 
 // Group A membership (1) of each class, by the overlay-class rule.
@@ -41,6 +52,12 @@ std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng);
 // d (+1 / -1); returns (w_1..w_m, gamma).
 std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t n, size_t m,
                                        double nu);
+
+// The cut along the projections proj (of rows with classes y[rows[i]]) of
+// largest information gain, midway between consecutive distinct values;
+// false when all projections are equal.
+bool best_cut(const std::vector<double>& proj, const int* rows, const int* y,
+              const std::vector<int>& counts, double& cut, double& gain);
 
 }  // namespace svf
 #endif
