@@ -32,8 +32,8 @@ register_part("splitter", "psvm", parameters = c("nu", "m_max", "n_min", "psvm_c
 #' information gain". `"plane"` is the proximal SVM's own `gamma`, as in the
 #' paper's Algorithm 1. The least-squares offset is poor when the node's
 #' groups are unbalanced (deep nodes, two-class data): on Spambase, 10-fold
-#' cross-validated accuracy is 92.5% with `"plane"` and 95.6% with `"gain"`
-#' (paper: 95.96%); see bench/psvm_bench.R. `node_tries = t` (default 1, the
+#' cross-validated accuracy is 92.6% with `"plane"` and 95.8% with `"gain"`
+#' (paper: 95.96%; ranger 95.4%); see bench/psvm_spam_cv.R. `node_tries = t` (default 1, the
 #' paper's `K = 1`) draws `t` (groups, predictors) per node and keeps the
 #' split of largest information gain. Combine the parts
 #' freely, e.g. `splitter = "psvm", leaf = "linear_svm"`, or
