@@ -25,14 +25,16 @@
 #' @param methods Methods to compare; default every method for the outcome
 #'   type ([svforest_methods()]).
 #' @param folds Number of cross-validation folds (2 to 20).
+#' @param repeats Number of times the cross-validation is repeated with new
+#'   folds (1 to 20); on small data, repeats steady the choice.
 #' @param seed Seed of the folds and of every fit; `NULL` draws one.
 #' @param num_threads Threads per fit (default: as [svforest()]).
 #' @param refit Refit the chosen method on all the data (`TRUE`) or only
 #'   return the table.
 #' @return An object of class `svforest_selection`: `table` (one row per
 #'   method: mean and standard error of the fold scores, fit seconds),
-#'   `scores` (methods x folds), `method` (the chosen one), `metric`, `folds`,
-#'   `seed`, and `fit` (the refitted model, or `NULL`). `predict()` on it
+#'   `scores` (methods x folds and repeats), `method` (the chosen one),
+#'   `metric`, `folds`, `repeats`, `seed`, and `fit` (the refitted model, or `NULL`). `predict()` on it
 #'   predicts with `fit`.
 #' @seealso `vignette("five-methods", package = "svforest")` for where each
 #'   method stands on public benchmarks.
@@ -42,7 +44,8 @@
 #' sel
 #' head(predict(sel, iris))
 #' @export
-svforest_select <- function(..., methods = NULL, folds = 5L, seed = NULL, num_threads = NULL, refit = TRUE) {
+svforest_select <- function(..., methods = NULL, folds = 5L, repeats = 1L, seed = NULL, num_threads = NULL,
+                            refit = TRUE) {
   args <- list(...)
   if ("method" %in% names(args)) stop("Give the methods to compare as `methods`, not `method`.", call. = FALSE)
   if ("validation" %in% names(args)) {
@@ -63,13 +66,15 @@ svforest_select <- function(..., methods = NULL, folds = 5L, seed = NULL, num_th
                  paste0("\"", allowed, "\"", collapse = ", ")), call. = FALSE)
   }
   folds <- check_count(folds, "folds", 2, 20)
+  repeats <- check_count(repeats, "repeats", 1, 20)
   seed <- resolve_seed(seed)
   refit <- check_flag(refit, "refit")
-  fold_id <- selection_folds(y, folds, seed)
+  # repeat r draws its folds from seed + r - 1
+  fold_id <- lapply(seq_len(repeats), function(r) selection_folds(y, folds, (seed + r - 1) %% .Machine$integer.max))
 
-  jobs <- expand.grid(fold = seq_len(folds), method = methods, stringsAsFactors = FALSE)
+  jobs <- expand.grid(fold = seq_len(folds), rep = seq_len(repeats), method = methods, stringsAsFactors = FALSE)
   run_job <- function(j) {
-    rows <- fold_id != jobs$fold[j]
+    rows <- fold_id[[jobs$rep[j]]] != jobs$fold[j]
     fit_args <- method_arguments(args, jobs$method[j], outcome, length(y))
     fit_args <- c(selection_subset(data, rows), fit_args,
                   list(method = jobs$method[j], seed = seed, num_threads = num_threads))
@@ -88,12 +93,14 @@ svforest_select <- function(..., methods = NULL, folds = 5L, seed = NULL, num_th
     lapply(seq_len(nrow(jobs)), run_job)
   }
   results <- do.call(rbind, results)
-  scores <- matrix(results[, "score"], length(methods), folds, byrow = TRUE,
-                   dimnames = list(methods, paste0("fold", seq_len(folds))))
-  seconds <- rowSums(matrix(results[, "seconds"], length(methods), folds, byrow = TRUE))
+  k <- folds * repeats
+  fold_names <- if (repeats == 1) paste0("fold", seq_len(folds)) else
+    paste0("rep", rep(seq_len(repeats), each = folds), ".fold", seq_len(folds))
+  scores <- matrix(results[, "score"], length(methods), k, byrow = TRUE, dimnames = list(methods, fold_names))
+  seconds <- rowSums(matrix(results[, "seconds"], length(methods), k, byrow = TRUE))
   metric <- if (outcome == "regression") "rmse" else "accuracy"
   table <- data.frame(method = methods, mean = rowMeans(scores),
-                      se = apply(scores, 1, stats::sd) / sqrt(folds), fit_seconds = seconds,
+                      se = apply(scores, 1, stats::sd) / sqrt(k), fit_seconds = seconds,
                       row.names = NULL, stringsAsFactors = FALSE)
   names(table)[2:3] <- paste0(metric, c("", "_se"))
   # best mean score; ties go to the earlier method in `methods`
@@ -107,7 +114,7 @@ svforest_select <- function(..., methods = NULL, folds = 5L, seed = NULL, num_th
                                list(method = methods[best], seed = seed, num_threads = num_threads)))
   }
   structure(list(table = table, scores = scores, method = methods[best], metric = metric, folds = folds,
-                 seed = seed, fit = fit), class = "svforest_selection")
+                 repeats = repeats, seed = seed, fit = fit), class = "svforest_selection")
 }
 
 # The data of a svforest() call: the outcome `y`, and how to subset it
@@ -177,7 +184,8 @@ selection_folds <- function(y, folds, seed) {
 
 #' @export
 print.svforest_selection <- function(x, digits = 4, ...) {
-  cat(sprintf("Method chosen by %d-fold cross-validation (%s): %s\n\n", x$folds, x$metric, x$method))
+  reps <- if (isTRUE(x$repeats > 1)) sprintf(", %d repeats", x$repeats) else ""
+  cat(sprintf("Method chosen by %d-fold cross-validation%s (%s): %s\n\n", x$folds, reps, x$metric, x$method))
   print(x$table, digits = digits, row.names = FALSE)
   if (is.null(x$fit)) cat("\n(not refitted: refit = FALSE)\n")
   invisible(x)

@@ -23,7 +23,8 @@
 #                where the training set is larger (same rows for every model)
 #   --select     add the model "select": svforest_select() over the --methods
 #                presets (--select-folds=K, default 3, cross-validation folds
-#                of the training rows; seed 1), refitted with the chosen
+#                of the training rows, --select-repeats=R, default 1; seed 1),
+#                refitted with the chosen
 #                method; its row names the choice. Its fit time includes
 #                every cross-validation fit.
 #
@@ -110,8 +111,10 @@ svforest_model <- function(method) list(
 models <- c(list(ranger = ranger_model), stats::setNames(lapply(methods, svforest_model), methods))
 if (args$flag("select")) {
   select_folds <- as.integer(one_number("select-folds", 3))
+  select_repeats <- as.integer(one_number("select-repeats", 1))
   models$select <- list(
-    fit = function(s) svforest_select(s$xtr, s$ytr, methods = methods, folds = select_folds, seed = 1,
+    fit = function(s) svforest_select(s$xtr, s$ytr, methods = methods, folds = select_folds,
+                                      repeats = select_repeats, seed = 1,
                                       num_threads = threads),
     predict_prob = function(m, s) stats::predict(m, s$xte, type = "prob", num_threads = threads),
     predict_class = function(m, s) as.character(stats::predict(m, s$xte, type = "class", num_threads = threads)),

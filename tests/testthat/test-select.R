@@ -81,3 +81,20 @@ test_that("bad arguments get clear errors", {
   expect_error(svforest_select(d$x, as.numeric(d$y), methods = "transform"), "numeric")
   expect_error(svforest_select(d$x[1:5, ], d$y[1:5], folds = 3), "too few")
 })
+
+test_that("repeats average over new folds", {
+  d <- xor_linear(120, seed = 4)
+  one <- svforest_select(d$x, d$y, methods = c("rsvt", "psvm"), folds = 3, ntree = 3, seed = 5, num_threads = 1,
+                         refit = FALSE)
+  two <- svforest_select(d$x, d$y, methods = c("rsvt", "psvm"), folds = 3, repeats = 2, ntree = 3, seed = 5,
+                         num_threads = 1, refit = FALSE)
+  expect_identical(dim(two$scores), c(2L, 6L))
+  # the first repeat is the single cross-validation; the second has new folds
+  expect_identical(unname(two$scores[, 1:3]), unname(one$scores))
+  fold2 <- svforest:::selection_folds(d$y, 3, 6)
+  fit <- svforest(d$x[fold2 != 1, ], d$y[fold2 != 1], method = "rsvt", ntree = 3, seed = 5, num_threads = 1)
+  expect_equal(two$scores["rsvt", 4], mean(predict(fit, d$x[fold2 == 1, ]) == d$y[fold2 == 1]))
+  expect_equal(two$table$accuracy[match(c("rsvt", "psvm"), two$table$method)], unname(rowMeans(two$scores)))
+  expect_output(print(two), "2 repeats")
+  expect_error(svforest_select(d$x, d$y, repeats = 0), "repeats")
+})
