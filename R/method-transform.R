@@ -10,7 +10,7 @@ register_method("transform", sampler = "subsample", splitter = "transform", leaf
                 aggregation = "prob", ntree = 20L, defaults = list(max_depth = 9L))
 
 register_part("splitter", "transform",
-              parameters = c("transform_rank", "subspace_dim", "dim_per_class", "transform_iter",
+              parameters = c("transform_rank", "transform_center", "subspace_dim", "dim_per_class", "transform_iter",
                              "transform_step", "node_tries", "min_node_size"),
               tune = "subspace_dim")
 

@@ -67,8 +67,15 @@ svf_parameters <- list(
   n_min = list(default = function(preset, n) 2L,
                check = function(x) check_count(x, "n_min", 0)),
   # transformation splits
-  transform_rank = list(default = function(preset, n) NA_integer_,  # NA: square T
+  transform_rank = list(default = function(preset, n) NA_integer_,  # NA: automatic (square up to 32 predictors)
                         check = function(x) check_count_or_na(x, "transform_rank", 2)),
+  # TRUE: affine subspaces; FALSE: the paper's subspaces through the origin; NA: each node tries both
+  transform_center = list(default = function(preset, n) TRUE,
+                          check = function(x) {
+                            if (is.logical(x) && length(x) == 1) return(x)
+                            stop(sprintf("`transform_center` must be TRUE, FALSE or NA, not %s.", describe(x)),
+                                 call. = FALSE)
+                          }),
   subspace_dim = list(default = function(preset, n) 10L,
                       check = function(x) check_count(x, "subspace_dim", 1)),
   dim_per_class = list(default = function(preset, n) NA_integer_,  # NA: subspace_dim at every node
