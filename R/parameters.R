@@ -69,13 +69,8 @@ svf_parameters <- list(
   # transformation splits
   transform_rank = list(default = function(preset, n) NA_integer_,  # NA: automatic (square up to 32 predictors)
                         check = function(x) check_count_or_na(x, "transform_rank", 2)),
-  # TRUE: affine subspaces; FALSE: the paper's subspaces through the origin; NA: each node tries both
-  transform_center = list(default = function(preset, n) TRUE,
-                          check = function(x) {
-                            if (is.logical(x) && length(x) == 1) return(x)
-                            stop(sprintf("`transform_center` must be TRUE, FALSE or NA, not %s.", describe(x)),
-                                 call. = FALSE)
-                          }),
+  transform_center = list(default = function(preset, n) TRUE,  # FALSE: the paper's subspaces through the origin
+                          check = function(x) check_flag(x, "transform_center")),
   subspace_dim = list(default = function(preset, n) 10L,
                       check = function(x) check_count(x, "subspace_dim", 1)),
   dim_per_class = list(default = function(preset, n) NA_integer_,  # NA: subspace_dim at every node

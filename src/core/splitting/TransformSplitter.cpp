@@ -10,8 +10,7 @@ namespace svf {
 std::unique_ptr<Splitter> TransformSplitter::create(const Params& params) {
   TransformOptions o;
   o.rank = params.integer("transform_rank");
-  const double center = params.number("transform_center");
-  o.center = std::isnan(center) ? -1 : (center != 0.0 ? 1 : 0);
+  o.center = params.flag("transform_center");
   o.dim = params.integer("subspace_dim");
   o.dim_per_class = params.integer("dim_per_class");
   o.iterations = params.integer("transform_iter");
@@ -227,18 +226,8 @@ MatrixXd group_basis(const MatrixXd& T, const MatrixXd& M, int dim) {
 }
 
 bool TransformSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
-  if (o_.center >= 0) {
-    double gain;
-    return split_kind(node, rng, o_.center > 0, o_.tries > 1, rule, gain);
-  }
-  // automatic: an affine split and a through-origin split, each with its own
-  // class divisions; the one with the larger information gain (ties: affine)
-  SplitRule other;
-  double gain_affine = -HUGE_VAL, gain_origin = -HUGE_VAL;
-  const bool affine = split_kind(node, rng, true, true, rule, gain_affine);
-  const bool origin = split_kind(node, rng, false, true, other, gain_origin);
-  if (origin && (!affine || gain_origin > gain_affine)) rule = std::move(other);
-  return affine || origin;
+  double gain;
+  return split_kind(node, rng, o_.center, o_.tries > 1, rule, gain);
 }
 
 bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affine_kind, bool need_gain,

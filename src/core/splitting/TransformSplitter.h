@@ -35,12 +35,10 @@ struct TransformOptions {
   // predictors, else T = W P with P the node's top kAutoRank principal
   // directions (a randomized range finder) and W square, learned
   int rank = 0;
-  // 1: affine subspaces on node-standardised predictors (each group's
-  // subspace passes through its mean); 0: the paper's linear subspaces
-  // through the origin on raw predictors, rows of unit norm; -1 (R's NA,
-  // automatic): each node learns one of each and keeps the one whose routing
-  // has the larger information gain
-  int center = -1;
+  // true: affine subspaces on node-standardised predictors (each group's
+  // subspace passes through its mean); false: the paper's linear subspaces
+  // through the origin on raw predictors, rows of unit norm
+  bool center = true;
   int dim = 10;         // subspace dimension of each group (the cap when dim_per_class > 0)
   // > 0: a node's subspace dimension is dim_per_class x (classes in the node) / 2,
   // at most dim; <= 0 (R's NA): always dim
