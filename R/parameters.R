@@ -68,8 +68,10 @@ svf_parameters <- list(
   n_min = list(default = function(preset, n) 2L,
                check = function(x) check_count(x, "n_min", 0)),
   # transformation splits
-  transform_rank = list(default = function(preset, n) NA_integer_,  # NA: square T
+  transform_rank = list(default = function(preset, n) NA_integer_,  # NA: automatic (square up to 32 predictors)
                         check = function(x) check_count_or_na(x, "transform_rank", 2)),
+  transform_center = list(default = function(preset, n) TRUE,  # FALSE: the paper's subspaces through the origin
+                          check = function(x) check_flag(x, "transform_center")),
   subspace_dim = list(default = function(preset, n) 10L,
                       check = function(x) check_count(x, "subspace_dim", 1)),
   dim_per_class = list(default = function(preset, n) NA_integer_,  # NA: subspace_dim at every node

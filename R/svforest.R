@@ -13,7 +13,9 @@
 #'   0.632 for `"subsample"`).}
 #' \item{`splitter`}{`"random_axis"` (RSVT), `"psvm"` (proximal SVM
 #'   oblique splits, with `nu`, `m_max`, `n_min`), `"transform"` (learned
-#'   transformations, with `transform_rank`, `subspace_dim` (default 10),
+#'   transformations, with `transform_rank` (default `NA`: automatic),
+#'   `transform_center` (default `TRUE`: affine subspaces; `FALSE`: the
+#'   paper's through the origin), `subspace_dim` (default 10),
 #'   `dim_per_class` (default `NA`),
 #'   `transform_iter` (default 30), `transform_step` (default 0.5),
 #'   `node_tries` (default 1) and

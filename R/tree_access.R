@@ -18,7 +18,7 @@
 # leaf's integer payload starts with its K class counts.
 
 # Split kind codes, as in src/core/tree/SplitKinds.h.
-split_kind_names <- c("axis", "oblique", "transform")
+split_kind_names <- c("axis", "oblique", "transform", "affine_transform")
 
 # Leaf kind codes as saved in models, named (from the engine's registry).
 leaf_kind_codes <- function() .svf_leaf_kinds()
@@ -93,8 +93,9 @@ tree_depth <- function(tree) {
 
 # The split of each node: a character vector, one value per node: NA for a
 # leaf, else "axis" (predictor <= value), "oblique" (weighted sum of a few
-# predictors <= value) or "transform" (learned transformation and two
-# subspaces).
+# predictors <= value), "transform" (learned transformation and two
+# subspaces through the origin) or "affine_transform" (learned
+# transformation of centred predictors and two affine subspaces).
 tree_split_kinds <- function(tree) {
   kind <- rep(NA_character_, tree_n_nodes(tree))
   split <- tree$leaf_id < 0
@@ -153,17 +154,45 @@ tree_oblique_split <- function(tree, node) {
 
 # The transformation split of node `node` for `p` predictors:
 # list(transform = r x p matrix T, left = r x k basis of the left child's
-# subspace, right = r x k basis of the right child's). A row x goes left
-# when the left subspace reconstructs T x with the smaller (or equal)
-# residual. Payload: int [r, k], real [T, left, right].
+# subspace, right = r x k basis of the right child's, affine). A "transform"
+# split (affine FALSE) sends a row x left when the left subspace
+# reconstructs z = T x with the smaller (or equal) residual. Payload: int
+# [r, k], real [T, left, right]. An "affine_transform" split (affine TRUE)
+# also has `center` (p values), `left_mean` and `right_mean` (r values
+# each): with z = T (x - center), the row goes left when
+# ||z - left_mean||^2 - ||left' (z - left_mean)||^2 is at most the same for
+# the right child. Payload: int [r, k], real [center, T, left_mean,
+# right_mean, left, right].
 tree_transform_split <- function(tree, node, p) {
   i <- tree$split_int_start[node]
   r <- tree$split_int[i + 1L]
   k <- tree$split_int[i + 2L]
-  v <- tree$split_real[tree$split_real_start[node] + seq_len(r * (p + 2 * k))]
-  list(transform = matrix(v[seq_len(r * p)], r, p),
-       left = matrix(v[r * p + seq_len(r * k)], r, k),
-       right = matrix(v[r * p + r * k + seq_len(r * k)], r, k))
+  affine <- tree$split_kind[node] == 3L
+  start <- tree$split_real_start[node]
+  if (!affine) {
+    v <- tree$split_real[start + seq_len(r * (p + 2 * k))]
+    return(list(transform = matrix(v[seq_len(r * p)], r, p),
+                left = matrix(v[r * p + seq_len(r * k)], r, k),
+                right = matrix(v[r * p + r * k + seq_len(r * k)], r, k), affine = FALSE))
+  }
+  v <- tree$split_real[start + seq_len(p + r * (p + 2 + 2 * k))]
+  at <- p + r * p
+  list(center = v[seq_len(p)], transform = matrix(v[p + seq_len(r * p)], r, p),
+       left_mean = v[at + seq_len(r)], right_mean = v[at + r + seq_len(r)],
+       left = matrix(v[at + 2 * r + seq_len(r * k)], r, k),
+       right = matrix(v[at + 2 * r + r * k + seq_len(r * k)], r, k), affine = TRUE)
+}
+
+# Whether each row of x goes left at transformation split `split` (from
+# tree_transform_split()), computed in R.
+transform_split_left <- function(split, x) {
+  if (!split$affine) {
+    z <- split$transform %*% t(x)
+    return(colSums(crossprod(split$left, z)^2) >= colSums(crossprod(split$right, z)^2))
+  }
+  z <- split$transform %*% (t(x) - split$center)
+  residual <- function(m, u) { d <- z - m; colSums(d^2) - colSums(crossprod(u, d)^2) }
+  residual(split$left_mean, split$left) <= residual(split$right_mean, split$right)
 }
 
 # The linear model of leaf `leaf` of `tree` in `forest` (the model's `forest`
@@ -294,7 +323,7 @@ tree_damages <- function(tree, K, p) {
     add("split_var_high", function(t) { t$split_int[at] <- 99L; t })
     add("split_var_negative", function(t) { t$split_int[at] <- -5L; t })
   }
-  tf <- first_of("transform")
+  tf <- first_of(c("transform", "affine_transform"))
   if (!is.na(tf)) {
     at <- tree$split_int_start[tf] + 1L
     add("tf_rank_zero", function(t) { t$split_int[at] <- 0L; t })
@@ -305,6 +334,14 @@ tree_damages <- function(tree, K, p) {
     add("tf_values_truncated", function(t) { t$split_real <- utils::head(t$split_real, -1); t })
     add("tf_values_integer", function(t) { t$split_real <- integer(length(t$split_real)); t })
     add("tf_start_high", function(t) { t$split_real_start[tf] <- length(t$split_real); t })
+    add("tf_kind_swapped", function(t) {  # the other transformation kind, one value short of its payload
+      t$split_kind[tf] <- if (t$split_kind[tf] == 2L) 3L else 2L
+      r <- t$split_int[at]
+      k <- t$split_int[at + 1L]
+      need <- if (t$split_kind[tf] == 3L) p + r * (p + 2 + 2 * k) else r * (p + 2 * k)
+      t$split_real <- utils::head(t$split_real, t$split_real_start[tf] + need - 1L)
+      t
+    })
   }
   ob <- first_of("oblique")
   if (!is.na(ob)) {

@@ -79,7 +79,7 @@ test_that("routing agrees with a direct computation in R", {
   tr <- union_of_subspaces(40)
   te <- union_of_subspaces(30, seed = 2)
   fit <- svforest(tr$x, tr$y, method = "transform", ntree = 3, seed = 4, num_threads = 1,
-                  subspace_dim = 2, transform_rank = 6)
+                  subspace_dim = 2, transform_rank = 6, transform_center = FALSE)
   leaves <- predict(fit, te$x, type = "leaf")
   for (t in seq_along(fit$forest$trees)) {
     tree <- fit$forest$trees[[t]]
@@ -127,7 +127,7 @@ test_that("on a union of subspaces one transformation tree beats 100 ranger tree
   tr <- union_of_subspaces(40, K = 6, d = 16, tilt = 0.1, noise = 0.05, seed = 5)
   te <- union_of_subspaces(150, K = 6, d = 16, tilt = 0.1, noise = 0.05, seed = 6)
   fit <- svforest(tr$x, tr$y, method = "transform", ntree = 1, sample_fraction = 1, seed = 1,
-                  num_threads = 2, subspace_dim = 2)
+                  num_threads = 2, subspace_dim = 2, transform_center = FALSE)
   acc <- mean(predict(fit, te$x) == te$y)
   expect_gt(acc, 0.85)
   skip_if_not_installed("ranger")
@@ -144,7 +144,7 @@ test_that("dim_per_class grows each node's subspaces with its classes", {
   te <- union_of_subspaces(100, K = 10, d = 30, dim = 3, tilt = 0.5, noise = 0.05, seed = 6)
   fit <- function(...) {
     svforest(tr$x, tr$y, method = "transform", ntree = 1, sample_fraction = 1, seed = 1,
-             num_threads = 1, transform_iter = 0, ...)
+             num_threads = 1, transform_iter = 0, transform_center = FALSE, ...)
   }
   fixed <- fit(subspace_dim = 3)
   grown <- fit(subspace_dim = 25, dim_per_class = 3)
@@ -194,15 +194,19 @@ test_that("transform parameters are checked and damaged transformation splits ar
   expect_error(fit_tf(min_node_size = 1), "min_node_size")
   expect_error(fit_tf(splitter = "nuclear"), "splitter")
 
-  fit <- fit_tf(seed = 1)
-  tree <- fit$forest$trees[[1]]
-  expect_true("transform" %in% tree_split_kinds(tree))
-  damage <- tree_damages(tree, nlevels(tr$y), ncol(tr$x))
-  expect_gte(sum(startsWith(names(damage), "tf_")), 8)  # the transformation splits' payload is damaged too
-  for (what in names(damage)) {
-    m <- fit
-    m$forest$trees[[1]] <- damage[[what]]
-    expect_error(predict(m, tr$x), "tree 1", info = what)
+  expect_error(fit_tf(transform_center = "yes"), "transform_center")
+  expect_error(fit_tf(transform_center = c(TRUE, FALSE)), "transform_center")
+  for (center in c(TRUE, FALSE)) {
+    fit <- fit_tf(seed = 1, transform_center = center)
+    tree <- fit$forest$trees[[1]]
+    expect_true((if (center) "affine_transform" else "transform") %in% tree_split_kinds(tree))
+    damage <- tree_damages(tree, nlevels(tr$y), ncol(tr$x))
+    expect_gte(sum(startsWith(names(damage), "tf_")), 9)  # the transformation splits' payload is damaged too
+    for (what in names(damage)) {
+      m <- fit
+      m$forest$trees[[1]] <- damage[[what]]
+      expect_error(predict(m, tr$x), "tree 1", info = paste(center, what))
+    }
   }
 })
 
@@ -213,20 +217,14 @@ info_gain <- function(y, left) {
 }
 
 # Rows of x sent left by the root's transformation split.
-root_left <- function(tree, x) {
-  split <- tree_transform_split(tree, 1L, ncol(x))
-  z <- split$transform %*% t(x)
-  ua <- split$left
-  ub <- split$right
-  colSums(crossprod(ua, z)^2) >= colSums(crossprod(ub, z)^2)  # smaller residual: larger projection
-}
+root_left <- function(tree, x) transform_split_left(tree_transform_split(tree, 1L, ncol(x)), x)
 
 test_that("node_tries keeps the division with the largest information gain", {
   tr <- union_of_subspaces(30, K = 6, d = 16, tilt = 0.5, noise = 0.05, seed = 5)
   fit <- function(tries, seed) {
     svforest(tr$x, tr$y, method = "transform", ntree = 1, sample_fraction = 1, seed = seed,
              num_threads = 1, subspace_dim = 2, transform_iter = 10, max_depth = 1,
-             node_tries = tries)$forest$trees[[1]]
+             node_tries = tries, transform_center = FALSE)$forest$trees[[1]]
   }
   default <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 1,
                       transform_iter = 5)
@@ -261,4 +259,89 @@ test_that("node_tries > 1 is deterministic across threads", {
   tf_fit <- function(...) svforest(tr$x, tr$y, method = "transform", ntree = 1, num_threads = 1, ...)
   for (bad in list(0, -1, 1.5, NA, "2", 1001, c(2, 3)))
     expect_error(tf_fit(node_tries = bad), "`node_tries` must be a single whole number")
+})
+
+# Two Gaussian classes at +m and -m (centred data): both classes lie along
+# the same line through the origin, so subspaces through the origin cannot
+# tell them apart (issues 18 and 20: the forest predicted one class).
+centred_two_class <- function(n, seed) {
+  withr_seed(seed, {
+    y <- factor(rep(c("a", "b"), length.out = n))
+    m <- c(1.2, -0.8, 0.6, 0, 0)
+    x <- matrix(stats::rnorm(n * 5), n, 5) + outer(ifelse(y == "a", 1, -1), m)
+    colnames(x) <- paste0("x", 1:5)
+    list(x = x, y = y)
+  })
+}
+
+test_that("with defaults, transformation forests separate a centred two-class problem", {
+  tr <- centred_two_class(300, 1)
+  te <- centred_two_class(1000, 2)
+  fit <- svforest(tr$x, tr$y, method = "transform", seed = 1, num_threads = 2)
+  expect_true(fit$params$transform_center)
+  pred <- predict(fit, te$x)
+  expect_gt(mean(pred == te$y), 0.85)  # the Bayes rate is about 0.97
+  expect_gt(min(table(pred)), 300)  # both classes predicted
+  kinds <- unlist(lapply(fit$forest$trees, tree_split_kinds))
+  expect_true(all(kinds[!is.na(kinds)] == "affine_transform"))
+})
+
+test_that("affine splits ignore the predictors' units, and routing agrees with R", {
+  tr <- centred_two_class(200, 3)
+  te <- centred_two_class(200, 4)
+  # one predictor in huge units, shifted far from zero
+  big <- function(x) { x[, 2] <- 1e4 * x[, 2] + 5e5; x }
+  fit <- svforest(tr$x, tr$y, method = "transform", ntree = 5, seed = 2, num_threads = 1)
+  fit_big <- svforest(big(tr$x), tr$y, method = "transform", ntree = 5, seed = 2, num_threads = 1)
+  expect_gt(mean(predict(fit_big, big(te$x)) == predict(fit, te$x)), 0.98)
+  expect_gt(mean(predict(fit_big, big(te$x)) == te$y), 0.85)
+  leaves <- predict(fit_big, big(te$x), type = "leaf")
+  xb <- big(te$x)
+  for (t in 1:2) {
+    tree <- fit_big$forest$trees[[t]]
+    leaf <- integer(nrow(xb))
+    for (i in seq_len(nrow(xb))) {
+      node <- 1L
+      while (is.na(tree_node_leaf(tree, node))) {
+        split <- tree_transform_split(tree, node, ncol(xb))
+        expect_true(split$affine)
+        node <- tree_children(tree, node)[if (transform_split_left(split, xb[i, , drop = FALSE])) 1L else 2L]
+      }
+      leaf[i] <- tree_node_leaf(tree, node)
+    }
+    expect_gt(mean(leaf == leaves[, t]), 0.99)  # rounding may flip a row on a boundary
+  }
+})
+
+test_that("transform_center = FALSE keeps the paper's splits through the origin", {
+  tr <- union_of_subspaces(30)
+  paper <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 1,
+                    transform_center = FALSE)
+  kinds <- unlist(lapply(paper$forest$trees, tree_split_kinds))
+  expect_true(all(kinds[!is.na(kinds)] == "transform"))
+  expect_identical(paper$forest, svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 2,
+                                          transform_center = FALSE)$forest)
+})
+
+test_that("on wide data the automatic rank learns T inside the node's top 32 principal directions", {
+  withr_seed(9, {
+    n <- 120
+    y <- factor(rep(c("a", "b", "c"), length.out = n))
+    x <- matrix(stats::rnorm(n * 80), n, 80) + 1.5 * outer(as.integer(y), c(1, -1, rep(0, 78)))
+  })
+  fit <- function(threads, ...) {
+    svforest(x, y, method = "transform", ntree = 3, seed = 5, num_threads = threads, transform_iter = 5, ...)
+  }
+  a <- fit(1)
+  expect_identical(a$forest, fit(2)$forest)  # the randomized range finder draws from the tree's generator
+  tree <- a$forest$trees[[1]]
+  split <- tree_transform_split(tree, 1L, ncol(x))
+  expect_identical(dim(split$transform), c(32L, 80L))
+  # T = W P: its rows lie in a 32-dimensional space
+  expect_lte(qr(split$transform)$rank, 32)
+  square <- fit(1, transform_rank = 80)
+  expect_identical(dim(tree_transform_split(square$forest$trees[[1]], 1L, ncol(x))$transform), c(80L, 80L))
+  path <- tempfile(fileext = ".rds")
+  saveRDS(a, path)
+  expect_identical(predict(readRDS(path), x, type = "prob"), predict(a, x, type = "prob"))
 })

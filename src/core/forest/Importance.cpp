@@ -288,7 +288,8 @@ class TreeRows {
     for (const auto& g : groups)
       if (g.size() != 1) return false;
     for (size_t i = 0; i < tree_.n_nodes; ++i)
-      if (tree_.leaf_id[i] < 0 && tree_.split_kind[i] == kSplitSubspace) return false;
+      if (tree_.leaf_id[i] < 0 && tree_.split_kind[i] != kSplitAxis && tree_.split_kind[i] != kSplitOblique)
+        return false;
     return true;
   }
 

@@ -10,6 +10,7 @@ namespace svf {
 std::unique_ptr<Splitter> TransformSplitter::create(const Params& params) {
   TransformOptions o;
   o.rank = params.integer("transform_rank");
+  o.center = params.flag("transform_center");
   o.dim = params.integer("subspace_dim");
   o.dim_per_class = params.integer("dim_per_class");
   o.iterations = params.integer("transform_iter");
@@ -112,20 +113,74 @@ double spectral_norm(const MatrixXd& T, VectorXd& v) {
   return sigma;
 }
 
+// Up to q top principal directions (uncentred: the caller centres) of the
+// columns of X (p x n), as the rows of a q' x p matrix with orthonormal rows,
+// q' <= q the directions with a singular value above 1e-10 of the largest.
+// A randomized range finder (Halko, Martinsson & Tropp): a uniform sketch of
+// q + 10 columns, two power iterations with re-orthonormalisation, then the
+// exact SVD inside the sketch: O(p n q) instead of O(p^2 n + p^3).
+MatrixXd top_directions(const MatrixXd& X, int q, Rng& rng) {
+  const Eigen::Index p = X.rows(), n = X.cols();
+  const Eigen::Index l = std::min<Eigen::Index>(std::min(p, n), q + 10);
+  MatrixXd omega(n, l);
+  for (Eigen::Index j = 0; j < l; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) omega(i, j) = rng.uniform() - 0.5;
+  MatrixXd Y = X * omega;  // p x l
+  auto orthonormal = [](MatrixXd& m) {
+    Eigen::HouseholderQR<MatrixXd> qr(m);
+    m = qr.householderQ() * MatrixXd::Identity(m.rows(), m.cols());
+  };
+  for (int it = 0; it < 2; ++it) {
+    orthonormal(Y);
+    MatrixXd Z = X.transpose() * Y;  // n x l
+    orthonormal(Z);
+    Y.noalias() = X * Z;
+  }
+  orthonormal(Y);
+  // X's top directions inside span(Y): eigen-decomposition of (Y'X)(Y'X)'
+  const MatrixXd small = Y.transpose() * X;  // l x n
+  MatrixXd S = MatrixXd::Zero(l, l);
+  S.selfadjointView<Eigen::Lower>().rankUpdate(small);
+  S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
+  Eigen::SelfAdjointEigenSolver<MatrixXd> es(S);
+  const VectorXd& lam = es.eigenvalues();  // ascending
+  const double top = lam(l - 1);
+  Eigen::Index k = 0;
+  while (k < std::min<Eigen::Index>(q, l) && top > 0.0 && lam(l - 1 - k) > 1e-20 * top) ++k;
+  MatrixXd P(k, p);
+  for (Eigen::Index j = 0; j < k; ++j) P.row(j) = (Y * es.eigenvectors().col(l - 1 - j)).transpose();
+  return P;
+}
+
 }  // namespace
 
 LearnedTransform learn_transform(const MatrixXd& A, const MatrixXd& B, int rank, int iterations,
-                                 double step) {
+                                 double step, bool center_groups) {
   const Eigen::Index p = A.rows();
   MatrixXd AB(p, A.cols() + B.cols());
   AB << A, B;
-  const Term ta = make_term(A), tb = make_term(B);
-  Term tab;
-  if (ta.gram && tb.gram) {
-    tab.gram = true;
-    tab.m = ta.m + tb.m;
+  Term ta, tb, tab;
+  if (center_groups) {
+    const VectorXd ma = A.rowwise().mean(), mb = B.rowwise().mean();
+    ta = make_term(A.colwise() - ma);
+    tb = make_term(B.colwise() - mb);
+    if (ta.gram && tb.gram) {
+      tab.gram = true;
+      tab.m = ta.m + tb.m;
+      tab.m.noalias() += static_cast<double>(A.cols()) * ma * ma.transpose();
+      tab.m.noalias() += static_cast<double>(B.cols()) * mb * mb.transpose();
+    } else {
+      tab = make_term(AB);
+    }
   } else {
-    tab = make_term(AB);
+    ta = make_term(A);
+    tb = make_term(B);
+    if (ta.gram && tb.gram) {
+      tab.gram = true;
+      tab.m = ta.m + tb.m;
+    } else {
+      tab = make_term(AB);
+    }
   }
 
   LearnedTransform out;
@@ -171,43 +226,99 @@ MatrixXd group_basis(const MatrixXd& T, const MatrixXd& M, int dim) {
 }
 
 bool TransformSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
+  double gain;
+  return split_kind(node, rng, o_.center, o_.tries > 1, rule, gain);
+}
+
+bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affine_kind, bool need_gain,
+                                   SplitRule& rule, double& best_gain) const {
   const TrainingData& data = *node.data;
   const int* rows = node.rows;
   const size_t n = node.n;
   const int K = data.num_classes;
   const size_t p = data.x->n_cols();
-  const int r = (o_.rank <= 0 || static_cast<size_t>(o_.rank) >= p) ? static_cast<int>(p) : o_.rank;
-  const int dim_cap = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
-  if (dim_cap < 1) return false;
   std::vector<int> present, counts(K, 0);
   for (size_t i = 0; i < n; ++i) ++counts[data.y[rows[i]]];
   for (int k = 0; k < K; ++k)
     if (counts[k] > 0) present.push_back(k);
   if (present.size() < 2) return false;
 
-  // node rows as columns, each of unit norm, all divided by sqrt(n) so that
-  // the objective and the step size mean the same at every node size
+  // node rows as columns. The paper's way (center = false): raw predictors,
+  // each row of unit norm. Affine (center = true): each predictor centred at
+  // its node mean and divided by its node standard deviation. Either way all
+  // is divided so that ||X||_F = 1 (the mean squared row norm is 1 / n), so
+  // the objective and the step size mean the same at every node size.
   MatrixXd X(p, n);
   std::vector<double> col(n);
   // a predictor constant in the node is never used: its row of X is zero and
   // its column of T is zeroed after learning, so routing ignores it
   std::vector<size_t> constant;
+  std::vector<double> shift(p, 0.0), factor(p, 1.0);  // affine: x -> (x - shift) * factor
   for (size_t j = 0; j < p; ++j) {
     data.x->gather(j, rows, n, col.data());
     bool varies = false;
     for (size_t i = 1; i < n && !varies; ++i) varies = col[i] != col[0];
     if (!varies) {
       constant.push_back(j);
+      shift[j] = col[0];
+      factor[j] = 0.0;
       for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
       continue;
     }
-    for (size_t i = 0; i < n; ++i) X(j, i) = col[i];
+    if (affine_kind) {
+      double mean = 0.0;
+      for (size_t i = 0; i < n; ++i) mean += col[i];
+      mean /= static_cast<double>(n);
+      double ss = 0.0;
+      for (size_t i = 0; i < n; ++i) ss += (col[i] - mean) * (col[i] - mean);
+      const double sd = std::sqrt(ss / static_cast<double>(n));
+      if (!(sd > 0.0) || !std::isfinite(sd) || !std::isfinite(1.0 / sd)) {
+        constant.push_back(j);  // spread too small (or too large) to scale
+        shift[j] = mean;
+        factor[j] = 0.0;
+        for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
+        continue;
+      }
+      shift[j] = mean;
+      factor[j] = 1.0 / sd;
+      for (size_t i = 0; i < n; ++i) X(j, i) = (col[i] - mean) / sd;
+    } else {
+      for (size_t i = 0; i < n; ++i) X(j, i) = col[i];
+    }
   }
-  if (constant.size() == p) return false;
-  for (size_t i = 0; i < n; ++i) {
-    const double norm = X.col(i).norm();
-    if (norm > 0.0) X.col(i) /= norm * std::sqrt(static_cast<double>(n));
+  const size_t varying = p - constant.size();
+  if (varying == 0) return false;
+  if (affine_kind) {
+    const double s = std::sqrt(static_cast<double>(n) * static_cast<double>(varying));
+    X /= s;
+    for (double& f : factor) f /= s;
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      const double norm = X.col(i).norm();
+      if (norm > 0.0) X.col(i) /= norm * std::sqrt(static_cast<double>(n));
+    }
   }
+
+  // The space T is learned in: all p predictors (square or free fat T), or,
+  // with the automatic rank on more than kAutoRank varying predictors, the
+  // node's top kAutoRank principal directions P (T = W P, W square).
+  const bool reduce = o_.rank <= 0 && varying > static_cast<size_t>(kAutoRank);
+  MatrixXd P;  // q x p, orthonormal rows
+  const MatrixXd* Y = &X;
+  MatrixXd XP;
+  int r;
+  if (reduce) {
+    Rng sketch(rng.next(), 0);
+    P = top_directions(X, kAutoRank, sketch);
+    XP.noalias() = P * X;
+    Y = &XP;
+    r = static_cast<int>(P.rows());
+  } else {
+    r = (o_.rank <= 0 || static_cast<size_t>(o_.rank) >= p) ? static_cast<int>(p) : o_.rank;
+  }
+  const int dim_cap = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
+  if (dim_cap < 1) return false;
+  const Eigen::Index q = Y->rows();
 
   // Randomized node optimisation (Criminisi & Shotton): `tries` random
   // divisions, each with its own T and subspaces, drawn in a fixed order from
@@ -219,7 +330,7 @@ bool TransformSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule&
   std::vector<char> in_a(K, 0), to_left(n);
   SplitRule candidate;
   bool found = false;
-  double best_gain = -HUGE_VAL;
+  best_gain = -HUGE_VAL;
   for (int t = 0; t < tries; ++t) {
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
       // random division of the classes into two non-empty groups
@@ -238,29 +349,82 @@ bool TransformSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule&
       if (o_.dim_per_class > 0)
         dim = static_cast<int>(std::min<double>(
             dim_cap, std::ceil(0.5 * o_.dim_per_class * static_cast<double>(present.size()))));
-      MatrixXd A(p, n_a), B(p, n - n_a);
+      MatrixXd A(q, n_a), B(q, n - n_a);
       for (size_t i = 0, a = 0, b = 0; i < n; ++i) {
-        if (in_a[data.y[rows[i]]]) A.col(a++) = X.col(i);
-        else B.col(b++) = X.col(i);
+        if (in_a[data.y[rows[i]]]) A.col(a++) = Y->col(i);
+        else B.col(b++) = Y->col(i);
       }
 
-      LearnedTransform lt = learn_transform(A, B, r, o_.iterations, o_.step);
-      for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
-      const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
+      LearnedTransform lt = learn_transform(A, B, reduce ? 0 : r, o_.iterations, o_.step, affine_kind);
+      // lt.T acts on the columns of Y: the full transform is lt.T P when reduced
+      MatrixXd T = reduce ? MatrixXd(lt.T * P) : lt.T;
+      for (size_t j : constant) T.col(static_cast<Eigen::Index>(j)).setZero();
+      if (!reduce)
+        for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
 
       std::vector<double> values;
-      values.reserve(static_cast<size_t>(r) * (p + 2 * dim));
-      values.assign(lt.T.data(), lt.T.data() + lt.T.size());
-      values.insert(values.end(), UA.data(), UA.data() + UA.size());
-      values.insert(values.end(), UB.data(), UB.data() + UB.size());
-      candidate = SplitRule::subspace(r, dim, std::move(values));
+      if (affine_kind) {
+        const VectorXd ma = A.rowwise().mean(), mb = B.rowwise().mean();
+        MatrixXd UA = group_basis(lt.T, A.colwise() - ma, dim);
+        MatrixXd UB = group_basis(lt.T, B.colwise() - mb, dim);
+        const VectorXd za = lt.T * ma, zb = lt.T * mb;
+        // The subspaces' dimension: the d in 1..dim (both groups the same)
+        // whose routing of the node's rows has the largest information gain
+        // (ties: the smaller d). The bases are nested, so every d costs O(n).
+        {
+          const MatrixXd Z = lt.T * (*Y);  // r x n
+          const MatrixXd DA = Z.colwise() - za, DB = Z.colwise() - zb;
+          const MatrixXd PA = UA.transpose() * DA, PB = UB.transpose() * DB;  // dim x n
+          VectorXd ea = DA.colwise().squaredNorm().transpose(), eb = DB.colwise().squaredNorm().transpose();
+          int best_d = 0;
+          double best_d_gain = -HUGE_VAL;
+          for (int d = 1; d <= dim; ++d) {
+            std::fill(left_counts.begin(), left_counts.end(), 0);
+            size_t nl = 0;
+            for (size_t i = 0; i < n; ++i) {
+              ea(i) -= PA(d - 1, i) * PA(d - 1, i);
+              eb(i) -= PB(d - 1, i) * PB(d - 1, i);
+              if (ea(i) <= eb(i)) {
+                ++left_counts[data.y[rows[i]]];
+                ++nl;
+              }
+            }
+            if (nl == 0 || nl == n) continue;
+            const double gain = entropy_gain(counts.data(), left_counts.data(), K, n, nl);
+            if (gain > best_d_gain + 1e-12) {
+              best_d_gain = gain;
+              best_d = d;
+            }
+          }
+          if (best_d == 0) continue;  // every dimension sends every row one way: draw again
+          dim = best_d;
+          UA.conservativeResize(Eigen::NoChange, dim);
+          UB.conservativeResize(Eigen::NoChange, dim);
+        }
+        for (size_t j = 0; j < p; ++j) T.col(static_cast<Eigen::Index>(j)) *= factor[j];
+        values.reserve(p + static_cast<size_t>(r) * (p + 2 + 2 * dim));
+        values.assign(shift.begin(), shift.end());
+        values.insert(values.end(), T.data(), T.data() + T.size());
+        values.insert(values.end(), za.data(), za.data() + za.size());
+        values.insert(values.end(), zb.data(), zb.data() + zb.size());
+        values.insert(values.end(), UA.data(), UA.data() + UA.size());
+        values.insert(values.end(), UB.data(), UB.data() + UB.size());
+        candidate = SplitRule::affine(r, dim, std::move(values));
+      } else {
+        const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
+        values.reserve(static_cast<size_t>(r) * (p + 2 * dim));
+        values.assign(T.data(), T.data() + T.size());
+        values.insert(values.end(), UA.data(), UA.data() + UA.size());
+        values.insert(values.end(), UB.data(), UB.data() + UB.size());
+        candidate = SplitRule::subspace(r, dim, std::move(values));
+      }
       size_t left = 0;
       for (size_t i = 0; i < n; ++i) {
         to_left[i] = candidate.goes_left([&](int c) { return data.x->get(rows[i], c); }, p);
         left += to_left[i];
       }
       if (left == 0 || left == n) continue;  // every row one way: draw again
-      if (tries == 1) {
+      if (tries == 1 && !need_gain) {
         rule = std::move(candidate);
         return true;
       }

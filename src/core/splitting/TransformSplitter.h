@@ -29,7 +29,16 @@
 namespace svf {
 
 struct TransformOptions {
-  int rank = 0;         // rows of T; <= 0 (R's NA) or >= p: square T (identity start)
+  // rows of T; >= p: square T (identity start); 2 .. p - 1: a fat T learned
+  // freely from the node's top principal directions; <= 0 (R's NA,
+  // automatic): square when the node has at most kAutoRank varying
+  // predictors, else T = W P with P the node's top kAutoRank principal
+  // directions (a randomized range finder) and W square, learned
+  int rank = 0;
+  // true: affine subspaces on node-standardised predictors (each group's
+  // subspace passes through its mean); false: the paper's linear subspaces
+  // through the origin on raw predictors, rows of unit norm
+  bool center = true;
   int dim = 10;         // subspace dimension of each group (the cap when dim_per_class > 0)
   // > 0: a node's subspace dimension is dim_per_class x (classes in the node) / 2,
   // at most dim; <= 0 (R's NA): always dim
@@ -47,11 +56,18 @@ struct LearnedTransform {
   std::vector<double> objective;   // f at the start and after every step
 };
 
+// The automatic rank's cap (TransformOptions::rank <= 0).
+const int kAutoRank = 32;
+
 // A (p x m_a) and B (p x m_b): the two groups' rows as columns, already
 // normalised as the caller wishes. rank < p gives a fat T started from the
 // top principal directions of [A, B] (the identity restricted to them).
+// center_groups: the groups' own terms use their rows minus the group's mean
+// (affine subspaces; the union term keeps [A, B] as given, centred by the
+// caller at the node's mean), so T is rewarded for keeping the groups' means
+// apart and for making each group's spread low-rank.
 LearnedTransform learn_transform(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, int rank,
-                                 int iterations, double step);
+                                 int iterations, double step, bool center_groups = false);
 
 // Top `dim` left singular vectors of T M (r x dim); directions with a zero
 // singular value are left as zero columns.
@@ -69,6 +85,10 @@ class TransformSplitter : public Splitter {
 
  private:
   static const int kAttempts = 3;  // new class groups when a rule sends every row one way
+  // The best split of one kind (affine or through the origin) and, when
+  // need_gain or node_tries > 1, its information gain.
+  bool split_kind(const NodeContext& node, Rng& rng, bool affine_kind, bool need_gain, SplitRule& rule,
+                  double& best_gain) const;
   TransformOptions o_;
 };
 

@@ -8,7 +8,7 @@ size_t split_int_length(int kind, const int* ints) {
   switch (kind) {
     case kSplitAxis: return 1;
     case kSplitOblique: return 1 + static_cast<size_t>(ints[0]);
-    default: return 2;  // subspace
+    default: return 2;  // subspace, affine
   }
 }
 
@@ -16,6 +16,8 @@ size_t split_real_length(int kind, const int* ints, size_t p) {
   switch (kind) {
     case kSplitAxis: return 1;
     case kSplitOblique: return 1 + static_cast<size_t>(ints[0]);
+    case kSplitAffine:
+      return p + static_cast<size_t>(ints[0]) * (p + 2 + 2 * static_cast<size_t>(ints[1]));
     default: return static_cast<size_t>(ints[0]) * (p + 2 * static_cast<size_t>(ints[1]));
   }
 }
@@ -50,6 +52,14 @@ std::string check_split(int kind, const int* ints, size_t n_ints, const double*,
         return "transformation split values out of range";
       return "";
     }
+    case kSplitAffine: {
+      if (n_ints < 2) return "affine transformation split values out of range";
+      const long long rank = ints[0], dim = ints[1];
+      if (rank < 1 || dim < 1 || dim > rank ||
+          p + static_cast<unsigned long long>(rank) * (p + 2ULL + 2ULL * static_cast<unsigned long long>(dim)) > n_reals)
+        return "affine transformation split values out of range";
+      return "";
+    }
     default:
       return "unknown split kind";
   }
@@ -78,6 +88,14 @@ SplitRule SplitRule::oblique(const std::vector<int>& index, const std::vector<do
 SplitRule SplitRule::subspace(int rank, int dim, std::vector<double> values) {
   SplitRule r;
   r.kind = kSplitSubspace;
+  r.ints = {rank, dim};
+  r.reals = std::move(values);
+  return r;
+}
+
+SplitRule SplitRule::affine(int rank, int dim, std::vector<double> values) {
+  SplitRule r;
+  r.kind = kSplitAffine;
   r.ints = {rank, dim};
   r.reals = std::move(values);
   return r;

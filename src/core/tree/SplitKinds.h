@@ -10,6 +10,12 @@
 //             column-major; with z = T x the row goes left when basis A
 //             reconstructs z at least as well as basis B (||U_A' z|| >= ||U_B' z||
 //             for orthonormal or zero columns). Invariant to the scale of x.
+//   affine    int [rank, dim]    real [c (p), T (rank x p), m_A (rank), m_B (rank),
+//                                      U_A (rank x dim), U_B (rank x dim)]
+//             column-major; with z = T (x - c) the row goes left when the
+//             affine subspace m_A + span(U_A) is at least as close to z as
+//             m_B + span(U_B): ||z - m_A||^2 - ||U_A' (z - m_A)||^2 <= the
+//             same for B. (T holds the node's scaling of the predictors.)
 //
 // A new split kind is a new code here, its layout, routing and check.
 #ifndef SVFOREST_SPLITKINDS_H
@@ -22,7 +28,7 @@
 
 namespace svf {
 
-enum SplitKind { kSplitAxis = 0, kSplitOblique = 1, kSplitSubspace = 2 };
+enum SplitKind { kSplitAxis = 0, kSplitOblique = 1, kSplitSubspace = 2, kSplitAffine = 3 };
 
 // Subspace rule on payload v = [T, U_A, U_B]; z is scratch of length r.
 template <typename Get>
@@ -49,6 +55,35 @@ bool subspace_goes_left(const double* v, int r, int k, size_t p, Get get, double
   return ea >= eb;
 }
 
+// Affine subspace rule on payload v = [c, T, m_A, m_B, U_A, U_B]; z is
+// scratch of length r.
+template <typename Get>
+bool affine_goes_left(const double* v, int r, int k, size_t p, Get get, double* z) {
+  std::fill(z, z + r, 0.0);
+  const double* t = v + p;
+  for (size_t j = 0; j < p; ++j) {
+    const double xj = get(static_cast<int>(j)) - v[j];
+    const double* tj = t + j * r;
+    for (int i = 0; i < r; ++i) z[i] += tj[i] * xj;
+  }
+  const double* ma = t + p * r;
+  const double* mb = ma + r;
+  const double* ua = mb + r;
+  const double* ub = ua + static_cast<size_t>(r) * k;
+  // squared residual of z to the affine subspace m + span(U)
+  auto residual = [&](const double* m, const double* u) {
+    double e = 0.0;
+    for (int i = 0; i < r; ++i) e += (z[i] - m[i]) * (z[i] - m[i]);
+    for (int c = 0; c < k; ++c) {
+      double s = 0.0;
+      for (int i = 0; i < r; ++i) s += u[c * r + i] * (z[i] - m[i]);
+      e -= s * s;
+    }
+    return e;
+  };
+  return residual(ma, ua) <= residual(mb, ub);
+}
+
 // The projection compared with the threshold by axis and oblique splits.
 template <typename Get>
 double split_projection(int kind, const int* ints, const double* reals, Get get) {
@@ -66,6 +101,10 @@ bool split_goes_left(int kind, const int* ints, const double* reals, size_t p, G
   if (kind == kSplitSubspace) {
     scratch.resize(ints[0]);
     return subspace_goes_left(reals, ints[0], ints[1], p, get, scratch.data());
+  }
+  if (kind == kSplitAffine) {
+    scratch.resize(ints[0]);
+    return affine_goes_left(reals, ints[0], ints[1], p, get, scratch.data());
   }
   return split_projection(kind, ints, reals, get) <= reals[0];
 }
@@ -95,6 +134,8 @@ struct SplitRule {
   static SplitRule oblique(const std::vector<int>& index, const std::vector<double>& weight, double value);
   // values = [T, U_A, U_B] as in the layout above
   static SplitRule subspace(int rank, int dim, std::vector<double> values);
+  // values = [c, T, m_A, m_B, U_A, U_B] as in the layout above
+  static SplitRule affine(int rank, int dim, std::vector<double> values);
 
   bool has_projection() const { return kind == kSplitAxis || kind == kSplitOblique; }
   double threshold() const { return reals[0]; }
