@@ -14,6 +14,7 @@ register_method("rsvf", sampler = "bootstrap", splitter = "oob_svm", leaf = "lin
 
 register_part("splitter", "oob_svm",
               parameters = c("n_theta", "n_omega", "n_tau", "proj_dim", "delta_tau", "split_tolerance",
+                             "split_max_iter",
                              "min_leaf_size", "cost", "min_class_rows", "rare_classes", "balanced"),
               tune = "max_depth", outcomes = c("classification", "regression"))
 

@@ -106,8 +106,10 @@ svf_parameters <- list(
                   check = function(x) check_count(x, "proj_dim", 1, 1e5)),
   delta_tau = list(default = function(preset, n) 0,
                    check = function(x) check_number(x, "delta_tau", 0, 1)),
-  split_tolerance = list(default = function(preset, n) 0.1,
+  split_tolerance = list(default = function(preset, n) preset_default(preset, "split_tolerance", 0.1),
                          check = function(x) check_number(x, "split_tolerance", 0, min_open = TRUE)),
+  split_max_iter = list(default = function(preset, n) preset_default(preset, "split_max_iter", 100L),
+                        check = function(x) check_count(x, "split_max_iter", 1, 1000)),
   scale = list(default = function(preset, n) TRUE,
                check = function(x) check_flag(x, "scale")),
   # tree decomposition (splitter "cart") and kernel SVM leaves

@@ -17,18 +17,18 @@ int NodeSvm::predict(const feature_node* row, size_t p) const {
 
 namespace {
 
-// One binary SVM: the full-Hessian Newton solver for few predictors, else
-// LIBLINEAR on the rows repeated as often as they were drawn.
-// negative >= 0: a two-class SVM, whose sides get opt.class_factor.
-std::vector<double> binary_svm(const TrainingData& data, const int* rows, const int* mult,
-                               size_t n, int positive, int negative, const OobSvmOptions& opt,
-                               const std::vector<double>& init) {
+// One binary SVM: the full-Hessian Newton solver on the node's dense design
+// for few predictors, else LIBLINEAR on the rows repeated as often as they
+// were drawn. negative >= 0: a two-class SVM, whose sides get opt.class_factor.
+std::vector<double> binary_svm(const TrainingData& data, const NewtonDesign* design, const int* rows,
+                               const int* mult, size_t n, int positive, int negative,
+                               const OobSvmOptions& opt, const std::vector<double>& init) {
   const bool factors = negative >= 0 && !opt.class_factor.empty();
   const double f_pos = factors ? opt.class_factor[positive] : 1.0;
   const double f_neg = factors ? opt.class_factor[negative] : 1.0;
-  if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim)
-    return train_binary_svm_newton(data, rows, mult, n, positive, opt.cost, opt.balanced,
-                                   opt.tolerance, init, f_pos, f_neg);
+  if (design)
+    return train_binary_svm_newton(*design, positive, opt.cost, opt.balanced, opt.tolerance, init, f_pos,
+                                   f_neg, opt.max_iter);
   if (!mult)
     return train_binary_svm(data, rows, n, positive, opt.cost, opt.balanced, opt.tolerance, init,
                             f_pos, f_neg);
@@ -76,6 +76,12 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
     svm.classes.clear();
     return svm;
   }
+  // the rows as one dense design, shared by the class SVMs (Newton solver;
+  // LIBLINEAR only for sparse data with many predictors)
+  NewtonDesign design;
+  const bool newton = static_cast<int>(p1) <= kNewtonMaxDim || !data.x->is_sparse();
+  if (newton) build_newton_design(data, rows, mult, n, design);
+  const NewtonDesign* dp = newton ? &design : nullptr;
   static const std::vector<double> none;
   auto start = [&](int k) -> const std::vector<double>& {
     return warm && !(*warm)[k].empty() ? (*warm)[k] : none;
@@ -87,7 +93,7 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
       init = start(neg);
       for (double& v : init) v = -v;
     }
-    svm.w = binary_svm(data, rows, mult, n, pos, neg, opt, init);
+    svm.w = binary_svm(data, dp, rows, mult, n, pos, neg, opt, init);
     if (solutions) {
       (*solutions)[pos] = svm.w;
       (*solutions)[neg] = svm.w;
@@ -97,7 +103,7 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
   }
   svm.w.reserve(svm.classes.size() * p1);
   for (int k : svm.classes) {
-    std::vector<double> w = binary_svm(data, rows, mult, n, k, -1, opt, start(k));
+    std::vector<double> w = binary_svm(data, dp, rows, mult, n, k, -1, opt, start(k));
     svm.w.insert(svm.w.end(), w.begin(), w.end());
     if (solutions) (*solutions)[k] = std::move(w);
   }
@@ -202,6 +208,7 @@ std::unique_ptr<Splitter> OobSvmSplitter::create(const Params& params) {
   o.min_leaf = params.integer("min_leaf_size");
   o.cost = params.numbers("cost").at(0);
   o.tolerance = params.number("split_tolerance");
+  o.max_iter = params.integer("split_max_iter");
   o.min_class_rows = params.integer("min_class_rows");
   o.rare_as_negative = params.text("rare_classes") == "negative";
   o.balanced = params.flag("balanced");

@@ -33,6 +33,7 @@ struct OobSvmOptions {
   size_t min_leaf = 5;      // in-bag rows each child needs
   double cost = 1.0;
   double tolerance = 0.1;   // LIBLINEAR stopping tolerance while scoring
+  int max_iter = 100;       // Newton steps per SVM while scoring (Newton solver only)
   int min_class_rows = 2;
   bool rare_as_negative = true;
   bool balanced = true;
