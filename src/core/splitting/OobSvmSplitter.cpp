@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "svm/LinearSvm.h"
 #include "svm/NewtonSvm.h"
@@ -209,6 +210,8 @@ std::unique_ptr<Splitter> OobSvmSplitter::create(const Params& params) {
   o.cost = params.numbers("cost").at(0);
   o.tolerance = params.number("split_tolerance");
   o.max_iter = params.integer("split_max_iter");
+  o.screen_fraction = params.number("screen_fraction");
+  o.screen_keep = params.integer("screen_keep");
   o.min_class_rows = params.integer("min_class_rows");
   o.rare_as_negative = params.text("rare_classes") == "negative";
   o.balanced = params.flag("balanced");
@@ -395,10 +398,51 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
   draw_candidates(data, opt_, rows, n, unique, oob, n_oob, rng, projections, candidates);
   if (candidates.empty()) return false;
 
-  // 2. score them; a candidate stops early once it cannot beat the best so far
+  // 2a. screening: with more candidates than screen_keep, each is first
+  // scored with child SVMs trained on a random share (screen_fraction) of the
+  // node's distinct in-bag rows, and only the screen_keep best go on to 2b
+  std::vector<size_t> finalists(candidates.size());
+  for (size_t c = 0; c < candidates.size(); ++c) finalists[c] = c;
+  const size_t n_screen = static_cast<size_t>(std::ceil(opt_.screen_fraction * static_cast<double>(nu)));
+  if (opt_.screen_fraction < 1.0 && candidates.size() > opt_.screen_keep && n_screen >= kMinScreenRows &&
+      n_screen < nu) {
+    // the subsample: n_screen of the distinct rows (partial Fisher-Yates), in row order
+    std::vector<size_t> pick(nu);
+    for (size_t k = 0; k < nu; ++k) pick[k] = k;
+    for (size_t k = 0; k < n_screen; ++k) std::swap(pick[k], pick[k + rng.below(nu - k)]);
+    pick.resize(n_screen);
+    std::sort(pick.begin(), pick.end());
+    std::vector<int> sub_rows(n_screen), sub_mult(n_screen);
+    for (size_t k = 0; k < n_screen; ++k) {
+      sub_rows[k] = unique[pick[k]];
+      sub_mult[k] = mult[pick[k]];
+    }
+    std::vector<long> screen_errors(candidates.size(), -1);
+    // no early abandoning here: the ranking must not depend on thread timing
+    node.inner->run(candidates.size(), [&](size_t c) {
+      const Projection& pr = projections[candidates[c].projection];
+      std::vector<double> sub_proj(n_screen);
+      for (size_t k = 0; k < n_screen; ++k) sub_proj[k] = pr.in[pick[k]];
+      screen_errors[c] = score_split(data, sub_rows.data(), sub_mult.data(), n_screen, sub_proj.data(), oob, n_oob,
+                                     pr.out.data(), candidates[c].tau, opt_.delta_tau * (pr.hi - pr.lo), opt_,
+                                     parent_solution, std::numeric_limits<long>::max());
+    });
+    // fewest screening errors first, invalid (-1) last, ties in drawing order
+    auto rank = [&](size_t a, size_t b) {
+      const long ea = screen_errors[a] < 0 ? std::numeric_limits<long>::max() : screen_errors[a];
+      const long eb = screen_errors[b] < 0 ? std::numeric_limits<long>::max() : screen_errors[b];
+      return ea < eb || (ea == eb && a < b);
+    };
+    std::sort(finalists.begin(), finalists.end(), rank);
+    finalists.resize(opt_.screen_keep);
+    std::sort(finalists.begin(), finalists.end());
+  }
+
+  // 2b. score them; a candidate stops early once it cannot beat the best so far
   std::vector<long> child_errors(candidates.size(), -1);
   std::atomic<long> best_so_far(parent_errors - 1);  // must beat the node: delta_e > 0
-  node.inner->run(candidates.size(), [&](size_t c) {
+  node.inner->run(finalists.size(), [&](size_t f) {
+    const size_t c = finalists[f];
     const Projection& pr = projections[candidates[c].projection];
     const long e = score_split(data, unique.data(), mult.data(), nu, pr.in.data(), oob, n_oob,
                                pr.out.data(),
