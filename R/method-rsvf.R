@@ -9,11 +9,13 @@ NULL
 # and candidate counts are cheap everyday values, see rsvf_paper_settings()
 register_method("rsvf", sampler = "bootstrap", splitter = "oob_svm", leaf = "linear_svm",
                 aggregation = "vote", ntree = 20L,
-                defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L, balanced = "task"),
+                defaults = list(cost = 1, cv_folds = 1L, max_depth = 6L, min_leaf_size = 5L, balanced = "task",
+                                split_max_iter = 1L, screen_fraction = 0.25, screen_keep = 2L),
                 regression = list(leaf = "ridge", defaults = list(cv_folds = 3L)))
 
 register_part("splitter", "oob_svm",
               parameters = c("n_theta", "n_omega", "n_tau", "proj_dim", "delta_tau", "split_tolerance",
+                             "split_max_iter", "screen_fraction", "screen_keep",
                              "min_leaf_size", "cost", "min_class_rows", "rare_classes", "balanced"),
               tune = "max_depth", outcomes = c("classification", "regression"))
 
@@ -52,10 +54,25 @@ register_part("splitter", "oob_svm",
 #' "max_confidence"` takes, for each row, the class of the tree whose leaf
 #' SVM is most confident (see [predict.svforest()]). Defaults: 20 trees,
 #' `max_depth = 6`, 8 x 1 x 4 candidates, `delta_tau = 0`,
-#' `min_leaf_size = 5`, `balanced = "task"`; [rsvf_paper_settings()] gives the paper's settings.
-#' For few predictors (p < 160) the split SVMs are solved by a full-Hessian
-#' Newton method on the same objective as LIBLINEAR's (bootstrap duplicates as
-#' row weights), which is several times faster; leaves use LIBLINEAR.
+#' `min_leaf_size = 5`, `balanced = "task"`, `split_max_iter = 1`,
+#' `screen_fraction = 0.25`, `screen_keep = 2`; [rsvf_paper_settings()] gives the paper's settings.
+#' The split SVMs solve LIBLINEAR's objective by Newton's method on the
+#' child's rows gathered once as a dense matrix shared by its one-vs-rest
+#' problems (bootstrap duplicates as row weights): full Hessian for p < 160,
+#' conjugate-gradient steps for more (dense data; sparse data with many
+#' predictors use LIBLINEAR); leaves use LIBLINEAR.
+#' Two cheaper-scoring parameters (classification) make the defaults fast on
+#' large or wide data (issue 20; `bench/rsvf_speed.R` times them against
+#' ranger): `split_max_iter` (default 1) caps the Newton steps of each split
+#' SVM, which starts from the node's own solution (100 lets them converge to
+#' `split_tolerance`, as before); `screen_fraction` (default 0.25) and
+#' `screen_keep` (default 2) screen the candidates: each is first scored with
+#' child SVMs trained on a random `screen_fraction` of the node's distinct
+#' in-bag rows (errors still counted on all its OOB rows), and only the
+#' `screen_keep` best are scored in full as above (`screen_fraction = 1`
+#' turns screening off; it is skipped where the subsample would have fewer
+#' than 20 rows). The split is still chosen, and `delta_e > 0` checked, on
+#' the full scores.
 #' The OOB error of an RSVF is optimistic: the OOB rows chose the splits of
 #' their tree. In our bench it was 0.2 (letter, a9a) to 5 (vehicle) points below the test error.
 NULL
@@ -65,7 +82,10 @@ NULL
 #' Parameter sets for `svforest(..., method = "rsvf")` that follow the
 #' randomized support vector forest paper (Lv, Han, Liu and He), to be
 #' passed on with [do.call()]. The defaults of `method = "rsvf"` are cheaper
-#' (fewer trees, shallower trees) for everyday use.
+#' (fewer trees, shallower trees, screened candidates, one Newton step per
+#' split SVM) for everyday use; both sets score every candidate with split
+#' SVMs solved to `split_tolerance` (`split_max_iter = 100`,
+#' `screen_fraction = 1`).
 #'
 #' * `"letter"`: 100 trees of depth at most 7, one predictor per projection
 #'   (the paper's letter experiment, 3.38% test error). The paper does not say
@@ -88,7 +108,9 @@ rsvf_paper_settings <- function(dataset = c("letter", "kth")) {
   if (!is.character(dataset)) stop("`dataset` must be \"letter\" or \"kth\".", call. = FALSE)
   dataset <- check_choice(dataset[1], "dataset", c("letter", "kth"))
   switch(dataset,
-    letter = list(ntree = 100L, max_depth = 7L, n_theta = 8L, n_omega = 1L, n_tau = 4L, proj_dim = 1L),
-    kth = list(ntree = 100L, max_depth = 5L, n_theta = 44L, n_omega = 2L, n_tau = 40L, proj_dim = 2L)
+    letter = list(ntree = 100L, max_depth = 7L, n_theta = 8L, n_omega = 1L, n_tau = 4L, proj_dim = 1L,
+                  split_max_iter = 100L, screen_fraction = 1),
+    kth = list(ntree = 100L, max_depth = 5L, n_theta = 44L, n_omega = 2L, n_tau = 40L, proj_dim = 2L,
+               split_max_iter = 100L, screen_fraction = 1)
   )
 }

@@ -21,7 +21,8 @@
 #'   `node_tries` (default 1) and
 #'   `min_node_size` (default 5)), `"cart"` (entropy splits, see method
 #'   "tdsvm") or `"oob_svm"` (RSVF, with `n_theta`, `n_omega`, `n_tau`,
-#'  `proj_dim`, `delta_tau`, `split_tolerance` and `min_leaf_size`).}
+#'  `proj_dim`, `delta_tau`, `split_tolerance`, `split_max_iter`,
+#'  `screen_fraction`, `screen_keep` and `min_leaf_size`).}
 #' \item{`leaf`}{`"linear_svm"`, `"logistic"` (L2-regularised logistic
 #'   regression, LIBLINEAR, with the parameters of `"linear_svm"`),
 #'   `"constant"` (class frequencies) or `"kernel_svm"` (RBF SVM with the

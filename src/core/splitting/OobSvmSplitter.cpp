@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "svm/LinearSvm.h"
 #include "svm/NewtonSvm.h"
@@ -17,18 +18,18 @@ int NodeSvm::predict(const feature_node* row, size_t p) const {
 
 namespace {
 
-// One binary SVM: the full-Hessian Newton solver for few predictors, else
-// LIBLINEAR on the rows repeated as often as they were drawn.
-// negative >= 0: a two-class SVM, whose sides get opt.class_factor.
-std::vector<double> binary_svm(const TrainingData& data, const int* rows, const int* mult,
-                               size_t n, int positive, int negative, const OobSvmOptions& opt,
-                               const std::vector<double>& init) {
+// One binary SVM: the full-Hessian Newton solver on the node's dense design
+// for few predictors, else LIBLINEAR on the rows repeated as often as they
+// were drawn. negative >= 0: a two-class SVM, whose sides get opt.class_factor.
+std::vector<double> binary_svm(const TrainingData& data, const NewtonDesign* design, const int* rows,
+                               const int* mult, size_t n, int positive, int negative,
+                               const OobSvmOptions& opt, const std::vector<double>& init) {
   const bool factors = negative >= 0 && !opt.class_factor.empty();
   const double f_pos = factors ? opt.class_factor[positive] : 1.0;
   const double f_neg = factors ? opt.class_factor[negative] : 1.0;
-  if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim)
-    return train_binary_svm_newton(data, rows, mult, n, positive, opt.cost, opt.balanced,
-                                   opt.tolerance, init, f_pos, f_neg);
+  if (design)
+    return train_binary_svm_newton(*design, positive, opt.cost, opt.balanced, opt.tolerance, init, f_pos,
+                                   f_neg, opt.max_iter);
   if (!mult)
     return train_binary_svm(data, rows, n, positive, opt.cost, opt.balanced, opt.tolerance, init,
                             f_pos, f_neg);
@@ -76,6 +77,12 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
     svm.classes.clear();
     return svm;
   }
+  // the rows as one dense design, shared by the class SVMs (Newton solver;
+  // LIBLINEAR only for sparse data with many predictors)
+  NewtonDesign design;
+  const bool newton = static_cast<int>(p1) <= kNewtonMaxDim || !data.x->is_sparse();
+  if (newton) build_newton_design(data, rows, mult, n, design);
+  const NewtonDesign* dp = newton ? &design : nullptr;
   static const std::vector<double> none;
   auto start = [&](int k) -> const std::vector<double>& {
     return warm && !(*warm)[k].empty() ? (*warm)[k] : none;
@@ -87,7 +94,7 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
       init = start(neg);
       for (double& v : init) v = -v;
     }
-    svm.w = binary_svm(data, rows, mult, n, pos, neg, opt, init);
+    svm.w = binary_svm(data, dp, rows, mult, n, pos, neg, opt, init);
     if (solutions) {
       (*solutions)[pos] = svm.w;
       (*solutions)[neg] = svm.w;
@@ -97,7 +104,7 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
   }
   svm.w.reserve(svm.classes.size() * p1);
   for (int k : svm.classes) {
-    std::vector<double> w = binary_svm(data, rows, mult, n, k, -1, opt, start(k));
+    std::vector<double> w = binary_svm(data, dp, rows, mult, n, k, -1, opt, start(k));
     svm.w.insert(svm.w.end(), w.begin(), w.end());
     if (solutions) (*solutions)[k] = std::move(w);
   }
@@ -202,6 +209,9 @@ std::unique_ptr<Splitter> OobSvmSplitter::create(const Params& params) {
   o.min_leaf = params.integer("min_leaf_size");
   o.cost = params.numbers("cost").at(0);
   o.tolerance = params.number("split_tolerance");
+  o.max_iter = params.integer("split_max_iter");
+  o.screen_fraction = params.number("screen_fraction");
+  o.screen_keep = params.integer("screen_keep");
   o.min_class_rows = params.integer("min_class_rows");
   o.rare_as_negative = params.text("rare_classes") == "negative";
   o.balanced = params.flag("balanced");
@@ -388,10 +398,51 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
   draw_candidates(data, opt_, rows, n, unique, oob, n_oob, rng, projections, candidates);
   if (candidates.empty()) return false;
 
-  // 2. score them; a candidate stops early once it cannot beat the best so far
+  // 2a. screening: with more candidates than screen_keep, each is first
+  // scored with child SVMs trained on a random share (screen_fraction) of the
+  // node's distinct in-bag rows, and only the screen_keep best go on to 2b
+  std::vector<size_t> finalists(candidates.size());
+  for (size_t c = 0; c < candidates.size(); ++c) finalists[c] = c;
+  const size_t n_screen = static_cast<size_t>(std::ceil(opt_.screen_fraction * static_cast<double>(nu)));
+  if (opt_.screen_fraction < 1.0 && candidates.size() > opt_.screen_keep && n_screen >= kMinScreenRows &&
+      n_screen < nu) {
+    // the subsample: n_screen of the distinct rows (partial Fisher-Yates), in row order
+    std::vector<size_t> pick(nu);
+    for (size_t k = 0; k < nu; ++k) pick[k] = k;
+    for (size_t k = 0; k < n_screen; ++k) std::swap(pick[k], pick[k + rng.below(nu - k)]);
+    pick.resize(n_screen);
+    std::sort(pick.begin(), pick.end());
+    std::vector<int> sub_rows(n_screen), sub_mult(n_screen);
+    for (size_t k = 0; k < n_screen; ++k) {
+      sub_rows[k] = unique[pick[k]];
+      sub_mult[k] = mult[pick[k]];
+    }
+    std::vector<long> screen_errors(candidates.size(), -1);
+    // no early abandoning here: the ranking must not depend on thread timing
+    node.inner->run(candidates.size(), [&](size_t c) {
+      const Projection& pr = projections[candidates[c].projection];
+      std::vector<double> sub_proj(n_screen);
+      for (size_t k = 0; k < n_screen; ++k) sub_proj[k] = pr.in[pick[k]];
+      screen_errors[c] = score_split(data, sub_rows.data(), sub_mult.data(), n_screen, sub_proj.data(), oob, n_oob,
+                                     pr.out.data(), candidates[c].tau, opt_.delta_tau * (pr.hi - pr.lo), opt_,
+                                     parent_solution, std::numeric_limits<long>::max());
+    });
+    // fewest screening errors first, invalid (-1) last, ties in drawing order
+    auto rank = [&](size_t a, size_t b) {
+      const long ea = screen_errors[a] < 0 ? std::numeric_limits<long>::max() : screen_errors[a];
+      const long eb = screen_errors[b] < 0 ? std::numeric_limits<long>::max() : screen_errors[b];
+      return ea < eb || (ea == eb && a < b);
+    };
+    std::sort(finalists.begin(), finalists.end(), rank);
+    finalists.resize(opt_.screen_keep);
+    std::sort(finalists.begin(), finalists.end());
+  }
+
+  // 2b. score them; a candidate stops early once it cannot beat the best so far
   std::vector<long> child_errors(candidates.size(), -1);
   std::atomic<long> best_so_far(parent_errors - 1);  // must beat the node: delta_e > 0
-  node.inner->run(candidates.size(), [&](size_t c) {
+  node.inner->run(finalists.size(), [&](size_t f) {
+    const size_t c = finalists[f];
     const Projection& pr = projections[candidates[c].projection];
     const long e = score_split(data, unique.data(), mult.data(), nu, pr.in.data(), oob, n_oob,
                                pr.out.data(),

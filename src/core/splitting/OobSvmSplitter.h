@@ -15,8 +15,11 @@
 //   delta_e = e - (p_l e_l + p_r e_r) = (E - E_l - E_r) / n_oob,
 // E the OOB errors of the node's own SVM. The best candidate (fewest child
 // errors, first drawn on ties) splits the node if delta_e > 0. Child SVMs
-// start from the node's solution (LIBLINEAR's init_sol); candidates that
-// cannot win are abandoned after their first child.
+// start from the node's solution and take at most max_iter Newton steps;
+// candidates that cannot win are abandoned after their first child. With
+// screen_fraction < 1, all candidates are first scored (without abandoning)
+// on a random share of the node's distinct in-bag rows, drawn from the
+// tree's generator, and only the screen_keep best are scored in full.
 #ifndef SVFOREST_OOBSVMSPLITTER_H
 #define SVFOREST_OOBSVMSPLITTER_H
 
@@ -33,6 +36,9 @@ struct OobSvmOptions {
   size_t min_leaf = 5;      // in-bag rows each child needs
   double cost = 1.0;
   double tolerance = 0.1;   // LIBLINEAR stopping tolerance while scoring
+  int max_iter = 100;       // Newton steps per SVM while scoring
+  double screen_fraction = 1.0;  // share of a node's rows for screening (1: none)
+  size_t screen_keep = 4;        // candidates scored in full after screening
   int min_class_rows = 2;
   bool rare_as_negative = true;
   bool balanced = true;
@@ -76,6 +82,9 @@ long score_split(const TrainingData& data, const int* rows, const int* mult, siz
 // Index of the candidate with the fewest child errors (the first on ties)
 // among those with fewer than parent_errors (delta_e > 0); -1 if none.
 long best_split(const std::vector<long>& child_errors, long parent_errors);
+
+// Screening is skipped when the subsample would have fewer rows.
+const size_t kMinScreenRows = 20;
 
 class OobSvmSplitter : public Splitter {
  public:

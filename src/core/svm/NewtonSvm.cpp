@@ -42,14 +42,37 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
                                             double cost, bool balanced, double tolerance,
                                             const std::vector<double>& init, double pos_factor,
                                             double neg_factor) {
-  const int d = static_cast<int>(data.x->n_cols()) + 1;  // + bias
-  std::vector<const feature_node*> x(m);
-  std::vector<double> y(m), c(m);
-  double n_pos = 0.0, n_all = 0.0;
+  NewtonDesign design;
+  build_newton_design(data, rows, mult, m, design);
+  return train_binary_svm_newton(design, positive_class, cost, balanced, tolerance, init, pos_factor,
+                                 neg_factor);
+}
+
+void build_newton_design(const TrainingData& data, const int* rows, const int* mult, size_t m,
+                         NewtonDesign& design) {
+  const Eigen::Index d = static_cast<Eigen::Index>(data.x->n_cols()) + 1;  // + bias
+  design.xt.setZero(d, static_cast<Eigen::Index>(m));
+  design.weight.resize(m);
+  design.label.resize(m);
   for (size_t i = 0; i < m; ++i) {
-    const double k = mult ? mult[i] : 1.0;
-    x[i] = data.scaled.row(rows[i]);
-    y[i] = data.y[rows[i]] == positive_class ? 1.0 : -1.0;
+    double* col = design.xt.col(static_cast<Eigen::Index>(i)).data();
+    for (const feature_node* e = data.scaled.row(rows[i]); e->index != -1; ++e) col[e->index - 1] = e->value;
+    design.weight[i] = mult ? mult[i] : 1.0;
+    design.label[i] = data.y[rows[i]];
+  }
+}
+
+std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int positive_class,
+                                            double cost, bool balanced, double tolerance,
+                                            const std::vector<double>& init, double pos_factor,
+                                            double neg_factor, int max_iter) {
+  const Eigen::MatrixXd& xt = design.xt;
+  const Eigen::Index d = xt.rows(), m = xt.cols();
+  Eigen::VectorXd y(m), c(m);
+  double n_pos = 0.0, n_all = 0.0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double k = design.weight[i];
+    y[i] = design.label[i] == positive_class ? 1.0 : -1.0;
     n_pos += y[i] > 0 ? k : 0.0;
     n_all += k;
   }
@@ -57,69 +80,96 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
   if (n_pos == 0.0 || n_neg == 0.0) throw std::logic_error("binary SVM problem with one class");
   const double c_pos = pos_factor * cost * (balanced ? n_all / (2.0 * n_pos) : 1.0);
   const double c_neg = neg_factor * cost * (balanced ? n_all / (2.0 * n_neg) : 1.0);
-  for (size_t i = 0; i < m; ++i) c[i] = (mult ? mult[i] : 1.0) * (y[i] > 0 ? c_pos : c_neg);
+  for (Eigen::Index i = 0; i < m; ++i) c[i] = design.weight[i] * (y[i] > 0 ? c_pos : c_neg);
+  const Eigen::VectorXd cy = c.cwiseProduct(y);
 
   // LIBLINEAR's rule: stop when |g| <= eps * max(min(pos, neg), 1) / l * |g at w = 0|
-  Eigen::VectorXd g0 = Eigen::VectorXd::Zero(d);
-  for (size_t i = 0; i < m; ++i)
-    for (const feature_node* e = x[i]; e->index != -1; ++e) g0[e->index - 1] -= 2.0 * c[i] * y[i] * e->value;
-  const double stop = tolerance * std::max(std::min(n_pos, n_neg), 1.0) / n_all * g0.norm();
+  const double stop = tolerance * std::max(std::min(n_pos, n_neg), 1.0) / n_all * (2.0 * (xt * cy)).norm();
 
   Eigen::VectorXd w = Eigen::VectorXd::Zero(d);
   if (init.size() == static_cast<size_t>(d)) w = Eigen::Map<const Eigen::VectorXd>(init.data(), d);
-  std::vector<double> z(m), u(m);  // w'x_i and s'x_i
-  for (size_t i = 0; i < m; ++i) z[i] = dot(w.data(), x[i]);
-
-  Eigen::VectorXd g(d), s(d);
-  Eigen::MatrixXd H(d, d);
-  // Dense rows: the Hessian is summed in blocks of rows (a rank-k update,
-  // vectorised); sparse rows: entry by entry over their non-zeros.
-  const bool blocked = !data.x->is_sparse();
-  const int kBlock = 64;
-  Eigen::MatrixXd block(blocked ? d : 0, blocked ? kBlock : 0);
-  int filled = 0;
-  auto flush = [&]() {
-    if (filled == 0) return;
-    H.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(filled));
-    filled = 0;
-  };
-  const int kMaxIter = 100;
-  for (int iter = 0; iter < kMaxIter; ++iter) {
-    g = w;
-    H.setIdentity();
-    for (size_t i = 0; i < m; ++i) {
+  Eigen::VectorXd z(m), u(m), a(m), g(d), s(d);  // z = X w, u = X s
+  z.noalias() = xt.transpose() * w;
+  // few predictors: the full Hessian, summed in blocks of active rows (a
+  // rank-k update); many: conjugate gradients on Hessian-vector products
+  const bool full = d <= kNewtonMaxDim;
+  const Eigen::Index kBlock = 64;
+  Eigen::MatrixXd H(full ? d : 0, full ? d : 0), block(full ? d : 0, full ? kBlock : 0);
+  Eigen::MatrixXd active(full ? 0 : d, full ? 0 : m);
+  Eigen::VectorXd ca(full ? 0 : m), tmp(full ? 0 : m), precond(full ? 0 : d), r(full ? 0 : d), zc(full ? 0 : d),
+      dir(full ? 0 : d), hd(full ? 0 : d);
+  std::vector<Eigen::Index> live;  // rows that can be active along the step
+  live.reserve(m);
+  for (int iter = 0; iter < max_iter; ++iter) {
+    for (Eigen::Index i = 0; i < m; ++i) {
       const double margin = 1.0 - y[i] * z[i];
-      if (margin <= 0.0) continue;
-      const double a = -2.0 * c[i] * margin * y[i], h = 2.0 * c[i];
-      if (blocked) {
-        const double root = std::sqrt(h);
-        Eigen::Ref<Eigen::VectorXd> col = block.col(filled);
-        col.setZero();
-        for (const feature_node* e = x[i]; e->index != -1; ++e) {
-          g[e->index - 1] += a * e->value;
-          col[e->index - 1] = root * e->value;
+      a[i] = margin > 0.0 ? -2.0 * margin * cy[i] : 0.0;
+    }
+    g = w;
+    g.noalias() += xt * a;
+    if (g.norm() <= stop) break;
+    if (full) {
+      H.setIdentity();
+      Eigen::Index filled = 0;
+      for (Eigen::Index i = 0; i < m; ++i) {
+        if (a[i] == 0.0) continue;
+        block.col(filled) = std::sqrt(2.0 * c[i]) * xt.col(i);
+        if (++filled == kBlock) {
+          H.selfadjointView<Eigen::Lower>().rankUpdate(block);
+          filled = 0;
         }
-        if (++filled == kBlock) flush();
-        continue;
       }
-      for (const feature_node* e = x[i]; e->index != -1; ++e) {
-        g[e->index - 1] += a * e->value;
-        const double he = h * e->value;
-        for (const feature_node* f = x[i]; f <= e; ++f) H(e->index - 1, f->index - 1) += he * f->value;
+      if (filled > 0) H.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(filled));
+      s = -H.selfadjointView<Eigen::Lower>().llt().solve(g);
+    } else {
+      // many predictors: H s = -g by conjugate gradients with H v = v +
+      // 2 X_A' C_A X_A v over the active rows (gathered once per step),
+      // diagonally preconditioned, to a residual of 0.1 |g| (LIBLINEAR's TRON)
+      Eigen::Index k = 0;
+      for (Eigen::Index i = 0; i < m; ++i) {
+        if (a[i] == 0.0) continue;
+        active.col(k) = xt.col(i);
+        ca[k++] = 2.0 * c[i];
+      }
+      const auto xa = active.leftCols(k);
+      const auto cak = ca.head(k);
+      precond.setOnes();
+      if (k > 0) precond.noalias() += xa.cwiseAbs2() * cak;
+      s.setZero();
+      r = -g;
+      zc = r.cwiseQuotient(precond);
+      dir = zc;
+      double rz = r.dot(zc);
+      const double cg_stop = 0.1 * g.norm();
+      for (Eigen::Index cg = 0; cg < 2 * d && r.norm() > cg_stop; ++cg) {
+        hd = dir;
+        if (k > 0) {
+          tmp.head(k).noalias() = xa.transpose() * dir;
+          tmp.head(k).array() *= cak.array();
+          hd.noalias() += xa * tmp.head(k);
+        }
+        const double alpha = rz / dir.dot(hd);
+        s += alpha * dir;
+        r -= alpha * hd;
+        zc = r.cwiseQuotient(precond);
+        const double rz_new = r.dot(zc);
+        dir = zc + (rz_new / rz) * dir;
+        rz = rz_new;
       }
     }
-    flush();
-    if (g.norm() <= stop) break;
-    s = -H.selfadjointView<Eigen::Lower>().llt().solve(g);
-    for (size_t i = 0; i < m; ++i) u[i] = dot(s.data(), x[i]);
-    // phi'(t) and phi''(t) of phi(t) = f(w + t s)
+    u.noalias() = xt.transpose() * s;
+    // phi'(t) and phi''(t) of phi(t) = f(w + t s); only rows active now or
+    // moving towards their margin (y u < 0) can be active for t > 0
+    live.clear();
+    for (Eigen::Index i = 0; i < m; ++i)
+      if (a[i] != 0.0 || y[i] * u[i] < 0.0) live.push_back(i);
     const double ws = w.dot(s), ss = s.squaredNorm();
     auto slope = [&](double t, double* curvature) {
       double d1 = ws + t * ss, d2 = ss;
-      for (size_t i = 0; i < m; ++i) {
+      for (Eigen::Index i : live) {
         const double margin = 1.0 - y[i] * (z[i] + t * u[i]);
         if (margin <= 0.0) continue;
-        d1 -= 2.0 * c[i] * margin * y[i] * u[i];
+        d1 -= 2.0 * margin * cy[i] * u[i];
         d2 += 2.0 * c[i] * u[i] * u[i];
       }
       *curvature = d2;
@@ -127,7 +177,7 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
     };
     const double t = exact_step(ws, ss, slope);
     w += t * s;
-    for (size_t i = 0; i < m; ++i) z[i] += t * u[i];
+    z += t * u;
   }
   return std::vector<double>(w.data(), w.data() + d);
 }

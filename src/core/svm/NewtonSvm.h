@@ -48,5 +48,26 @@ std::vector<double> train_binary_svm_newton(const TrainingData& data, const int*
                                             const std::vector<double>& init, double pos_factor,
                                             double neg_factor);
 
+// A node's rows gathered once as a dense design for all its binary problems
+// (one-vs-rest classes): xt holds row i as column i (scaled, bias last), so
+// margins and gradients are matrix-vector products over contiguous memory.
+struct NewtonDesign {
+  Eigen::MatrixXd xt;           // (p + 1) x m
+  std::vector<double> weight;   // multiplicity of each row
+  std::vector<int> label;       // its class
+};
+
+void build_newton_design(const TrainingData& data, const int* rows, const int* mult, size_t m,
+                         NewtonDesign& design);
+
+// train_binary_svm_newton() on a design; at most max_iter Newton steps.
+// With more than kNewtonMaxDim columns the Newton steps are solved by
+// preconditioned conjugate gradients (as LIBLINEAR's trust-region Newton
+// does) instead of a factorised Hessian.
+std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int positive_class,
+                                            double cost, bool balanced, double tolerance,
+                                            const std::vector<double>& init, double pos_factor,
+                                            double neg_factor, int max_iter = 100);
+
 }  // namespace svf
 #endif
