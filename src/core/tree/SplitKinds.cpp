@@ -85,20 +85,21 @@ SplitRule SplitRule::oblique(const std::vector<int>& index, const std::vector<do
   return r;
 }
 
-SplitRule SplitRule::subspace(int rank, int dim, std::vector<double> values) {
+// Both transformation split kinds store (rank, dim) and their values.
+static SplitRule transform_rule(int kind, int rank, int dim, std::vector<double> values) {
   SplitRule r;
-  r.kind = kSplitSubspace;
+  r.kind = kind;
   r.ints = {rank, dim};
   r.reals = std::move(values);
   return r;
 }
 
+SplitRule SplitRule::subspace(int rank, int dim, std::vector<double> values) {
+  return transform_rule(kSplitSubspace, rank, dim, std::move(values));
+}
+
 SplitRule SplitRule::affine(int rank, int dim, std::vector<double> values) {
-  SplitRule r;
-  r.kind = kSplitAffine;
-  r.ints = {rank, dim};
-  r.reals = std::move(values);
-  return r;
+  return transform_rule(kSplitAffine, rank, dim, std::move(values));
 }
 
 }  // namespace svf
