@@ -230,3 +230,21 @@ test_that("balanced = \"task\": a two-class task keeps its class shares, so the 
   expect_identical(a$params$balanced, "task")
   expect_error(svforest(d$x, d$y, method = "rsvf", balanced = "yes"), "`balanced` must be TRUE, FALSE or")
 })
+
+test_that("candidate screening acts on large nodes only, and is reproducible", {
+  fit_with <- function(d, fraction, threads = 1) {
+    svforest(d$x, d$y, method = "rsvf", ntree = 2, max_depth = 2, screen_fraction = fraction, screen_keep = 1,
+             seed = 4, num_threads = threads)
+  }
+  # below 2,000 distinct in-bag rows per node (a 500-row subsample at 0.25)
+  # every candidate is scored in full: screening changes nothing
+  small <- xor_linear(400, p = 4, seed = 3)
+  expect_identical(fit_with(small, 0.25)$forest, fit_with(small, 1)$forest)
+  # at the root of 4,000 rows the subsample has over 500 rows: with
+  # screen_keep = 1 only the screening's winner is scored in full
+  big <- xor_linear(4000, p = 4, seed = 3)
+  screened <- fit_with(big, 0.25)
+  expect_false(identical(screened$forest, fit_with(big, 1)$forest))
+  expect_identical(fit_with(big, 0.25, threads = 2)$forest, screened$forest)
+  expect_gt(mean(predict(screened, big$x) == big$y), 0.8)
+})

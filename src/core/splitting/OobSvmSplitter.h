@@ -83,8 +83,11 @@ long score_split(const TrainingData& data, const int* rows, const int* mult, siz
 // among those with fewer than parent_errors (delta_e > 0); -1 if none.
 long best_split(const std::vector<long>& child_errors, long parent_errors);
 
-// Screening is skipped when the subsample would have fewer rows.
-const size_t kMinScreenRows = 20;
+// Screening is skipped when the subsample would have fewer rows: on smaller
+// subsamples the ranking of candidates is too noisy (with 25% of the rows,
+// screening every node cost 3-6 points on glass, urban land cover and wine
+// quality; nodes of fewer than 2,000 rows are cheap to score in full anyway).
+const size_t kMinScreenRows = 500;
 
 class OobSvmSplitter : public Splitter {
  public:
