@@ -124,11 +124,10 @@ selection_data <- function(args) {
     formula <- args[[1]]
     frame <- if (!is.null(args$data)) args$data else if (length(args) >= 2 && unnamed_at(args, 2)) args[[2]]
     if (!is.data.frame(frame)) stop("With a formula, give the data as a data frame (`data`).", call. = FALSE)
-    y <- stats::model.response(stats::model.frame(formula, frame, na.action = stats::na.pass))
-    return(list(kind = "formula", formula = formula, frame = frame, y = y))
+    return(list(kind = "formula", formula = formula, frame = frame, y = future_outcome(args)))
   }
   x <- if (!is.null(args$x)) args$x else if (length(args) >= 1 && unnamed_at(args, 1)) args[[1]]
-  y <- if (!is.null(args$y)) args$y else if (length(args) >= 2 && unnamed_at(args, 2)) args[[2]]
+  y <- future_outcome(args)
   if (is.null(x) || is.null(y)) stop("Give the data as `x, y` or as `formula, data`.", call. = FALSE)
   if (NROW(x) != length(y)) {
     stop(sprintf("`x` has %d rows but `y` has %d values.", NROW(x), length(y)), call. = FALSE)
