@@ -40,20 +40,9 @@ bool CartSplitter::find_split(const NodeContext& node, Rng& , SplitRule& rule) c
     for (size_t k = 0; k < n; ++k) sorted[k] = std::make_pair(values[k], data.y[rows[k]]);
     std::sort(sorted.begin(), sorted.end());
     if (sorted.front().first == sorted.back().first) continue;
-    std::fill(left.begin(), left.end(), 0);
-    for (size_t k = 0; k + 1 < n; ++k) {
-      ++left[sorted[k].second];
-      const double a = sorted[k].first, b = sorted[k + 1].first;
-      if (a == b) continue;  // cuts only between distinct values
-      const double gain = entropy_gain(total.data(), left.data(), K, n, k + 1);
-      if (gain > best_gain) {
-        best_gain = gain;
-        found = true;
-        double cut = a + (b - a) / 2.0;
-        if (!(cut < b)) cut = a;  // adjacent doubles
-        best_var = static_cast<int>(j);
-        best_cut = cut;
-      }
+    if (best_entropy_cut(sorted, total.data(), K, left, best_cut, best_gain)) {
+      found = true;
+      best_var = static_cast<int>(j);
     }
   }
   if (found) rule = SplitRule::axis(best_var, best_cut);

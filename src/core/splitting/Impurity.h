@@ -2,8 +2,11 @@
 #ifndef SVFOREST_IMPURITY_H
 #define SVFOREST_IMPURITY_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
+#include <vector>
 
 namespace svf {
 
@@ -18,6 +21,33 @@ inline double entropy_gain(const int* total, const int* left, int num_classes, s
   for (int k = 0; k < num_classes; ++k)
     s += xlogx(left[k]) + xlogx(total[k] - left[k]) - xlogx(total[k]);
   return s / static_cast<double>(n);
+}
+
+// The cut of largest entropy gain along one direction. `sorted` holds the
+// node's (value, class) pairs in increasing value; `total` its class counts.
+// Cuts lie midway between consecutive distinct values (the lower value when
+// the two are adjacent doubles, so the cut still separates them). Only a gain
+// strictly above `gain` counts: on return `gain` and `cut` hold the best one,
+// and the result says whether any cut beat the value passed in. `left` is
+// scratch of num_classes counts.
+inline bool best_entropy_cut(const std::vector<std::pair<double, int>>& sorted, const int* total,
+                             int num_classes, std::vector<int>& left, double& cut, double& gain) {
+  const size_t n = sorted.size();
+  std::fill(left.begin(), left.end(), 0);
+  bool found = false;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    ++left[sorted[k].second];
+    const double a = sorted[k].first, b = sorted[k + 1].first;
+    if (!(b > a)) continue;  // cuts only between distinct values
+    const double g = entropy_gain(total, left.data(), num_classes, n, k + 1);
+    if (g > gain) {
+      gain = g;
+      found = true;
+      cut = a + (b - a) / 2.0;
+      if (!(cut < b)) cut = a;  // adjacent doubles
+    }
+  }
+  return found;
 }
 
 }  // namespace svf

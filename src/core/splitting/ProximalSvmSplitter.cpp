@@ -128,25 +128,12 @@ bool ProximalSvmSplitter::try_split(const TrainingData& data, const int* rows, s
 bool best_cut(const std::vector<double>& proj, const int* rows, const int* y,
               const std::vector<int>& counts, double& cut, double& gain) {
   const size_t n = proj.size();
-  const int K = static_cast<int>(counts.size());
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return proj[a] < proj[b]; });
-  std::vector<int> left_counts(K, 0);
-  bool found = false;
-  gain = 0.0;
-  for (size_t i = 0; i + 1 < n; ++i) {
-    ++left_counts[y[rows[order[i]]]];
-    const double here = proj[order[i]], next = proj[order[i + 1]];
-    if (!(next > here)) continue;  // cut only between distinct values
-    const double g = entropy_gain(counts.data(), left_counts.data(), K, n, i + 1);
-    if (!found || g > gain) {
-      found = true;
-      gain = g;
-      cut = here + 0.5 * (next - here);
-    }
-  }
-  return found;
+  std::vector<std::pair<double, int>> sorted(n);  // (projection, class)
+  for (size_t i = 0; i < n; ++i) sorted[i] = std::make_pair(proj[i], y[rows[i]]);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> left_counts(counts.size());
+  gain = -HUGE_VAL;  // any cut: the node's gain is judged by the caller
+  return best_entropy_cut(sorted, counts.data(), static_cast<int>(counts.size()), left_counts, cut, gain);
 }
 
 }  // namespace svf
