@@ -35,7 +35,7 @@ std::string format_seconds(double s) {
 
 RcppRunner::RcppRunner(int num_threads, bool verbose, std::string label)
     : threads_(std::max(1, num_threads)), verbose_(verbose), label_(std::move(label)),
-      start_(std::chrono::steady_clock::now()), last_print_(start_) {}
+      start_(std::chrono::steady_clock::now()), stage_start_(start_), last_print_(start_) {}
 
 void RcppRunner::run(size_t n, const std::function<void(size_t)>& task) {
   // Chunks bound the time between interrupt checks.
@@ -51,20 +51,26 @@ void RcppRunner::run(size_t n, const std::function<void(size_t)>& task) {
   }
 }
 
-void RcppRunner::progress(size_t done, size_t total) {
+void RcppRunner::progress(size_t done, size_t total, double share) {
   if (!verbose_ || total == 0) return;
   const auto now = std::chrono::steady_clock::now();
-  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  if (std::chrono::duration<double>(now - start_).count() < delay_) return;
   const double since = std::chrono::duration<double>(now - last_print_).count();
-  if (elapsed < delay_) return;
   if (done < total && printed_ && since < 0.5) return;
   last_print_ = now;
-  const double share = static_cast<double>(done) / total;
+  const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
+  share = std::min(1.0, std::max(share, 1e-9));
   std::string eta = done < total ? ", about " + format_seconds(elapsed / share * (1 - share)) + " left"
                                  : " in " + format_seconds(elapsed);
   Rprintf("\r%s: %zu/%zu (%3.0f%%)%s   ", label_.c_str(), done, total, 100 * share, eta.c_str());
   printed_ = true;
   if (done == total) finish();
+}
+
+void RcppRunner::begin_stage(const std::string& label) {
+  finish();
+  label_ = label;
+  stage_start_ = std::chrono::steady_clock::now();
 }
 
 void RcppRunner::finish() {

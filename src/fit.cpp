@@ -129,6 +129,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
         }
       }
       tuning = svf::tune(td, rp, valid_rows ? &external : nullptr, runner);
+      runner.begin_stage("Fitting leaves");
       for (const auto& c : tuning.chosen) chosen.set(c.first, c.second);
     }
     std::unique_ptr<svf::Splitter> splitter = svf::make_splitter(rp.text("splitter"), chosen);

@@ -15,12 +15,32 @@ test_that("verbose = TRUE shows progress, the default does not outside interacti
   expect_error(svforest(d$x, d$y, verbose = NA), "verbose")
 })
 
-test_that("an interrupt stops a long fit promptly and the R session stays healthy", {
-  skip_on_os("windows")
+test_that("TD-SVM's search reports each stage with a time estimate, then the final fit", {
+  d <- xor_linear(3000, seed = 82)
+  args <- list(d$x, d$y, method = "tdsvm", seed = 1, num_threads = 1, sigma0 = 200, sigma_factor = 2,
+               cost = c(1, 10), gamma = 1)
+  out <- capture.output(loud <- do.call(svforest, c(args, verbose = TRUE)))
+  out <- paste(out, collapse = "\n")
+  stages <- length(unique(loud$tdsvm$curve$stage))
+  expect_gte(stages, 2)
+  # 3000 rows, 80% for the search's training part: sigma 200, 400, ..., 3200 (one leaf)
+  expect_match(out, "TD-SVM search, stage 1 of at most 5 (sigma 200, 2 candidates): ", fixed = TRUE)
+  for (s in seq_len(stages))
+    expect_match(out, sprintf("TD-SVM search, stage %d of at most 5 \\(sigma %d, [0-9]+ candidates?\\): [0-9]+/[0-9]+ \\(100%%\\) in",
+                              s, 200 * 2^(s - 1)))
+  expect_match(out, "Fitting leaves: 1/1 (100%) in", fixed = TRUE)
+  quiet <- do.call(svforest, args)
+  expect_identical(loud$forest, quiet$forest)
+  expect_identical(loud$tdsvm, quiet$tdsvm)
+})
+
+# Runs `fit_code` (which must take minutes) in a child R process, interrupts
+# it 1.5 s in, and returns the child's report: how the fit ended, when, and
+# whether the same session could fit and predict afterwards.
+interrupt_child <- function(fit_code) {
   dir <- tempfile()
   dir.create(dir)
   child <- file.path(dir, "child.R")
-  # the child process: a fit that takes minutes, interrupted by the parent
   writeLines(c(
     "library(svforest)",
     "dir <- commandArgs(TRUE)[1]",
@@ -28,7 +48,7 @@ test_that("an interrupt stops a long fit promptly and the R session stays health
     "x <- matrix(runif(n * 5), n, 5); y <- factor(ifelse(x[, 1] + x[, 2] > 1, 'a', 'b'))",
     "writeLines(as.character(Sys.getpid()), file.path(dir, 'pid.tmp'))",
     "file.rename(file.path(dir, 'pid.tmp'), file.path(dir, 'pid'))",
-    "res <- tryCatch({svforest(x, y, ntree = 5000, seed = 1, num_threads = 2); 'finished'},",
+    paste0("res <- tryCatch({", fit_code, "; 'finished'},"),
     "                interrupt = function(e) 'interrupted')",
     "stopped <- as.numeric(Sys.time())",
     "ok <- tryCatch({fit <- svforest(Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 2)",
@@ -50,9 +70,26 @@ test_that("an interrupt stops a long fit promptly and the R session stays health
   if (!wait_for(file.path(dir, "result"), 60)) {
     tools::pskill(pid, tools::SIGKILL)
     fail("the interrupted process did not report back within 60 s")
+    return(NULL)
   }
   res <- readLines(file.path(dir, "result"))
-  expect_identical(res[1], "interrupted")
-  expect_lt(as.numeric(res[2]) - sent, 5)  # seconds from the signal to the end of the fit
-  expect_identical(res[3], "TRUE")         # the same session fits and predicts afterwards
+  list(how = res[1], seconds = as.numeric(res[2]) - sent, healthy = res[3])
+}
+
+test_that("an interrupt stops a long fit promptly and the R session stays healthy", {
+  skip_on_os("windows")
+  res <- interrupt_child("svforest(x, y, ntree = 5000, seed = 1, num_threads = 2)")
+  expect_identical(res$how, "interrupted")
+  expect_lt(res$seconds, 5)  # seconds from the signal to the end of the fit
+  expect_identical(res$healthy, "TRUE")  # the same session fits and predicts afterwards
+})
+
+test_that("an interrupt stops TD-SVM's search between leaf fits", {
+  skip_on_os("windows")
+  # sigma0 = 100 on 20,000 rows: a search of many small leaves per stage
+  res <- interrupt_child(paste("svforest(x, y, method = 'tdsvm', sigma0 = 100, cost = 10^(-2:4),",
+                               "gamma = 10^(-2:2), seed = 1, num_threads = 2)"))
+  expect_identical(res$how, "interrupted")
+  expect_lt(res$seconds, 5)
+  expect_identical(res$healthy, "TRUE")
 })

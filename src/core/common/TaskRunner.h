@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string>
 
 namespace svf {
 
@@ -17,8 +18,15 @@ class TaskRunner {
   // Runs task(i) for i in [0, n), possibly in parallel. Rethrows on the
   // calling thread the exception of the lowest failing task.
   virtual void run(size_t n, const std::function<void(size_t)>& task) = 0;
-  // Called on the main thread after each batch of trees.
-  virtual void progress(size_t /*done*/, size_t /*total*/) {}
+  // Called on the main thread after each batch of tasks: `done` of `total`
+  // tasks, and the share of the work done when tasks differ in cost.
+  virtual void progress(size_t /*done*/, size_t /*total*/, double /*share*/) {}
+  void progress(size_t done, size_t total) {
+    progress(done, total, total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
+  }
+  // Names the work the next progress() calls measure; its time estimate
+  // starts afresh (a search stage, then the final fit).
+  virtual void begin_stage(const std::string& /*label*/) {}
   // Threads run() may use.
   virtual size_t threads() const { return 1; }
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <numeric>
+#include <sstream>
 
 #include "Forest.h"
 #include "Predictor.h"
@@ -132,19 +133,32 @@ struct Evaluator {
     // per (candidate, leaf): rows right, or the squared error for regression
     std::vector<double> correct(which.size() * L, 0.0);
     if (kept) kept->assign(which.size() * L, LeafFit());
-    runner.run(which.size() * L, [&](size_t task) {
-      const size_t l = task % L;
+    // Tasks run leaf by leaf (every candidate of a leaf together) in
+    // batches, so that the progress after each batch can weigh the work
+    // done: a leaf's SVMs cost about the square of its rows.
+    const size_t C = which.size(), num_tasks = C * L;
+    std::vector<double> leaf_cost(L, 0.0);
+    double total_cost = 0.0;
+    for (size_t l = 0; l < L; ++l) {
+      if (at_leaf[l].empty() && !kept) continue;
+      const double rows = static_cast<double>(g.leaf_begin[l + 1] - g.leaf_begin[l]);
+      leaf_cost[l] = rows * rows;
+      total_cost += C * leaf_cost[l];
+    }
+    auto task = [&](size_t t) {
+      const size_t l = t / C, c = t % C;
       // no validation row reaches this leaf: nothing to score (fit it only
       // if the models are kept)
       if (at_leaf[l].empty() && !kept) return;
-      const TdCandidate& cand = candidates[which[task / L]];
+      const size_t out = c * L + l;  // results stay candidate-major
+      const TdCandidate& cand = candidates[which[c]];
       const int* counts = g.leaf_counts.data() + l * K;
       Rng rng(options.seed, stream_id(0, static_cast<int64_t>(l)));
       LeafFit fit;
       cand.model->fit(data, g.rows.data() + g.leaf_begin[l], g.leaf_begin[l + 1] - g.leaf_begin[l],
                       counts, rng, fit);
       if (at_leaf[l].empty()) {
-        (*kept)[task] = std::move(fit);
+        (*kept)[out] = std::move(fit);
         return;
       }
       // score with the leaf kind's own prediction
@@ -162,9 +176,17 @@ struct Evaluator {
         if (data.regression()) ok += (dist[0] - valid.response[v]) * (dist[0] - valid.response[v]);
         else ok += std::max_element(dist.begin(), dist.end()) - dist.begin() == valid.y[v];
       }
-      correct[task] = ok;
-      if (kept) (*kept)[task] = std::move(fit);
-    });
+      correct[out] = ok;
+      if (kept) (*kept)[out] = std::move(fit);
+    };
+    const size_t batch = std::max<size_t>(1, runner.threads() * 16);
+    double cost_done = 0.0;
+    for (size_t begin = 0; begin < num_tasks; begin += batch) {
+      const size_t end = std::min(num_tasks, begin + batch);
+      runner.run(end - begin, [&](size_t i) { task(begin + i); });
+      for (size_t t = begin; t < end; ++t) cost_done += leaf_cost[t / C];
+      runner.progress(end, num_tasks, total_cost > 0.0 ? cost_done / total_cost : 1.0);
+    }
     double sst = 0.0;  // regression: the validation outcome's sum of squares
     if (data.regression() && nv > 0) {
       double mean = 0.0;
@@ -198,10 +220,28 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
   }
   Evaluator eval(data, valid, candidates, options, runner);
 
+  // Progress: one line per stage, each with its own time estimate. The
+  // stages to come: sigma grows by `factor` until it reaches the training
+  // rows or sigma_max (the search may stop sooner).
+  size_t max_stages = 0;
+  if (options.search_sigma) {
+    for (size_t s = options.sigma0; s < n_train && s <= (static_cast<size_t>(1) << 40); ++max_stages) {
+      s *= options.factor;
+      if (options.sigma_max > 0 && s > options.sigma_max) break;
+    }
+  }
+  auto begin_stage = [&](int stage, size_t sigma, size_t tried) {
+    std::ostringstream label;
+    label << "TD-SVM search, stage " << stage + 1 << " of at most " << max_stages + 1 << " (sigma " << sigma << ", "
+          << tried << (tried == 1 ? " candidate" : " candidates") << ")";
+    runner.begin_stage(label.str());
+  };
+
   // stage 0: the whole grid
   std::vector<int> all(candidates.size());
   std::iota(all.begin(), all.end(), 0);
   size_t svm_leaves = 0;
+  begin_stage(0, options.sigma0, all.size());
   std::vector<double> acc = eval.run(tree0, all, svm_leaves);
   for (size_t c = 0; c < all.size(); ++c)
     result.curve.push_back({0, options.sigma0, all[c], acc[c], tree0.tree.leaf_size.size(), svm_leaves});
@@ -221,6 +261,7 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
     GrownTree merged;
     merge_leaves(tree0, sigma, data.x->n_cols(), merged);
     std::vector<LeafFit> fits;
+    begin_stage(stage, sigma, rank.size());
     acc = eval.run(merged, rank, svm_leaves, options.keep_fits ? &fits : nullptr);
     size_t top = 0;
     for (size_t c = 0; c < rank.size(); ++c) {
