@@ -155,9 +155,9 @@ matrix_na_spec <- function(x) {
     na_entry <- which(is.na(x@x))
     indicators <- sort(unique(findInterval(na_entry - 1, x@p, rightmost.closed = FALSE)))
   } else {
-    values <- apply(x, 2, observed_median)
-    if (!length(values)) values <- double()
-    indicators <- which(colSums(is.na(x)) > 0)
+    # in C++: apply() and is.na(x) would each hold a copy of the data
+    values <- .svf_column_medians(x)
+    indicators <- if (anyNA(x)) which(vapply(seq_len(ncol(x)), function(j) anyNA(x[, j]), NA)) else integer()
     joint <- joint_spec(x)
   }
   list(values = as.double(values), indicators = as.integer(indicators),
@@ -176,6 +176,9 @@ matrix_na_apply <- function(x, na, names) {
                                 dims = c(nrow(x), k))
     x@x[na_entry] <- na$values[col]
     if (k) x <- as_dgc(cbind(x, as_dgc(ind)))
+  } else if (!anyNA(x)) {
+    # nothing to fill (the common case): no n x p temporaries
+    if (k) x <- cbind(x, matrix(0, nrow(x), k))
   } else {
     miss <- is.na(x)
     ind <- miss[, na$indicators, drop = FALSE] * 1
@@ -189,7 +192,7 @@ matrix_na_apply <- function(x, na, names) {
     }
     if (k) x <- cbind(x, ind)
   }
-  colnames(x) <- names
+  if (!identical(colnames(x), names)) colnames(x) <- names
   x
 }
 

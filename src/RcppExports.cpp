@@ -11,6 +11,17 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// svf_column_medians
+NumericVector svf_column_medians(SEXP x);
+RcppExport SEXP _svforest_svf_column_medians(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_column_medians(x));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_fit
 List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP valid_data, SEXP valid_y, int num_threads, bool verbose);
 RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP weightsSEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
@@ -236,6 +247,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 14},

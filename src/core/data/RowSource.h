@@ -75,9 +75,11 @@ class TrainingRows : public RowSource {
   explicit TrainingRows(const TrainingData& data) : data_(data) {}
   size_t n_rows() const override { return data_.x->n_rows(); }
   double get(size_t row, size_t col) const override { return data_.x->get(row, col); }
-  const feature_node* scaled_row(size_t row, const Scaling&,
-                                 std::vector<feature_node>&) const override {
-    return data_.scaled.row(row);
+  const feature_node* scaled_row(size_t row, const Scaling& scaling,
+                                 std::vector<feature_node>& buffer) const override {
+    if (!data_.scaled.empty()) return data_.scaled.row(row);
+    scale_view_row(*data_.x, row, scaling, buffer);  // a fit that scales leaf by leaf
+    return buffer.data();
   }
 
  private:

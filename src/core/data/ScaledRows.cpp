@@ -1,5 +1,8 @@
 #include "ScaledRows.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace svf {
 
 ScaledRows::ScaledRows(const DataView& data, const Scaling& scaling) {
@@ -39,16 +42,54 @@ ScaledRows::ScaledRows(const DataView& data, const Scaling& scaling) {
   }
 }
 
-void scale_dense_row(const double* values, size_t stride, const Scaling& scaling,
-                     std::vector<feature_node>& out) {
-  const size_t p = scaling.center.size();
+ScaledRows::ScaledRows(const DataView& data, const Scaling& scaling, const int* rows, size_t m)
+    : ids_(rows, rows + m) {
+  std::sort(ids_.begin(), ids_.end());
+  ids_.erase(std::unique(ids_.begin(), ids_.end()), ids_.end());
+  const size_t k = ids_.size(), p = data.n_cols();
+  std::vector<double> values(k * p);  // column-major, gathered column by column
+  for (size_t j = 0; j < p; ++j) data.gather(j, ids_.data(), k, values.data() + j * k);
+  offset_.resize(k + 1);
+  nodes_.reserve(k * (p + 2));
+  for (size_t i = 0; i < k; ++i) {
+    offset_[i] = nodes_.size();
+    for (size_t j = 0; j < p; ++j) {
+      const double v = scaling.apply(j, values[j * k + i]);
+      if (v != 0.0) nodes_.push_back(feature_node{static_cast<int>(j) + 1, v});
+    }
+    nodes_.push_back(feature_node{static_cast<int>(p) + 1, 1.0});
+    nodes_.push_back(feature_node{-1, 0.0});
+  }
+  offset_[k] = nodes_.size();
+}
+
+size_t ScaledRows::subset_position(size_t r) const {
+  const auto it = std::lower_bound(ids_.begin(), ids_.end(), static_cast<int>(r));
+  if (it == ids_.end() || static_cast<size_t>(*it) != r) throw std::logic_error("internal: a row outside the scaled subset");
+  return static_cast<size_t>(it - ids_.begin());
+}
+
+namespace {
+// One row scaled, from its p raw values value(0..p-1).
+template <typename Value>
+void scale_row(size_t p, const Scaling& scaling, Value value, std::vector<feature_node>& out) {
   out.clear();
   for (size_t j = 0; j < p; ++j) {
-    const double v = scaling.apply(j, values[j * stride]);
+    const double v = scaling.apply(j, value(j));
     if (v != 0.0) out.push_back(feature_node{static_cast<int>(j) + 1, v});
   }
   out.push_back(feature_node{static_cast<int>(p) + 1, 1.0});
   out.push_back(feature_node{-1, 0.0});
+}
+}  // namespace
+
+void scale_dense_row(const double* values, size_t stride, const Scaling& scaling,
+                     std::vector<feature_node>& out) {
+  scale_row(scaling.center.size(), scaling, [&](size_t j) { return values[j * stride]; }, out);
+}
+
+void scale_view_row(const DataView& data, size_t row, const Scaling& scaling, std::vector<feature_node>& out) {
+  scale_row(data.n_cols(), scaling, [&](size_t j) { return data.get(row, j); }, out);
 }
 
 }  // namespace svf

@@ -9,6 +9,7 @@
 #include <vector>
 #include <linear.h>
 
+
 #include "DataView.h"
 #include "Scaling.h"
 
@@ -17,14 +18,27 @@ namespace svf {
 class ScaledRows {
  public:
   ScaledRows() {}
+  // Every row of the data.
   ScaledRows(const DataView& data, const Scaling& scaling);
-  const feature_node* row(size_t r) const { return &nodes_[offset_[r]]; }
+  // Only rows[0..m) (any order, repeats allowed): what one leaf's SVM reads.
+  // A fit on large dense data scales each leaf's rows as it fits it, instead
+  // of holding a scaled copy of every row (16 bytes per value, twice the data).
+  ScaledRows(const DataView& data, const Scaling& scaling, const int* rows, size_t m);
+  const feature_node* row(size_t r) const {
+    if (ids_.empty()) return &nodes_[offset_[r]];
+    return &nodes_[offset_[subset_position(r)]];
+  }
   bool empty() const { return offset_.empty(); }
 
  private:
+  size_t subset_position(size_t r) const;
   std::vector<feature_node> nodes_;
   std::vector<size_t> offset_;
+  std::vector<int> ids_;  // a subset's rows, increasing; empty: every row
 };
+
+// Writes row `row` of `data` scaled into `out` in the same format.
+void scale_view_row(const DataView& data, size_t row, const Scaling& scaling, std::vector<feature_node>& out);
 
 // Writes row `values` (dense, length p) scaled into `out` in the same format.
 void scale_dense_row(const double* values, size_t stride, const Scaling& scaling,

@@ -44,8 +44,14 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
                           const ForestOptions& options, TaskRunner& runner) {
   const size_t n = data.x->n_rows(), p = data.x->n_cols();
   const int K = data.num_classes;
-  if ((leaf_model.needs_scaled_rows() || splitter.needs_scaled_rows()) && data.scaled.empty())
+  // Scaled rows for the SVMs. A splitter's candidate SVMs read any row of a
+  // node, so it gets a scaled copy of every row (so do sparse data: their
+  // copy is as sparse as they are). SVM leaves alone on dense data get their
+  // own rows scaled as each leaf is fitted: a full copy would take twice
+  // the memory of the data (the same values, so the same model).
+  if (data.scaled.empty() && (splitter.needs_scaled_rows() || (leaf_model.needs_scaled_rows() && data.x->is_sparse())))
     data.scaled = ScaledRows(*data.x, data.scaling);
+  const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();
 
   FittedForest forest;
   forest.trees.resize(options.ntree);
@@ -108,8 +114,14 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       const uint64_t t = options.first_tree + start + task.tree;
       Rng rng(options.seed, stream_id(t, task.leaf));
       const size_t begin = g.leaf_begin[task.leaf], end = g.leaf_begin[task.leaf + 1];
-      leaf_model.fit(data, g.rows.data() + begin, end - begin,
-                     g.leaf_counts.data() + static_cast<size_t>(task.leaf) * K, rng, fits[k]);
+      const int* counts = g.leaf_counts.data() + static_cast<size_t>(task.leaf) * K;
+      if (scale_per_leaf) {
+        TrainingData leaf_data = data;
+        leaf_data.scaled = ScaledRows(*data.x, data.scaling, g.rows.data() + begin, end - begin);
+        leaf_model.fit(leaf_data, g.rows.data() + begin, end - begin, counts, rng, fits[k]);
+      } else {
+        leaf_model.fit(data, g.rows.data() + begin, end - begin, counts, rng, fits[k]);
+      }
     });
 
     // 3. assemble trees and predict their out-of-bag rows

@@ -33,11 +33,15 @@ std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng) 
 
 std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t n, size_t m,
                                        double nu) {
-  Eigen::Map<const Eigen::MatrixXd> a(A, n, m);
-  Eigen::Map<const Eigen::VectorXd> dv(d, n);
   Eigen::MatrixXd E(n, m + 1);
-  E.leftCols(m) = a;
+  E.leftCols(m) = Eigen::Map<const Eigen::MatrixXd>(A, n, m);
   E.col(m).setConstant(-1.0);
+  return solve_proximal_svm_e(E, d, nu);
+}
+
+std::vector<double> solve_proximal_svm_e(const Eigen::MatrixXd& E, const double* d, double nu) {
+  const Eigen::Index n = E.rows(), m = E.cols() - 1;
+  Eigen::Map<const Eigen::VectorXd> dv(d, n);
   Eigen::MatrixXd H = Eigen::MatrixXd::Identity(m + 1, m + 1) / nu;
   H.selfadjointView<Eigen::Lower>().rankUpdate(E.transpose());
   H.triangularView<Eigen::StrictlyUpper>() = H.transpose();
@@ -86,14 +90,19 @@ bool ProximalSvmSplitter::try_split(const TrainingData& data, const int* rows, s
   features.resize(m);
   std::sort(features.begin(), features.end());
 
-  // scaled predictors of the node, column-major n x m, and labels
-  std::vector<double> A(n * m), d(n);
+  // E = [A, -e]: the node's scaled predictors (n x m, column-major) and a
+  // column of -1, built in place (a separate A would be a second copy of
+  // the node's data, the largest allocation of a fit on big data)
+  Eigen::MatrixXd E(n, m + 1);
+  double* A = E.data();
   for (size_t k = 0; k < m; ++k) {
-    data.x->gather(features[k], rows, n, A.data() + k * n);
+    data.x->gather(features[k], rows, n, A + k * n);
     for (size_t r = 0; r < n; ++r) A[k * n + r] = data.scaling.apply(features[k], A[k * n + r]);
   }
+  E.col(m).setConstant(-1.0);
+  std::vector<double> d(n);
   for (size_t r = 0; r < n; ++r) d[r] = in_a[data.y[rows[r]]] ? 1.0 : -1.0;
-  const std::vector<double> z = solve_proximal_svm(A.data(), d.data(), n, m, nu_);
+  const std::vector<double> z = solve_proximal_svm_e(E, d.data(), nu_);
 
   // projections x'w of the node's rows (scaled units)
   std::vector<double> proj(n, 0.0);

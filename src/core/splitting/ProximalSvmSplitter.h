@@ -21,6 +21,8 @@
 #ifndef SVFOREST_PROXIMALSVMSPLITTER_H
 #define SVFOREST_PROXIMALSVMSPLITTER_H
 
+#include <Eigen/Dense>
+
 #include <vector>
 #include "Splitter.h"
 
@@ -52,6 +54,8 @@ std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng);
 // d (+1 / -1); returns (w_1..w_m, gamma).
 std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t n, size_t m,
                                        double nu);
+// The same on E = [A, -e] (n x (m + 1)), already built.
+std::vector<double> solve_proximal_svm_e(const Eigen::MatrixXd& E, const double* d, double nu);
 
 // The cut along the projections proj (of rows with classes y[rows[i]]) of
 // largest information gain, midway between consecutive distinct values;
