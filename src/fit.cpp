@@ -34,9 +34,14 @@ void check_outcome(SEXP y, size_t n, int num_classes) {
     if (INTEGER(y)[i] < 0 || INTEGER(y)[i] >= num_classes) Rcpp::stop("internal: class index out of range");
 }
 
-List forest_to_r(const svf::TrainingData& td, const svf::FittedForest& forest) {
+// Each tree is released once copied: the model is never held twice (on a
+// million rows a forest can take several times the memory of the data).
+List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest) {
   List trees(forest.trees.size());
-  for (size_t t = 0; t < forest.trees.size(); ++t) trees[t] = tree_to_r(forest.trees[t]);
+  for (size_t t = 0; t < forest.trees.size(); ++t) {
+    trees[t] = tree_to_r(forest.trees[t]);
+    forest.trees[t] = svf::Tree();
+  }
   return List::create(
       Named("num_classes") = td.num_classes, Named("num_features") = static_cast<int>(td.x->n_cols()),
       Named("scale_center") = Rcpp::wrap(td.scaling.center),
