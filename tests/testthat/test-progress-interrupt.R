@@ -86,9 +86,10 @@ test_that("an interrupt stops a long fit promptly and the R session stays health
 
 test_that("an interrupt stops TD-SVM's search between leaf fits", {
   skip_on_os("windows")
-  # sigma0 = 100 on 20,000 rows: a search of many small leaves per stage
-  res <- interrupt_child(paste("svforest(x, y, method = 'tdsvm', sigma0 = 100, cost = 10^(-2:4),",
-                               "gamma = 10^(-2:2), seed = 1, num_threads = 2)"))
+  # noisy classes, kernel leaves of 500 rows: a search of about 15 s
+  res <- interrupt_child(paste("y2 <- factor(ifelse(x[, 1] + x[, 2] + 0.3 * rnorm(n) > 1, 'a', 'b'));",
+                               "svforest(x, y2, method = 'tdsvm', sigma0 = 500, cost = 10^(0:4),",
+                               "gamma = 10^(0:2), seed = 1, num_threads = 2)"))
   expect_identical(res$how, "interrupted")
   expect_lt(res$seconds, 5)
   expect_identical(res$healthy, "TRUE")

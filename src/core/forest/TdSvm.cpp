@@ -141,6 +141,9 @@ struct Evaluator {
     double total_cost = 0.0;
     for (size_t l = 0; l < L; ++l) {
       if (at_leaf[l].empty() && !kept) continue;
+      // a leaf of one class fits no SVM
+      const int* c = g.leaf_counts.data() + l * K;
+      if (!data.regression() && std::count_if(c, c + K, [](int v) { return v > 0; }) < 2) continue;
       const double rows = static_cast<double>(g.leaf_begin[l + 1] - g.leaf_begin[l]);
       leaf_cost[l] = rows * rows;
       total_cost += C * leaf_cost[l];
@@ -179,7 +182,9 @@ struct Evaluator {
       correct[out] = ok;
       if (kept) (*kept)[out] = std::move(fit);
     };
-    const size_t batch = std::max<size_t>(1, runner.threads() * 16);
+    // small batches: leaf SVMs can take seconds each, and interrupts are
+    // checked between batches
+    const size_t batch = std::max<size_t>(1, runner.threads() * 4);
     double cost_done = 0.0;
     for (size_t begin = 0; begin < num_tasks; begin += batch) {
       const size_t end = std::min(num_tasks, begin + batch);
