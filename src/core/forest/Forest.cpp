@@ -76,7 +76,12 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   shape.num_classes = K;
   shape.p = p;
   const LeafReaders readers = all_leaf_readers();
-  const size_t batch = std::max<size_t>(1, options.batch_size);
+  size_t batch = std::max<size_t>(1, options.batch_size);
+  // Splitters that work inside nodes (RSVF) grow few, costly trees: a batch's
+  // threads wait for its slowest tree, so such trees come in larger batches
+  // (their rows, about 2n integers a tree, bound the batch).
+  if (splitter.parallel_inside())
+    batch = std::max(batch, std::min<size_t>(64, (size_t(1) << 22) / std::max<size_t>(n, 1)));
   for (size_t start = 0; start < options.ntree; start += batch) {
     const size_t count = std::min(batch, options.ntree - start);
     std::vector<TreeWork> work(count);

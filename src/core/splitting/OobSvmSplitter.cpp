@@ -55,7 +55,8 @@ void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std
 
 NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
                      const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
-                     std::vector<std::vector<double>>* solutions) {
+                     std::vector<std::vector<double>>* solutions, const NewtonDesign* from,
+                     const int* from_pos) {
   const int K = data.num_classes;
   const size_t p1 = data.x->n_cols() + 1;
   std::vector<int> counts(K, 0);
@@ -81,7 +82,18 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
   // LIBLINEAR only for sparse data with many predictors)
   NewtonDesign design;
   const bool newton = static_cast<int>(p1) <= kNewtonMaxDim || !data.x->is_sparse();
-  if (newton) build_newton_design(data, rows, mult, n, design);
+  if (newton && from && from_pos && from->xt.rows() == static_cast<Eigen::Index>(p1)) {
+    design.xt.resize(static_cast<Eigen::Index>(p1), static_cast<Eigen::Index>(n));
+    design.weight.resize(n);
+    design.label.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      design.xt.col(static_cast<Eigen::Index>(i)) = from->xt.col(from_pos[i]);
+      design.weight[i] = mult ? mult[i] : 1.0;
+      design.label[i] = data.y[rows[i]];
+    }
+  } else if (newton) {
+    build_newton_design(data, rows, mult, n, design);
+  }
   const NewtonDesign* dp = newton ? &design : nullptr;
   static const std::vector<double> none;
   auto start = [&](int k) -> const std::vector<double>& {
@@ -119,12 +131,97 @@ size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* row
   return wrong;
 }
 
+void gather_oob_rows(const TrainingData& data, const int* oob, size_t n, OobRows& out) {
+  out.ids = oob;
+  out.n = n;
+  out.p1 = data.x->n_cols() + 1;
+  out.x.assign(n * out.p1, 0.0);
+  for (size_t k = 0; k < n; ++k) {
+    double* row = out.x.data() + k * out.p1;
+    for (const feature_node* e = data.scaled.row(oob[k]); e->index != -1; ++e) row[e->index - 1] = e->value;
+  }
+}
+
+size_t count_errors(const NodeSvm& svm, const TrainingData& data, const OobRows& rows, const int* at,
+                    size_t n) {
+  const size_t p1 = rows.p1;
+  const int* y = data.y;
+  if (svm.classes.size() < 2) {
+    size_t wrong = 0;
+    for (size_t k = 0; k < n; ++k) wrong += svm.constant != y[rows.ids[at[k]]];
+    return wrong;
+  }
+  // Each decision value is summed in column order, as dot() sums a row's
+  // non-zero entries (a zero entry adds +-0, which leaves the sum as it is),
+  // so the classes are those of count_errors(); four sums run side by side.
+  size_t wrong = 0;
+  const double* w = svm.w.data();
+  if (svm.classes.size() == 2) {
+    size_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+      const double *x0 = &rows.x[at[k] * p1], *x1 = &rows.x[at[k + 1] * p1], *x2 = &rows.x[at[k + 2] * p1],
+                   *x3 = &rows.x[at[k + 3] * p1];
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      for (size_t j = 0; j < p1; ++j) {
+        s0 += w[j] * x0[j];
+        s1 += w[j] * x1[j];
+        s2 += w[j] * x2[j];
+        s3 += w[j] * x3[j];
+      }
+      wrong += (s0 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k]]];
+      wrong += (s1 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + 1]]];
+      wrong += (s2 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + 2]]];
+      wrong += (s3 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + 3]]];
+    }
+    for (; k < n; ++k) {
+      const double* x = &rows.x[at[k] * p1];
+      double s = 0.0;
+      for (size_t j = 0; j < p1; ++j) s += w[j] * x[j];
+      wrong += (s > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k]]];
+    }
+    return wrong;
+  }
+  const size_t n_out = svm.classes.size();
+  std::vector<double> dec(n_out);
+  for (size_t k = 0; k < n; ++k) {
+    const double* x = &rows.x[at[k] * p1];
+    size_t o = 0;
+    for (; o + 4 <= n_out; o += 4) {
+      const double *w0 = w + o * p1, *w1 = w0 + p1, *w2 = w1 + p1, *w3 = w2 + p1;
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+      for (size_t j = 0; j < p1; ++j) {
+        s0 += w0[j] * x[j];
+        s1 += w1[j] * x[j];
+        s2 += w2[j] * x[j];
+        s3 += w3[j] * x[j];
+      }
+      dec[o] = s0;
+      dec[o + 1] = s1;
+      dec[o + 2] = s2;
+      dec[o + 3] = s3;
+    }
+    for (; o < n_out; ++o) {
+      const double* wo = w + o * p1;
+      double s = 0.0;
+      for (size_t j = 0; j < p1; ++j) s += wo[j] * x[j];
+      dec[o] = s;
+    }
+    size_t best = 0;
+    for (size_t c = 1; c < n_out; ++c)
+      if (dec[c] > dec[best]) best = c;
+    wrong += svm.classes[best] != y[rows.ids[at[k]]];
+  }
+  return wrong;
+}
+
 namespace {
 
 // The rows of a candidate's two children: in-bag rows (with multiplicities;
 // rows within `band` of tau go to both) and out-of-bag rows (plain rule).
 struct ChildRows {
   std::vector<int> left, right, mult_left, mult_right, oob_left, oob_right;
+  std::vector<int> at_left, at_right;  // positions of oob_left, oob_right in the node's OOB rows
+  std::vector<int> pos_left, pos_right;  // positions of left, right in rows[0..n)
 };
 
 // False when the split is invalid: a child with fewer than min_leaf in-bag
@@ -136,11 +233,25 @@ bool split_children(const int* rows, const int* mult, size_t n, const double* pr
   for (size_t k = 0; k < n; ++k) {
     const int times = mult ? mult[k] : 1;
     n_all += times;
-    if (proj_in[k] <= tau + band) { c.left.push_back(rows[k]); c.mult_left.push_back(times); n_left += times; }
-    if (proj_in[k] > tau - band) { c.right.push_back(rows[k]); c.mult_right.push_back(times); n_right += times; }
+    if (proj_in[k] <= tau + band) {
+      c.left.push_back(rows[k]);
+      c.mult_left.push_back(times);
+      c.pos_left.push_back(static_cast<int>(k));
+      n_left += times;
+    }
+    if (proj_in[k] > tau - band) {
+      c.right.push_back(rows[k]);
+      c.mult_right.push_back(times);
+      c.pos_right.push_back(static_cast<int>(k));
+      n_right += times;
+    }
   }
   if (n_left < min_leaf || n_right < min_leaf || n_left >= n_all || n_right >= n_all) return false;
-  for (size_t k = 0; k < n_oob; ++k) (proj_oob[k] <= tau ? c.oob_left : c.oob_right).push_back(oob[k]);
+  for (size_t k = 0; k < n_oob; ++k) {
+    const bool left = proj_oob[k] <= tau;
+    (left ? c.oob_left : c.oob_right).push_back(oob[k]);
+    (left ? c.at_left : c.at_right).push_back(static_cast<int>(k));
+  }
   return true;
 }
 
@@ -149,19 +260,30 @@ bool split_children(const int* rows, const int* mult, size_t n, const double* pr
 long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
                  const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
                  double tau, double band, const OobSvmOptions& opt,
-                 const std::vector<std::vector<double>>& warm, long give_up) {
+                 const std::vector<std::vector<double>>& warm, long give_up, const OobRows* dense_oob,
+                 const NewtonDesign* node_design, const int* node_pos) {
   ChildRows c;
   if (!split_children(rows, mult, n, proj_in, oob, n_oob, proj_oob, tau, band, opt.min_leaf, c)) return -1;
+  if (dense_oob && dense_oob->x.empty()) dense_oob = nullptr;
+  if (node_design && node_pos) {  // positions in rows -> positions in the node's design
+    for (int& k : c.pos_left) k = node_pos[k];
+    for (int& k : c.pos_right) k = node_pos[k];
+  }
+  const bool copy = node_design && node_design->xt.cols() > 0;
   // a child without OOB rows adds no error whatever its SVM: not fitted
   long errors = 0;
   if (!c.oob_left.empty()) {
-    const NodeSvm svm = fit_node_svm(data, c.left.data(), c.mult_left.data(), c.left.size(), opt, &warm, nullptr);
-    errors = count_errors(svm, data, c.oob_left.data(), c.oob_left.size());
+    const NodeSvm svm = fit_node_svm(data, c.left.data(), c.mult_left.data(), c.left.size(), opt, &warm, nullptr,
+                                     copy ? node_design : nullptr, c.pos_left.data());
+    errors = dense_oob ? count_errors(svm, data, *dense_oob, c.at_left.data(), c.at_left.size())
+                       : count_errors(svm, data, c.oob_left.data(), c.oob_left.size());
     if (errors > give_up) return -2;
   }
   if (!c.oob_right.empty()) {
-    const NodeSvm svm = fit_node_svm(data, c.right.data(), c.mult_right.data(), c.right.size(), opt, &warm, nullptr);
-    errors += count_errors(svm, data, c.oob_right.data(), c.oob_right.size());
+    const NodeSvm svm = fit_node_svm(data, c.right.data(), c.mult_right.data(), c.right.size(), opt, &warm, nullptr,
+                                     copy ? node_design : nullptr, c.pos_right.data());
+    errors += dense_oob ? count_errors(svm, data, *dense_oob, c.at_right.data(), c.at_right.size())
+                        : count_errors(svm, data, c.oob_right.data(), c.oob_right.size());
   }
   return errors;
 }
@@ -387,8 +509,15 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
   const size_t nu = unique.size();
   // e: the node's own SVM, which also warm-starts the children
   std::vector<std::vector<double>> parent_solution;
-  const NodeSvm parent =
-      fit_node_svm(data, unique.data(), mult.data(), nu, opt_, nullptr, &parent_solution);
+  // the node's rows as one dense design (Newton solver), from which the
+  // children's designs are copied
+  NewtonDesign node_design;
+  if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim || !data.x->is_sparse())
+    build_newton_design(data, unique.data(), mult.data(), nu, node_design);
+  std::vector<int> identity(nu);
+  for (size_t k = 0; k < nu; ++k) identity[k] = static_cast<int>(k);
+  const NodeSvm parent = fit_node_svm(data, unique.data(), mult.data(), nu, opt_, nullptr, &parent_solution,
+                                      &node_design, identity.data());
   const long parent_errors = static_cast<long>(count_errors(parent, data, oob, n_oob));
   if (parent_errors == 0) return false;  // no split can lower it
 
@@ -397,6 +526,11 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
   std::vector<Candidate> candidates;
   draw_candidates(data, opt_, rows, n, unique, oob, n_oob, rng, projections, candidates);
   if (candidates.empty()) return false;
+  // the OOB rows as dense rows, for all candidates (not for sparse data with
+  // many predictors, where they would take too much memory)
+  OobRows dense_oob;
+  if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim || !data.x->is_sparse())
+    gather_oob_rows(data, oob, n_oob, dense_oob);
 
   // 2a. screening: with more candidates than screen_keep, each is first
   // scored with child SVMs trained on a random share (screen_fraction) of the
@@ -412,8 +546,9 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
     for (size_t k = 0; k < n_screen; ++k) std::swap(pick[k], pick[k + rng.below(nu - k)]);
     pick.resize(n_screen);
     std::sort(pick.begin(), pick.end());
-    std::vector<int> sub_rows(n_screen), sub_mult(n_screen);
+    std::vector<int> sub_rows(n_screen), sub_mult(n_screen), pick_pos(n_screen);
     for (size_t k = 0; k < n_screen; ++k) {
+      pick_pos[k] = static_cast<int>(pick[k]);
       sub_rows[k] = unique[pick[k]];
       sub_mult[k] = mult[pick[k]];
     }
@@ -425,7 +560,8 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
       for (size_t k = 0; k < n_screen; ++k) sub_proj[k] = pr.in[pick[k]];
       screen_errors[c] = score_split(data, sub_rows.data(), sub_mult.data(), n_screen, sub_proj.data(), oob, n_oob,
                                      pr.out.data(), candidates[c].tau, opt_.delta_tau * (pr.hi - pr.lo), opt_,
-                                     parent_solution, std::numeric_limits<long>::max());
+                                     parent_solution, std::numeric_limits<long>::max(), &dense_oob, &node_design,
+                                     pick_pos.data());
     });
     // fewest screening errors first, invalid (-1) last, ties in drawing order
     auto rank = [&](size_t a, size_t b) {
@@ -447,7 +583,7 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
     const long e = score_split(data, unique.data(), mult.data(), nu, pr.in.data(), oob, n_oob,
                                pr.out.data(),
                                candidates[c].tau, opt_.delta_tau * (pr.hi - pr.lo), opt_,
-                               parent_solution, best_so_far.load());
+                               parent_solution, best_so_far.load(), &dense_oob, &node_design, identity.data());
     child_errors[c] = e;
     // abandoned candidates had more errors than some other candidate (or than
     // allowed): they could not be chosen, so the choice is the same whatever

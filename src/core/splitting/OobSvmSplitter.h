@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "Splitter.h"
+#include "svm/NewtonSvm.h"
 
 namespace svf {
 
@@ -62,11 +63,30 @@ void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std
 // warm[k] (p + 1 weights, or empty) starts class k's one-vs-rest problem;
 // if `solutions` is given it receives the same kind of vector for the
 // fitted SVMs (a binary SVM gives +w for its positive, -w for its other class).
+// from, from_pos: when the Newton solver is used, the rows' design is copied
+// from columns from_pos[0..n) of `from` (a design of rows that include them)
+// instead of being gathered from the scaled rows; the same values.
 NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
                      const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
-                     std::vector<std::vector<double>>* solutions);
+                     std::vector<std::vector<double>>* solutions, const NewtonDesign* from = nullptr,
+                     const int* from_pos = nullptr);
 
 size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* rows, size_t n);
+
+// A node's out-of-bag rows, scaled, as dense rows (bias 1 last), gathered
+// once per node for counting the errors of its candidates' children: the
+// decision values are the sums of dot() (zeros add nothing), several at a
+// time over contiguous memory. Empty (x) for sparse data with many predictors.
+struct OobRows {
+  const int* ids = nullptr;
+  size_t n = 0, p1 = 0;
+  std::vector<double> x;  // n x p1, row-major
+};
+void gather_oob_rows(const TrainingData& data, const int* oob, size_t n, OobRows& out);
+
+// The errors on the OOB rows at positions at[0..n) of `rows` (as count_errors()).
+size_t count_errors(const NodeSvm& svm, const TrainingData& data, const OobRows& rows, const int* at,
+                    size_t n);
 
 // Out-of-bag errors of the children of one candidate split of a node:
 // in-bag rows with projection proj_in <= tau + band go left, > tau - band
@@ -77,7 +97,9 @@ size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* row
 long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
                  const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
                  double tau, double band, const OobSvmOptions& opt,
-                 const std::vector<std::vector<double>>& warm, long give_up);
+                 const std::vector<std::vector<double>>& warm, long give_up,
+                 const OobRows* dense_oob = nullptr, const NewtonDesign* node_design = nullptr,
+                 const int* node_pos = nullptr);
 
 // Index of the candidate with the fewest child errors (the first on ties)
 // among those with fewer than parent_errors (delta_e > 0); -1 if none.
