@@ -18,6 +18,22 @@ int NodeSvm::predict(const feature_node* row, size_t p) const {
 
 namespace {
 
+// Four dot products side by side, each summed in index order as a single
+// loop would sum it: out[i] = sum_j w[i][j] * x[i][j].
+inline void four_dots(const double* const w[4], const double* const x[4], size_t len, double out[4]) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  for (size_t j = 0; j < len; ++j) {
+    s0 += w[0][j] * x[0][j];
+    s1 += w[1][j] * x[1][j];
+    s2 += w[2][j] * x[2][j];
+    s3 += w[3][j] * x[3][j];
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
+}
+
 // One binary SVM: the full-Hessian Newton solver on the node's dense design
 // for few predictors, else LIBLINEAR on the rows repeated as often as they
 // were drawn. negative >= 0: a two-class SVM, whose sides get opt.class_factor.
@@ -159,19 +175,13 @@ size_t count_errors(const NodeSvm& svm, const TrainingData& data, const OobRows&
   if (svm.classes.size() == 2) {
     size_t k = 0;
     for (; k + 4 <= n; k += 4) {
-      const double *x0 = &rows.x[at[k] * p1], *x1 = &rows.x[at[k + 1] * p1], *x2 = &rows.x[at[k + 2] * p1],
-                   *x3 = &rows.x[at[k + 3] * p1];
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-      for (size_t j = 0; j < p1; ++j) {
-        s0 += w[j] * x0[j];
-        s1 += w[j] * x1[j];
-        s2 += w[j] * x2[j];
-        s3 += w[j] * x3[j];
-      }
-      wrong += (s0 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k]]];
-      wrong += (s1 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + 1]]];
-      wrong += (s2 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + 2]]];
-      wrong += (s3 > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + 3]]];
+      const double* const ws[4] = {w, w, w, w};
+      const double* const xs[4] = {&rows.x[at[k] * p1], &rows.x[at[k + 1] * p1], &rows.x[at[k + 2] * p1],
+                                   &rows.x[at[k + 3] * p1]};
+      double s[4];
+      four_dots(ws, xs, p1, s);
+      for (size_t i = 0; i < 4; ++i)
+        wrong += (s[i] > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + i]]];
     }
     for (; k < n; ++k) {
       const double* x = &rows.x[at[k] * p1];
@@ -187,18 +197,9 @@ size_t count_errors(const NodeSvm& svm, const TrainingData& data, const OobRows&
     const double* x = &rows.x[at[k] * p1];
     size_t o = 0;
     for (; o + 4 <= n_out; o += 4) {
-      const double *w0 = w + o * p1, *w1 = w0 + p1, *w2 = w1 + p1, *w3 = w2 + p1;
-      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-      for (size_t j = 0; j < p1; ++j) {
-        s0 += w0[j] * x[j];
-        s1 += w1[j] * x[j];
-        s2 += w2[j] * x[j];
-        s3 += w3[j] * x[j];
-      }
-      dec[o] = s0;
-      dec[o + 1] = s1;
-      dec[o + 2] = s2;
-      dec[o + 3] = s3;
+      const double* const ws[4] = {w + o * p1, w + (o + 1) * p1, w + (o + 2) * p1, w + (o + 3) * p1};
+      const double* const xs[4] = {x, x, x, x};
+      four_dots(ws, xs, p1, &dec[o]);
     }
     for (; o < n_out; ++o) {
       const double* wo = w + o * p1;
