@@ -65,7 +65,9 @@ svf_parameters <- list(
   m_max = list(default = function(preset, n, args) NA_integer_,  # all predictors
                check = function(x) check_count_or_na(x, "m_max", 1),
                finish = function(x, p) min(if (is.na(x)) p else x, p)),
-  n_min = list(default = function(preset, n) 2L,
+  # beyond 100,000 rows the smallest overlay group grows with n, so that a
+  # PSVM tree's size (and the model's memory) stops growing with the data
+  n_min = list(default = function(preset, n) max(2L, as.integer(ceiling(n / 50000))),
                check = function(x) check_count(x, "n_min", 0)),
   # transformation splits
   transform_rank = list(default = function(preset, n) NA_integer_,  # NA: automatic (square up to 32 predictors)

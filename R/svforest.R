@@ -259,7 +259,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     x <- x[weights$rows_used, , drop = FALSE]
     y <- y[weights$rows_used]
     n <- nrow(x)
-    if (outcome == "classification" && sum(table(y) > 0) < 2) {
+    if (outcome == "classification" && sum(tabulate(y, nlevels(y)) > 0) < 2) {
       stop("The rows of positive `case_weights` hold only one class; a classifier needs two.", call. = FALSE)
     }
   }
@@ -316,7 +316,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     ntree = ntree,
     seed = seed,
     levels = if (outcome == "classification") levels(y),
-    class_counts = if (outcome == "classification") as.vector(table(y)),
+    class_counts = if (outcome == "classification") tabulate(y, nlevels(y)),
     outcome_center = scaling$center,
     outcome_scale = scaling$scale,
     num_rows = n,
@@ -411,7 +411,8 @@ check_outcome <- function(y, n) {
   }
   if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
   if (anyNA(levels(y))) stop("`y` has a level that is NA (see addNA()); give the missing class a name.", call. = FALSE)
-  counts <- table(y)
+  # tabulate(), not table(): table() makes several n-long temporaries
+  counts <- stats::setNames(tabulate(y, nlevels(y)), levels(y))
   if (sum(counts > 0) < 2) {
     stop("`y` must have at least two classes with rows; found ",
          if (sum(counts > 0) == 1) paste0('only "', names(counts)[counts > 0], '"') else "none", ".",

@@ -64,6 +64,8 @@ check_class_weights <- function(cw, y, outcome) {
 # all weights are equal (then the fit is exactly the unweighted one).
 # `rows_used`: NULL when every row is used, else a logical per given row.
 weighting <- function(case_weights, class_weights, y) {
+  # no n-long temporaries without weights (a million-row fit)
+  if (is.null(case_weights) && is.null(class_weights)) return(list(rows_used = NULL, sampling = NULL))
   n <- length(y)
   keep <- if (is.null(case_weights)) rep(TRUE, n) else case_weights > 0
   w <- if (is.null(case_weights)) rep(1, n) else case_weights

@@ -9,6 +9,21 @@ test_that("the proximal SVM solves (I/nu + E'E) z = E'De as computed in R", {
     z_r <- solve(diag(3) / nu + crossprod(E), crossprod(E, d))
     expect_equal(svforest:::.svf_proximal_svm(A, d, nu), as.vector(z_r), tolerance = 1e-10)
   }
+  # more rows than one block (4096): the normal equations summed block by block
+  A <- matrix(runif(10000 * 3), 10000, 3)
+  d <- ifelse(A[, 1] - A[, 3] > 0, 1, -1)
+  E <- cbind(A, -1)
+  z_r <- solve(diag(4) / 100 + crossprod(E), crossprod(E, d))
+  expect_equal(svforest:::.svf_proximal_svm(A, d, 100), as.vector(z_r), tolerance = 1e-10)
+})
+
+test_that("n_min defaults to 2, and grows with n beyond 100,000 rows", {
+  n_min <- function(n) svforest:::resolve_parameters("psvm", list(), n)$n_min
+  expect_identical(n_min(150), 2L)
+  expect_identical(n_min(100000), 2L)
+  expect_identical(n_min(100001), 3L)
+  expect_identical(n_min(1e6), 20L)
+  expect_identical(svforest:::resolve_parameters("psvm", list(n_min = 2L), 1e6)$n_min, 2L)
 })
 
 test_that("overlay group A holds at least half the rows, and is minimal", {

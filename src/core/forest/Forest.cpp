@@ -133,6 +133,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     runner.run(count, [&](size_t b) {
       Tree& tree = work[b].grown.tree;
       assemble_leaves(tree, fits.cbegin() + first_fit[b]);
+      tree.shrink_to_fit();
       work[b].grown.rows = std::vector<int>();
       const TreeView view = view_of(tree);
       PredictScratch scratch;

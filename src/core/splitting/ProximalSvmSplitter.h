@@ -50,12 +50,26 @@ class ProximalSvmSplitter : public Splitter {
 // Group A membership (1) of each class, by the overlay-class rule.
 std::vector<char> overlay_classes(const int* counts, int num_classes, Rng& rng);
 
+// Rows per block when the proximal SVM's normal equations are summed.
+const size_t kProximalBlock = 4096;
+
+// The proximal SVM's normal equations (I / nu + E'E) z = E'd, summed over
+// blocks of rows of E = [A, -e] (labels d = +1 / -1), then solved.
+class ProximalSystem {
+ public:
+  ProximalSystem(Eigen::Index m, double nu);
+  void add(const Eigen::Ref<const Eigen::MatrixXd>& E, const Eigen::Ref<const Eigen::VectorXd>& d);
+  std::vector<double> solve();  // (w_1..w_m, gamma); call once
+
+ private:
+  Eigen::MatrixXd H_;
+  Eigen::VectorXd rhs_;
+};
+
 // Solves the proximal SVM on n rows x m features (column-major A) with labels
-// d (+1 / -1); returns (w_1..w_m, gamma).
+// d (+1 / -1); returns (w_1..w_m, gamma). The same sums as the splitter.
 std::vector<double> solve_proximal_svm(const double* A, const double* d, size_t n, size_t m,
                                        double nu);
-// The same on E = [A, -e] (n x (m + 1)), already built.
-std::vector<double> solve_proximal_svm_e(const Eigen::MatrixXd& E, const double* d, double nu);
 
 // The cut along the projections proj (of rows with classes y[rows[i]]) of
 // largest information gain, midway between consecutive distinct values;

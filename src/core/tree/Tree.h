@@ -40,6 +40,18 @@ struct Tree {
     split_real_start.push_back(-1);
     return static_cast<int>(left_child.size()) - 1;
   }
+
+  // Frees the arrays' spare capacity (push_back doubles it): a forest of
+  // large trees would otherwise hold up to twice its size until it is
+  // copied to R.
+  void shrink_to_fit() {
+    for (std::vector<int>* v : {&left_child, &right_child, &leaf_id, &split_kind, &split_int_start,
+                                &split_real_start, &split_int, &leaf_kind, &leaf_size, &leaf_int_start,
+                                &leaf_real_start, &leaf_int})
+      v->shrink_to_fit();
+    split_real.shrink_to_fit();
+    leaf_real.shrink_to_fit();
+  }
 };
 
 // Non-owning view of a tree's arrays, whether they live in a Tree or in an R
