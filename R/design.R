@@ -259,7 +259,7 @@ new_engine_data <- function(object, newdata) {
     x <- frame_matrix(spec, mf)
     if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
     if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
-    return(list(type = "dense", x = x))
+    return(list(type = "dense", x = rank_apply(x, spec$rank)))
   }
 
   # matrix or sparse models: match columns by name when both have names
@@ -297,7 +297,7 @@ new_engine_data <- function(object, newdata) {
   }
   if (sparse) {
     check_finite_matrix(newdata, "newdata")
-    if (all(object$forest$scale_center == 0)) {
+    if (is.null(spec$rank) && all(object$forest$scale_center == 0)) {
       tx <- Matrix::t(newdata)  # columns of the transpose are the rows: CSR
       return(list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(newdata), ncol = ncol(newdata)))
     }
@@ -305,5 +305,5 @@ new_engine_data <- function(object, newdata) {
   }
   storage.mode(newdata) <- "double"
   check_finite_matrix(newdata, "newdata")
-  list(type = "dense", x = newdata)
+  list(type = "dense", x = rank_apply(newdata, spec$rank))
 }

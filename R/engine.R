@@ -33,6 +33,9 @@ engine_parameters <- function(params, y, ntree, seed, first_tree, progress_delay
                         progress_delay = progress_delay))
   # a regression forest's constant leaves keep the mean outcome
   if (outcome_type(y) == "regression" && identical(out$leaf, "constant")) out$leaf <- "mean"
+  # the engine's min-max scaling: on for "minmax" and for "rank" (applied in R
+  # before the engine, R/rank.R), off for "none"
+  if (!is.null(params$scale)) out$scale <- !identical(params$scale, "none")
   if (!is.null(params$balanced)) {
     out$balanced <- !isFALSE(params$balanced)
     out$class_factor <- class_factors(params$balanced, y)

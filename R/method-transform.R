@@ -31,7 +31,8 @@ register_part("splitter", "transform",
 #' subspaces apart.
 #'
 #' With `transform_center = FALSE` (the paper) the subspaces pass through
-#' the origin: predictors are used raw (`scale` is ignored), rows are divided
+#' the origin: predictors are used raw (`scale = "minmax"` or `"none"` make no
+#' difference; `"rank"` replaces them by their ranks), rows are divided
 #' by their norm for learning, each group is modelled by the top
 #' `subspace_dim` left singular vectors of its transformed rows, and a row
 #' `x` goes to the child of the group whose subspace reconstructs `T x` with

@@ -78,6 +78,7 @@ check_design <- function(d, fail) {
     if (!identical(d$na_action, "impute") && !identical(d$na_action, "fail")) fail("'design$na_action' is damaged")
     if (identical(d$na_action, "impute") && !impute_ok(d)) fail("'design$impute' is damaged")
   }
+  if (!is.null(d$rank) && !rank_ok(d$rank, if (is.null(nm)) NULL else length(nm))) fail("'design$rank' is damaged")
   if (d$type != "frame") return(invisible())
   if (!inherits(d$terms, "terms") || !is.list(d$xlevels) || !is.list(d$contrasts) ||
       !all(vapply(d$xlevels, function(l) is.character(l) && !anyNA(l), TRUE)) ||

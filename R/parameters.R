@@ -123,8 +123,9 @@ svf_parameters <- list(
                      check = function(x) check_count(x, "screen_keep", 1, 1e5)),
   split_max_iter = list(default = function(preset, n) preset_default(preset, "split_max_iter", 100L),
                         check = function(x) check_count(x, "split_max_iter", 1, 1000)),
-  scale = list(default = function(preset, n) TRUE,
-               check = function(x) check_flag(x, "scale")),
+  # "minmax", "rank" or "none" (TRUE and FALSE: "minmax" and "none"); R/rank.R
+  scale = list(default = function(preset, n) preset_default(preset, "scale", "minmax"),
+               check = function(x) check_scale(x)),
   # tree decomposition (splitter "cart") and kernel SVM leaves
   sigma = list(default = function(preset, n) NA_integer_,  # NA: chosen by the search
                check = function(x) check_count_or_na(x, "sigma", 2)),

@@ -52,7 +52,9 @@
 #'   of the rows that reach it. For each row, the coefficients of the linear
 #'   leaves it reaches are averaged over the trees whose leaf is linear, and
 #'   reported per unit of the original predictors (the leaves' coefficients
-#'   on the scaled predictors times the scaling factor). With two classes
+#'   on the scaled predictors times the scaling factor; with
+#'   `scale = "rank"` per unit of the predictors' ranks, and `centre` and
+#'   the contributions are in rank units too). With two classes
 #'   the coefficients push towards the second level; with more, there is
 #'   one set per class: a one-vs-rest leaf gives its output of that class, a
 #'   leaf that separates two classes a and b gives `+w` to b and `-w` to a,

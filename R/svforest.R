@@ -49,9 +49,39 @@
 #'   a fit with `ntree = m, first_tree = k` grows trees `k + 1` to `k + m` of
 #'   the forest with that `seed`, so machines can grow parts of one forest
 #'   that [combine()] merges; see [svforest_future()].}
-#' \item{`scale`}{scale predictors for the SVMs: min-max to \[0, 1\] for dense
-#'   input, division by the largest absolute value for sparse input (zeros stay
-#'   zero).}
+#' \item{`scale`}{how predictors are scaled for the SVMs and oblique splits
+#'   (see "Predictor scaling" below): `"minmax"`, `"rank"` or `"none"`
+#'   (`TRUE` and `FALSE`, the values of earlier versions, mean `"minmax"`
+#'   and `"none"`).}
+#' }
+#'
+#' @section Predictor scaling (`scale`):
+#' \describe{
+#' \item{`"minmax"` (default)}{each predictor is mapped to \[0, 1\] by its
+#'   training minimum and maximum (dense input), or divided by its largest
+#'   absolute value (a `dgCMatrix`: zeros stay zero). Affine, so oblique
+#'   splits and local coefficients are reported in the predictors' own units.
+#'   A few huge values squeeze the other rows of a predictor together.}
+#' \item{`"rank"`}{each design column is replaced by its empirical
+#'   distribution function on the training rows (mid-ranks: a value's share of
+#'   training values below it plus half the share equal to it), then min-max
+#'   scaled, so a 0/1 column (factor level, missingness indicator) stays 0/1.
+#'   Values between two training values are interpolated linearly, values
+#'   beyond the training range get the smallest or largest training value's
+#'   rank. The map is stored in the model (at most 1,000 knots per column,
+#'   evenly spaced in rank) and applied to every later input: `predict()`,
+#'   validation and calibration rows, [svforest_importance()]. It depends only
+#'   on the order of each predictor's values: outliers and heavy tails do not
+#'   matter, and a strictly increasing transformation of a predictor (`log`,
+#'   `sqrt`) gives the same model. It is computed after missing values are
+#'   imputed, from the rows the trees are grown on (case weights do not
+#'   weigh it). Oblique splits, coefficient importance and local explanations
+#'   (`predict(type = "local")`: coefficients, contributions and `centre`)
+#'   are then in rank units. Dense input only: a `dgCMatrix` is an error
+#'   (ranks would turn its zeros into non-zero values). For method
+#'   `"transform"`, which standardises predictors itself, `"rank"` is the
+#'   one value that changes the fit.}
+#' \item{`"none"`}{the predictors as they are.}
 #' }
 #'
 #' @section Regression:
@@ -289,6 +319,17 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   params <- class_weights_balanced(params, user, class_weights)
+  if (identical(params$scale, "rank") || (identical(params$scale, "auto") && !methods::is(x, "dgCMatrix"))) {
+    # the rank map of the rows the trees see (R/rank.R), stored in the design
+    # so that every later design matrix gets it too ("auto": none when it
+    # ranks no column)
+    rank <- rank_fit(x, params$scale)
+    if (!all(vapply(rank$columns, is.null, TRUE))) {
+      design$spec$rank <- rank
+      x <- rank_apply(x, rank)
+      if (!is.null(calibration)) cal_x <- rank_apply(cal_x, rank)
+    }
+  }
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
     stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",

@@ -21,6 +21,10 @@
 #                limit.
 #   --max-train=N  use a stratified subsample of N training rows (seed 2024)
 #                where the training set is larger (same rows for every model)
+#   --scale=     predictor scaling(s) to run each preset with, e.g.
+#                --scale=minmax,rank,none: one model per preset and value,
+#                named <preset>/<value> (svforest(..., scale = <value>));
+#                default: the presets' own default, models named <preset>
 #   --select     add the model "select": svforest_select() over the --methods
 #                presets (--select-folds=K, default 3, cross-validation folds
 #                of the training rows, --select-repeats=R, default 1; seed 1),
@@ -102,13 +106,27 @@ ranger_model <- list(
   }
 )
 
-svforest_model <- function(method) list(
-  fit = function(s) svforest(s$xtr, s$ytr, method = method, num_threads = threads, seed = 1),
+svforest_model <- function(method, scale = NULL) {
+  force(method)
+  force(scale)
+  list(
+  fit = function(s) {
+    if (is.null(scale)) svforest(s$xtr, s$ytr, method = method, num_threads = threads, seed = 1)
+    else svforest(s$xtr, s$ytr, method = method, num_threads = threads, seed = 1, scale = scale)
+  },
   predict_prob = function(m, s) stats::predict(m, s$xte, type = "prob", num_threads = threads),
   predict_class = function(m, s) as.character(stats::predict(m, s$xte, type = "class", num_threads = threads))
-)
+  )
+}
 
-models <- c(list(ranger = ranger_model), stats::setNames(lapply(methods, svforest_model), methods))
+scales <- args$value("scale")
+bad_scale <- setdiff(scales, c("minmax", "rank", "auto", "none"))
+if (length(bad_scale)) stop("unknown --scale value(s): ", paste(bad_scale, collapse = ", "), call. = FALSE)
+models <- list(ranger = ranger_model)
+for (meth in methods) {
+  if (!length(scales)) models[[meth]] <- svforest_model(meth)
+  for (sc in scales) models[[paste0(meth, "/", sc)]] <- svforest_model(meth, sc)
+}
 if (args$flag("select")) {
   select_folds <- as.integer(one_number("select-folds", 3))
   select_repeats <- as.integer(one_number("select-repeats", 1))
@@ -177,7 +195,7 @@ prob_metrics <- function(cls, prob, y) {
 
 # --- output --------------------------------------------------------------------
 
-cols <- c(dataset = "%-17s", n = "%6s", p = "%5s", classes = "%3s", method = "%-9s", accuracy = "%6s",
+cols <- c(dataset = "%-17s", n = "%6s", p = "%5s", classes = "%3s", method = "%-12s", accuracy = "%6s",
           brier = "%6s", logloss = "%7s", fit_s = "%8s", pred_s = "%7s", size_mb = "%8s",
           fit_ratio = "%7s", acc_diff = "%6s", status = "%s")
 labels <- c("dataset", "n", "p", "K", "method", "acc", "brier", "logloss", "fit_s", "pred_s", "size_MB",
@@ -268,13 +286,13 @@ if (length(results)) {
   if (nrow(svf) && nrow(rf)) {
     say("\nPer method vs ranger, over the datasets where both finished (mean differences;\n",
         "brier/logloss: method - ranger, lower is better; fit/rf: geometric mean):\n")
-    say(sprintf("  %-9s %4s %7s %8s %9s %7s %11s %s\n", "method", "sets", "d_acc", "d_brier", "d_logloss",
+    say(sprintf("  %-12s %4s %7s %8s %9s %7s %11s %s\n", "method", "sets", "d_acc", "d_brier", "d_logloss",
                 "fit/rf", ">= ranger", "not finished"))
     for (mname in unique(svf$method)) {
       t <- svf[svf$method == mname, ]
       nf <- t[t$status != "ok", ]
       t <- merge(t[t$status == "ok", ], rf, by = "dataset", suffixes = c("", ".rf"))
-      say(sprintf("  %-9s %4d %7s %8s %9s %7s %11s %s\n", mname, nrow(t),
+      say(sprintf("  %-12s %4d %7s %8s %9s %7s %11s %s\n", mname, nrow(t),
                   num(mean(t$accuracy - t$accuracy.rf) * 100, 1), num(mean(t$brier - t$brier.rf), 4),
                   num(mean(t$logloss - t$logloss.rf), 3),
                   if (nrow(t)) ratio(exp(mean(log(pmax(t$fit_ratio, 1e-6))))) else "-",

@@ -30,7 +30,7 @@ test_that("bad method parameters are errors naming them", {
   expect_error(fit1(max_depth = -1), "`max_depth`")
   expect_error(fit1(min_class_rows = 1), "`min_class_rows`")
   expect_error(fit1(balanced = "yes"), "`balanced` must be TRUE, FALSE or \"task\"", fixed = TRUE)
-  expect_error(fit1(scale = NA), "`scale` must be TRUE or FALSE")
+  expect_error(fit1(scale = NA), "`scale` must be one of \"minmax\", \"rank\", \"auto\", \"none\"", fixed = TRUE)
   expect_error(fit1(tolerance = 0), "`tolerance`")
   expect_error(fit1(cv_tolerance = -0.1), "`cv_tolerance`")
 })
