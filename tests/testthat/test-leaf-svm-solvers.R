@@ -45,6 +45,27 @@ test_that("RSVT leaves on few predictors are still LIBLINEAR's solution at the c
   expect_equal(as.vector(tree_linear_leaf(fit$forest, tree, 1)$coef)[seq_along(ll)], ll, tolerance = 1e-3)
 })
 
+test_that("leaves on many dense predictors start LIBLINEAR from the Newton solver and are still its solution", {
+  # p + 1 > 160: the conjugate-gradient Newton steps on the leaf's distinct
+  # rows (bootstrap repeats as weights) give LIBLINEAR its start
+  set.seed(5)
+  p <- 170
+  x <- matrix(runif(400 * p), 400, p, dimnames = list(NULL, paste0("x", 1:p)))
+  y <- factor(c("a", "b", "c")[1 + (x[, 1] + x[, 2] > 1) + (x[, 3] > 0.7)])
+  fit <- svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 1000,
+                  cv_folds = 1, cost = 1)
+  tree <- fit$forest$trees[[1]]
+  expect_identical(tree_n_leaves(tree), 1L)
+  leaf <- tree_linear_leaf(fit$forest, tree, 1)
+  expect_identical(leaf$classes, 1:3)
+  # the leaf stops at tolerance = 0.01, as LIBLINEAR from 0 does (which is
+  # itself within about 1% of the exact solution here)
+  for (k in 1:3) {
+    ll <- svforest:::.svf_binary_svm(x, as.integer(y) - 1L, k - 1L, 0:399, 1, 1e-8, FALSE)
+    expect_equal(as.vector(leaf$coef[, k]), ll, tolerance = 0.03)
+  }
+})
+
 test_that("columns with ranges beyond the doubles are scaled to finite values", {
   x <- as.matrix(iris[, 1:4])
   x[, 1] <- ifelse(seq_len(150) %% 2 == 0, 1e308, -1e308)  # range overflows

@@ -123,6 +123,29 @@ test_that("trees respect max_depth and min_leaf_size", {
   expect_true(all(n_leaves(stump) == 1))
 })
 
+test_that("the node's own SVM is solved (not one Newton step): a separable node is not split", {
+  # x1 separates the classes with a gap, but a far cluster of class 1 pulls
+  # the first Newton step from 0 (ridge least squares on +-1): it misclassifies
+  # dozens of rows, which a noise cut could "improve" on. The solved SVM makes
+  # no error, so no candidate lowers the node's OOB error: every tree is one
+  # leaf, also with split_max_iter = 1 (the children's steps, the default).
+  withr_seed(5, {
+    x1 <- c(stats::runif(200, 0, 0.3), stats::runif(140, 0.38, 0.45), stats::runif(100, 0.9, 1))
+    x <- cbind(x1 = x1, x2 = stats::runif(440))
+  })
+  y <- factor(rep(0:1, c(200, 240)))
+  yy <- ifelse(y == "1", 1, -1)
+  xs <- cbind(apply(x, 2, function(v) (v - min(v)) / diff(range(v))), 1)
+  cw <- ifelse(yy > 0, 440 / (2 * 240), 440 / (2 * 200))  # balanced costs
+  one_step <- solve(diag(3) + 2 * crossprod(xs, cw * xs), 2 * crossprod(xs, cw * yy))
+  expect_gt(sum(sign(xs %*% one_step) != yy), 20)
+  solved <- svforest:::.svf_binary_svm(x, as.integer(y) - 1L, 1L, 0:439, 1, 0.1, TRUE)
+  expect_identical(sum(sign(xs %*% solved) != yy), 0L)
+  fit <- svforest(x, y, method = "rsvf", ntree = 10, seed = 1, num_threads = 1)
+  expect_identical(fit$params$split_max_iter, 1L)
+  expect_true(all(n_leaves(fit) == 1))
+})
+
 test_that("max-confidence picks the tree with the largest decision value", {
   d <- xor_linear(600, p = 2, seed = 18)
   fit <- svforest(d$x, d$y, method = "rsvf", ntree = 5, seed = 5, num_threads = 1,

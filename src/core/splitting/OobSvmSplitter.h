@@ -37,7 +37,8 @@ struct OobSvmOptions {
   size_t min_leaf = 5;      // in-bag rows each child needs
   double cost = 1.0;
   double tolerance = 0.1;   // LIBLINEAR stopping tolerance while scoring
-  int max_iter = 100;       // Newton steps per SVM while scoring
+  int max_iter = 100;       // Newton steps per child SVM while scoring
+  int node_max_iter = 100;  // Newton steps of the node's own SVM
   double screen_fraction = 1.0;  // share of a node's rows for screening (1: none)
   size_t screen_keep = 4;        // candidates scored in full after screening
   int min_class_rows = 2;
@@ -65,11 +66,13 @@ void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std
 // fitted SVMs (a binary SVM gives +w for its positive, -w for its other class).
 // from, from_pos: when the Newton solver is used, the rows' design is copied
 // from columns from_pos[0..n) of `from` (a design of rows that include them)
-// instead of being gathered from the scaled rows; the same values.
+// instead of being gathered from the scaled rows; the same values. from_z[k]:
+// the decision values of warm[k] on the columns of `from` (many predictors).
 NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
                      const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
                      std::vector<std::vector<double>>* solutions, const NewtonDesign* from = nullptr,
-                     const int* from_pos = nullptr);
+                     const int* from_pos = nullptr,
+                     const std::vector<std::vector<double>>* from_z = nullptr);
 
 size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* rows, size_t n);
 
@@ -99,7 +102,8 @@ long score_split(const TrainingData& data, const int* rows, const int* mult, siz
                  double tau, double band, const OobSvmOptions& opt,
                  const std::vector<std::vector<double>>& warm, long give_up,
                  const OobRows* dense_oob = nullptr, const NewtonDesign* node_design = nullptr,
-                 const int* node_pos = nullptr);
+                 const int* node_pos = nullptr,
+                 const std::vector<std::vector<double>>* node_z = nullptr);
 
 // Index of the candidate with the fewest child errors (the first on ties)
 // among those with fewer than parent_errors (delta_e > 0); -1 if none.

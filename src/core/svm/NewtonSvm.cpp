@@ -62,10 +62,16 @@ void build_newton_design(const TrainingData& data, const int* rows, const int* m
   }
 }
 
+void sum_design_classes(NewtonDesign& design, int num_classes) {
+  design.class_sum.setZero(design.xt.rows(), num_classes);
+  for (Eigen::Index i = 0; i < design.xt.cols(); ++i)
+    design.class_sum.col(design.label[i]).noalias() += design.weight[i] * design.xt.col(i);
+}
+
 std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int positive_class,
                                             double cost, bool balanced, double tolerance,
                                             const std::vector<double>& init, double pos_factor,
-                                            double neg_factor, int max_iter) {
+                                            double neg_factor, int max_iter, const double* init_z) {
   const Eigen::MatrixXd& xt = design.xt;
   const Eigen::Index d = xt.rows(), m = xt.cols();
   Eigen::VectorXd y(m), c(m);
@@ -84,12 +90,23 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
   const Eigen::VectorXd cy = c.cwiseProduct(y);
 
   // LIBLINEAR's rule: stop when |g| <= eps * max(min(pos, neg), 1) / l * |g at w = 0|
-  const double stop = tolerance * std::max(std::min(n_pos, n_neg), 1.0) / n_all * (2.0 * (xt * cy)).norm();
+  // (many predictors, with class sums: X'Cy = c_pos S_pos - c_neg (S_all - S_pos))
+  const bool sums = d > kNewtonMaxDim && design.class_sum.rows() == d && positive_class < design.class_sum.cols();
+  double g0_norm;
+  if (sums) {
+    const auto s_pos = design.class_sum.col(positive_class);
+    g0_norm = (2.0 * (c_pos * s_pos - c_neg * (design.class_sum.rowwise().sum() - s_pos))).norm();
+  } else {
+    g0_norm = (2.0 * (xt * cy)).norm();
+  }
+  const double stop = tolerance * std::max(std::min(n_pos, n_neg), 1.0) / n_all * g0_norm;
 
   Eigen::VectorXd w = Eigen::VectorXd::Zero(d);
-  if (init.size() == static_cast<size_t>(d)) w = Eigen::Map<const Eigen::VectorXd>(init.data(), d);
+  const bool started = init.size() == static_cast<size_t>(d);
+  if (started) w = Eigen::Map<const Eigen::VectorXd>(init.data(), d);
   Eigen::VectorXd z(m), u(m), a(m), g(d), s(d);  // z = X w, u = X s
-  z.noalias() = xt.transpose() * w;
+  if (started && init_z && d > kNewtonMaxDim) z = Eigen::Map<const Eigen::VectorXd>(init_z, m);
+  else z.noalias() = xt.transpose() * w;
   // few predictors: the full Hessian, summed in blocks of active rows (a
   // rank-k update); many: conjugate gradients on Hessian-vector products
   const bool full = d <= kNewtonMaxDim;

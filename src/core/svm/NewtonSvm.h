@@ -55,7 +55,14 @@ struct NewtonDesign {
   Eigen::MatrixXd xt;           // (p + 1) x m
   std::vector<double> weight;   // multiplicity of each row
   std::vector<int> label;       // its class
+  // optional (many predictors): column k the sum of weight * row over the
+  // rows of class k; the gradients at 0 of the one-vs-rest problems follow
+  // from it without a pass over the rows each
+  Eigen::MatrixXd class_sum;
 };
+
+// Fills design.class_sum (num_classes columns) in one pass over the rows.
+void sum_design_classes(NewtonDesign& design, int num_classes);
 
 void build_newton_design(const TrainingData& data, const int* rows, const int* mult, size_t m,
                          NewtonDesign& design);
@@ -67,7 +74,9 @@ void build_newton_design(const TrainingData& data, const int* rows, const int* m
 std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int positive_class,
                                             double cost, bool balanced, double tolerance,
                                             const std::vector<double>& init, double pos_factor,
-                                            double neg_factor, int max_iter = 100);
+                                            double neg_factor, int max_iter = 100,
+                                            const double* init_z = nullptr);
+// init_z: the rows' decision values under init (m values), if known.
 
 }  // namespace svf
 #endif
