@@ -171,7 +171,10 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   // steps on the leaf's distinct rows as one dense design (bootstrap
   // duplicates as weights): LIBLINEAR's passes over feature_node rows took
   // about 80% of an isolet tree; dense matrix-vector products are cheaper.
-  const bool wide_dense = squared_hinge() && !newton && !data.x->is_sparse();
+  // (not on leaves whose dense copy would pass 2^24 values, 128 MB: a big
+  // leaf of a million-row fit would hold a second copy of its rows)
+  const bool wide_dense = squared_hinge() && !newton && !data.x->is_sparse() &&
+                          static_cast<double>(n) * data.x->n_cols() <= 16777216.0;
   NewtonDesign leaf_design;
   if (wide_dense) {
     std::vector<int> distinct(rows, rows + n), mult;
