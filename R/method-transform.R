@@ -69,7 +69,9 @@ register_part("splitter", "transform",
 #' through the origin). The transform with the larger mean information gain
 #' of its out-of-bag routing over its dimensions is kept (ties: the
 #' identity), with the dimension of the largest gain (ties: the smaller);
-#' candidates sending every in-bag row one way are skipped. Nodes with fewer
+#' candidates sending every in-bag row one way are skipped. With case or
+#' class weights the out-of-bag rows count with their weights (the in-bag
+#' rows carry theirs as copies). Nodes with fewer
 #' than 10 out-of-bag rows (and every node when `sample_fraction = 1` or the
 #' sampler leaves no row out) use the `"inbag"` rule. The choice adds one
 #' transform's subspaces and the routing of the out-of-bag rows to each node

@@ -153,36 +153,51 @@ MatrixXd top_directions(const MatrixXd& X, int q, Rng& rng) {
   return P;
 }
 
-// Routing of the columns of Y (classes cls) by the rules z = T y to the
-// closer of za + span(UA[:, :d]) and zb + span(UB[:, :d]) (ties: A), for
-// d = 1..UA.cols(): the information gain of each (index d - 1) and the
-// columns sent to A. The bases are nested, so every d costs O(columns).
+// Routing of the columns of Y (classes cls, weights w or nullptr: 1 each)
+// by the rules z = T y to the closer of za + span(UA[:, :d]) and
+// zb + span(UB[:, :d]) (ties: A), for d = 1..UA.cols(): the information gain
+// of each (index d - 1; with weights, of the weighted class counts; without,
+// entropy_gain()'s) and the columns sent to A. The bases are nested, so
+// every d costs O(columns).
 void gains_by_dim(const MatrixXd& T, const VectorXd& za, const VectorXd& zb, const MatrixXd& UA,
-                  const MatrixXd& UB, const MatrixXd& Y, const std::vector<int>& cls, int K,
+                  const MatrixXd& UB, const MatrixXd& Y, const std::vector<int>& cls, const double* w, int K,
                   std::vector<double>& gain, std::vector<size_t>& n_left) {
   const int dim = static_cast<int>(UA.cols());
   const size_t n = static_cast<size_t>(Y.cols());
   gain.assign(dim, 0.0);
   n_left.assign(dim, 0);
-  std::vector<int> counts(K, 0), left_counts(K);
-  for (int c : cls) ++counts[c];
+  std::vector<double> counts(K, 0.0), left_counts(K);
+  double total = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    counts[cls[i]] += wi;
+    total += wi;
+  }
+  auto xlogx = [](double v) { return v > 0.0 ? v * std::log(v) : 0.0; };
   const MatrixXd Z = T * Y;
   const MatrixXd DA = Z.colwise() - za, DB = Z.colwise() - zb;
   const MatrixXd PA = UA.transpose() * DA, PB = UB.transpose() * DB;
   VectorXd ea = DA.colwise().squaredNorm().transpose(), eb = DB.colwise().squaredNorm().transpose();
   for (int d = 1; d <= dim; ++d) {
-    std::fill(left_counts.begin(), left_counts.end(), 0);
+    std::fill(left_counts.begin(), left_counts.end(), 0.0);
     size_t nl = 0;
+    double wl = 0.0;
     for (size_t i = 0; i < n; ++i) {
       ea(i) -= PA(d - 1, i) * PA(d - 1, i);
       eb(i) -= PB(d - 1, i) * PB(d - 1, i);
       if (ea(i) <= eb(i)) {
-        ++left_counts[cls[i]];
+        const double wi = w ? w[i] : 1.0;
+        left_counts[cls[i]] += wi;
+        wl += wi;
         ++nl;
       }
     }
     n_left[d - 1] = nl;
-    gain[d - 1] = n > 0 ? entropy_gain(counts.data(), left_counts.data(), K, n, nl) : 0.0;
+    if (!(total > 0.0)) continue;
+    // as entropy_gain(): total * gain = xlogx(W) - xlogx(W_l) - xlogx(W_r) + sum over classes
+    double g = xlogx(total) - xlogx(wl) - xlogx(total - wl);
+    for (int k = 0; k < K; ++k) g += xlogx(left_counts[k]) + xlogx(counts[k] - left_counts[k]) - xlogx(counts[k]);
+    gain[d - 1] = g / total;
   }
 }
 
@@ -339,6 +354,7 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
   const bool use_oob = o_.oob_choice && node.n_oob >= kMinOob;
   MatrixXd Xo;
   std::vector<int> oob_class, row_class;
+  std::vector<double> oob_weight;
   if (use_oob) {
     const size_t m = node.n_oob;
     Xo.resize(p, m);
@@ -353,6 +369,10 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
     }
     oob_class.resize(m);
     for (size_t i = 0; i < m; ++i) oob_class[i] = data.y[node.oob[i]];
+    if (data.weights) {  // in-bag rows carry their weights as copies; out-of-bag rows as weights
+      oob_weight.resize(m);
+      for (size_t i = 0; i < m; ++i) oob_weight[i] = data.weights[node.oob[i]];
+    }
     row_class.resize(n);
     for (size_t i = 0; i < n; ++i) row_class[i] = data.y[rows[i]];
   }
@@ -455,8 +475,9 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
           UBs[c] = group_basis(Tc, Bc, dim);
           zas[c] = Tc * ma;
           zbs[c] = Tc * mb;
-          gains_by_dim(Tc, zas[c], zbs[c], UAs[c], UBs[c], *Y, row_class, K, g_in, nl_in);
-          gains_by_dim(Tc, zas[c], zbs[c], UAs[c], UBs[c], Yo, oob_class, K, g_oob, nl_oob);
+          gains_by_dim(Tc, zas[c], zbs[c], UAs[c], UBs[c], *Y, row_class, nullptr, K, g_in, nl_in);
+          gains_by_dim(Tc, zas[c], zbs[c], UAs[c], UBs[c], Yo, oob_class,
+                       oob_weight.empty() ? nullptr : oob_weight.data(), K, g_oob, nl_oob);
           double sum = 0.0, top = -HUGE_VAL;
           int usable = 0, top_d = 0;
           for (int d = 1; d <= dim; ++d) {
