@@ -78,6 +78,8 @@ svf_parameters <- list(
                       check = function(x) check_count(x, "subspace_dim", 1)),
   dim_per_class = list(default = function(preset, n) NA_integer_,  # NA: subspace_dim at every node
                        check = function(x) check_count_or_na(x, "dim_per_class", 1)),
+  transform_choice = list(default = function(preset, n) "oob",  # "inbag": the paper's choice on the node's rows
+                          check = function(x) check_choice(x, "transform_choice", c("oob", "inbag"))),
   transform_iter = list(default = function(preset, n) 30L,
                         check = function(x) check_count(x, "transform_iter", 0, 10000)),
   transform_step = list(default = function(preset, n) 0.5,

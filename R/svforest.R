@@ -16,7 +16,9 @@
 #'   transformations, with `transform_rank` (default `NA`: automatic),
 #'   `transform_center` (default `TRUE`: affine subspaces; `FALSE`: the
 #'   paper's through the origin), `subspace_dim` (default 10),
-#'   `dim_per_class` (default `NA`),
+#'   `dim_per_class` (default `NA`), `transform_choice` (default `"oob"`:
+#'   each node's transform and dimension chosen on its out-of-bag rows;
+#'   `"inbag"`: the paper's, on its own rows),
 #'   `transform_iter` (default 30), `transform_step` (default 0.5),
 #'   `node_tries` (default 1) and
 #'   `min_node_size` (default 5)), `"cart"` (entropy splits, see method

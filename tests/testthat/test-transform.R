@@ -345,3 +345,49 @@ test_that("on wide data the automatic rank learns T inside the node's top 32 pri
   saveRDS(a, path)
   expect_identical(predict(readRDS(path), x, type = "prob"), predict(a, x, type = "prob"))
 })
+
+# Two Gaussian classes whose means differ in 4 of p predictors (the rest noise).
+shifted_means <- function(n, p, seed) {
+  withr_seed(seed, {
+    y <- factor(rep(c("a", "b"), length.out = n))
+    x <- matrix(stats::rnorm(n * p), n, p)
+    x[, 1:4] <- x[, 1:4] + outer(ifelse(y == "a", 0.6, -0.6), rep(1, 4))
+    colnames(x) <- paste0("x", seq_len(p))
+    list(x = x, y = y)
+  })
+}
+
+test_that("the out-of-bag choice of transform and dimension generalises where the in-bag one overfits", {
+  # 120 rows, 30 predictors: a square 30 x 30 T learned on a node's few rows
+  # separates them by chance, and the in-bag gain always prefers it (issue 18)
+  te <- shifted_means(1000, 30, 99)
+  acc <- function(seed, ...) {
+    tr <- shifted_means(120, 30, seed)
+    fit <- svforest(tr$x, tr$y, method = "transform", seed = 1, num_threads = 1, ...)
+    mean(predict(fit, te$x) == te$y)
+  }
+  oob <- vapply(1:2, acc, 0)
+  inbag <- vapply(1:2, acc, 0, transform_choice = "inbag")
+  expect_true(all(oob > 0.75))  # in-bag (the default before): 0.70 and 0.61
+  expect_true(all(oob > inbag + 0.08))
+  expect_identical(svforest(te$x[1:50, ], te$y[1:50], method = "transform", ntree = 1)$params$transform_choice, "oob")
+})
+
+test_that("the out-of-bag choice is deterministic across threads, and without enough out-of-bag rows it is the in-bag one", {
+  tr <- shifted_means(150, 40, 4)  # 40 predictors: T = W P inside the top 32 directions
+  fit <- function(threads, ...) {
+    svforest(tr$x, tr$y, method = "transform", ntree = 4, seed = 6, num_threads = threads, transform_iter = 5, ...)
+  }
+  for (args in list(list(), list(transform_center = FALSE), list(node_tries = 2), list(transform_rank = 40))) {
+    a <- do.call(fit, c(list(1), args))
+    expect_identical(a$forest, do.call(fit, c(list(2), args))$forest, info = paste(names(args), collapse = " "))
+    expect_false(identical(a$forest, do.call(fit, c(list(1), args, transform_choice = "inbag"))$forest))
+  }
+  # every row in bag (no out-of-bag rows), or fewer than 10 out of bag: the in-bag rule at every node
+  for (fraction in c(1, 0.95)) {
+    expect_identical(fit(2, sample_fraction = fraction)$forest,
+                     fit(2, sample_fraction = fraction, transform_choice = "inbag")$forest)
+  }
+  for (bad in list("OOB", NA, TRUE, c("oob", "inbag"), 1))
+    expect_error(fit(1, transform_choice = bad), "`transform_choice` must be one of \"oob\", \"inbag\"")
+})

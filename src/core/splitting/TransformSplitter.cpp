@@ -17,6 +17,7 @@ std::unique_ptr<Splitter> TransformSplitter::create(const Params& params) {
   o.step = params.number("transform_step");
   o.tries = params.integer("node_tries");
   o.min_node_size = params.integer("min_node_size");
+  o.oob_choice = !params.has("transform_choice") || params.text("transform_choice") != "inbag";
   return std::unique_ptr<Splitter>(new TransformSplitter(o));
 }
 
@@ -150,6 +151,54 @@ MatrixXd top_directions(const MatrixXd& X, int q, Rng& rng) {
   MatrixXd P(k, p);
   for (Eigen::Index j = 0; j < k; ++j) P.row(j) = (Y * es.eigenvectors().col(l - 1 - j)).transpose();
   return P;
+}
+
+// Routing of the columns of Y (classes cls, weights w or nullptr: 1 each)
+// by the rules z = T y to the closer of za + span(UA[:, :d]) and
+// zb + span(UB[:, :d]) (ties: A), for d = 1..UA.cols(): the information gain
+// of each (index d - 1; with weights, of the weighted class counts; without,
+// entropy_gain()'s) and the columns sent to A. The bases are nested, so
+// every d costs O(columns).
+void gains_by_dim(const MatrixXd& T, const VectorXd& za, const VectorXd& zb, const MatrixXd& UA,
+                  const MatrixXd& UB, const MatrixXd& Y, const std::vector<int>& cls, const double* w, int K,
+                  std::vector<double>& gain, std::vector<size_t>& n_left) {
+  const int dim = static_cast<int>(UA.cols());
+  const size_t n = static_cast<size_t>(Y.cols());
+  gain.assign(dim, 0.0);
+  n_left.assign(dim, 0);
+  std::vector<double> counts(K, 0.0), left_counts(K);
+  double total = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    counts[cls[i]] += wi;
+    total += wi;
+  }
+  auto xlogx = [](double v) { return v > 0.0 ? v * std::log(v) : 0.0; };
+  const MatrixXd Z = T * Y;
+  const MatrixXd DA = Z.colwise() - za, DB = Z.colwise() - zb;
+  const MatrixXd PA = UA.transpose() * DA, PB = UB.transpose() * DB;
+  VectorXd ea = DA.colwise().squaredNorm().transpose(), eb = DB.colwise().squaredNorm().transpose();
+  for (int d = 1; d <= dim; ++d) {
+    std::fill(left_counts.begin(), left_counts.end(), 0.0);
+    size_t nl = 0;
+    double wl = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      ea(i) -= PA(d - 1, i) * PA(d - 1, i);
+      eb(i) -= PB(d - 1, i) * PB(d - 1, i);
+      if (ea(i) <= eb(i)) {
+        const double wi = w ? w[i] : 1.0;
+        left_counts[cls[i]] += wi;
+        wl += wi;
+        ++nl;
+      }
+    }
+    n_left[d - 1] = nl;
+    if (!(total > 0.0)) continue;
+    // as entropy_gain(): total * gain = xlogx(W) - xlogx(W_l) - xlogx(W_r) + sum over classes
+    double g = xlogx(total) - xlogx(wl) - xlogx(total - wl);
+    for (int k = 0; k < K; ++k) g += xlogx(left_counts[k]) + xlogx(counts[k] - left_counts[k]) - xlogx(counts[k]);
+    gain[d - 1] = g / total;
+  }
 }
 
 }  // namespace
@@ -299,6 +348,35 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
     }
   }
 
+  // The node's out-of-bag rows (transform_choice = "oob"), mapped as its
+  // rows are: x -> (x - shift) * factor (the paper's kind: raw, constant
+  // predictors zeroed; routing does not depend on a row's scale)
+  const bool use_oob = o_.oob_choice && node.n_oob >= kMinOob;
+  MatrixXd Xo;
+  std::vector<int> oob_class, row_class;
+  std::vector<double> oob_weight;
+  if (use_oob) {
+    const size_t m = node.n_oob;
+    Xo.resize(p, m);
+    std::vector<double> ocol(m);
+    for (size_t j = 0; j < p; ++j) {
+      if (factor[j] == 0.0) {
+        Xo.row(j).setZero();
+        continue;
+      }
+      data.x->gather(j, node.oob, m, ocol.data());
+      for (size_t i = 0; i < m; ++i) Xo(j, i) = (ocol[i] - shift[j]) * factor[j];
+    }
+    oob_class.resize(m);
+    for (size_t i = 0; i < m; ++i) oob_class[i] = data.y[node.oob[i]];
+    if (data.weights) {  // in-bag rows carry their weights as copies; out-of-bag rows as weights
+      oob_weight.resize(m);
+      for (size_t i = 0; i < m; ++i) oob_weight[i] = data.weights[node.oob[i]];
+    }
+    row_class.resize(n);
+    for (size_t i = 0; i < n; ++i) row_class[i] = data.y[rows[i]];
+  }
+
   // The space T is learned in: all p predictors (square or free fat T), or,
   // with the automatic rank on more than kAutoRank varying predictors, the
   // node's top kAutoRank principal directions P (T = W P, W square).
@@ -319,6 +397,8 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
   const int dim_cap = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
   if (dim_cap < 1) return false;
   const Eigen::Index q = Y->rows();
+  MatrixXd Yo;  // the out-of-bag rows in the space of Y
+  if (use_oob) Yo = reduce ? MatrixXd(P * Xo) : Xo;
 
   // Randomized node optimisation (Criminisi & Shotton): `tries` random
   // divisions, each with its own T and subspaces, drawn in a fixed order from
@@ -363,7 +443,85 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
 
       std::vector<double> values;
-      if (affine_kind) {
+      double oob_gain = 0.0;
+      if (use_oob) {
+        // Honest choice: the learned T and the identity T (no learning), each
+        // with dimensions 1..dim, judged by the information gain of their
+        // routing of the node's out-of-bag rows (dimensions sending every
+        // in-bag row one way are skipped). The transform is the one with the
+        // larger mean gain over its dimensions (a steadier comparison than
+        // the best of 2 x dim noisy gains; ties: the identity), its dimension
+        // the one with the largest gain (ties: the smaller).
+        LearnedTransform l0 = learn_transform(A, B, reduce ? 0 : r, 0, o_.step, affine_kind);
+        if (!reduce)
+          for (size_t j : constant) l0.T.col(static_cast<Eigen::Index>(j)).setZero();
+        const MatrixXd* Ts[2] = {&l0.T, &lt.T};
+        VectorXd ma = VectorXd::Zero(q), mb = VectorXd::Zero(q);
+        if (affine_kind) {
+          ma = A.rowwise().mean();
+          mb = B.rowwise().mean();
+        }
+        const MatrixXd Ac = affine_kind ? MatrixXd(A.colwise() - ma) : A;
+        const MatrixXd Bc = affine_kind ? MatrixXd(B.colwise() - mb) : B;
+        MatrixXd UAs[2], UBs[2];
+        VectorXd zas[2], zbs[2];
+        int best_c = -1, best_d = 0;
+        double best_mean = -HUGE_VAL, best_score = -HUGE_VAL;
+        std::vector<double> g_in, g_oob;
+        std::vector<size_t> nl_in, nl_oob;
+        for (int c = 0; c < 2; ++c) {
+          const MatrixXd& Tc = *Ts[c];
+          UAs[c] = group_basis(Tc, Ac, dim);
+          UBs[c] = group_basis(Tc, Bc, dim);
+          zas[c] = Tc * ma;
+          zbs[c] = Tc * mb;
+          gains_by_dim(Tc, zas[c], zbs[c], UAs[c], UBs[c], *Y, row_class, nullptr, K, g_in, nl_in);
+          gains_by_dim(Tc, zas[c], zbs[c], UAs[c], UBs[c], Yo, oob_class,
+                       oob_weight.empty() ? nullptr : oob_weight.data(), K, g_oob, nl_oob);
+          double sum = 0.0, top = -HUGE_VAL;
+          int usable = 0, top_d = 0;
+          for (int d = 1; d <= dim; ++d) {
+            if (nl_in[d - 1] == 0 || nl_in[d - 1] == n) continue;
+            sum += g_oob[d - 1];
+            ++usable;
+            if (g_oob[d - 1] > top + 1e-12) {
+              top = g_oob[d - 1];
+              top_d = d;
+            }
+          }
+          if (usable == 0) continue;
+          const double mean = sum / usable;
+          if (best_c < 0 || mean > best_mean + 1e-12) {
+            best_mean = mean;
+            best_score = top;
+            best_c = c;
+            best_d = top_d;
+          }
+        }
+        if (best_c < 0) continue;  // every candidate sends every row one way: draw again
+        oob_gain = best_score;
+        dim = best_d;
+        T = reduce ? MatrixXd(*Ts[best_c] * P) : *Ts[best_c];
+        for (size_t j : constant) T.col(static_cast<Eigen::Index>(j)).setZero();
+        MatrixXd UA = UAs[best_c].leftCols(dim), UB = UBs[best_c].leftCols(dim);
+        if (affine_kind) {
+          for (size_t j = 0; j < p; ++j) T.col(static_cast<Eigen::Index>(j)) *= factor[j];
+          values.reserve(p + static_cast<size_t>(r) * (p + 2 + 2 * dim));
+          values.assign(shift.begin(), shift.end());
+          values.insert(values.end(), T.data(), T.data() + T.size());
+          values.insert(values.end(), zas[best_c].data(), zas[best_c].data() + zas[best_c].size());
+          values.insert(values.end(), zbs[best_c].data(), zbs[best_c].data() + zbs[best_c].size());
+          values.insert(values.end(), UA.data(), UA.data() + UA.size());
+          values.insert(values.end(), UB.data(), UB.data() + UB.size());
+          candidate = SplitRule::affine(r, dim, std::move(values));
+        } else {
+          values.reserve(static_cast<size_t>(r) * (p + 2 * dim));
+          values.assign(T.data(), T.data() + T.size());
+          values.insert(values.end(), UA.data(), UA.data() + UA.size());
+          values.insert(values.end(), UB.data(), UB.data() + UB.size());
+          candidate = SplitRule::subspace(r, dim, std::move(values));
+        }
+      } else if (affine_kind) {
         const VectorXd ma = A.rowwise().mean(), mb = B.rowwise().mean();
         MatrixXd UA = group_basis(lt.T, A.colwise() - ma, dim);
         MatrixXd UB = group_basis(lt.T, B.colwise() - mb, dim);
@@ -431,7 +589,7 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
       std::fill(left_counts.begin(), left_counts.end(), 0);
       for (size_t i = 0; i < n; ++i)
         if (to_left[i]) ++left_counts[data.y[rows[i]]];
-      const double gain = entropy_gain(counts.data(), left_counts.data(), K, n, left);
+      const double gain = use_oob ? oob_gain : entropy_gain(counts.data(), left_counts.data(), K, n, left);
       if (gain > best_gain) {
         best_gain = gain;
         rule = std::move(candidate);

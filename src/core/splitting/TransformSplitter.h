@@ -49,7 +49,18 @@ struct TransformOptions {
   // information gain of the node's rows is kept. 1: the first usable one.
   int tries = 1;
   size_t min_node_size = 5;
+  // true ("oob"): the node's split is chosen among the learned T and the
+  // identity T (the start of learning), each with subspace dimensions
+  // 1..dim, by the information gain of their routing of the node's
+  // out-of-bag rows (when the node has at least kMinOob of them; else as
+  // false); false ("inbag", the paper): the learned T, its dimension (affine
+  // kind) chosen by the gain of its routing of the node's own rows
+  bool oob_choice = true;
 };
+
+// Fewest out-of-bag rows a node needs for the out-of-bag choice; with fewer
+// the node uses the in-bag rule.
+const size_t kMinOob = 10;
 
 struct LearnedTransform {
   Eigen::MatrixXd T;               // the iterate with the smallest objective
@@ -82,6 +93,7 @@ class TransformSplitter : public Splitter {
   size_t min_node_size() const override { return o_.min_node_size; }
   static std::unique_ptr<Splitter> create(const Params& params);
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
+  bool uses_oob() const override { return o_.oob_choice; }
 
  private:
   static const int kAttempts = 3;  // new class groups when a rule sends every row one way
