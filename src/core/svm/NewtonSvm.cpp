@@ -115,8 +115,12 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
   Eigen::MatrixXd active(full ? 0 : d, full ? 0 : m);
   Eigen::VectorXd ca(full ? 0 : m), tmp(full ? 0 : m), precond(full ? 0 : d), r(full ? 0 : d), zc(full ? 0 : d),
       dir(full ? 0 : d), hd(full ? 0 : d);
-  std::vector<Eigen::Index> live;  // rows that can be active along the step
-  live.reserve(m);
+  // sqrt(2 c_i), the scale of an active row's Hessian term (computed once)
+  Eigen::VectorXd root_c(full ? m : 0);
+  if (full) root_c = (2.0 * c).cwiseSqrt();
+  // the rows that can be active along the step, their values copied side by
+  // side so that the line search reads them contiguously
+  Eigen::VectorXd live_y(m), live_z(m), live_u(m), live_c(m), live_cy(m);
   for (int iter = 0; iter < max_iter; ++iter) {
     for (Eigen::Index i = 0; i < m; ++i) {
       const double margin = 1.0 - y[i] * z[i];
@@ -130,7 +134,7 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
       Eigen::Index filled = 0;
       for (Eigen::Index i = 0; i < m; ++i) {
         if (a[i] == 0.0) continue;
-        block.col(filled) = std::sqrt(2.0 * c[i]) * xt.col(i);
+        block.col(filled) = root_c[i] * xt.col(i);
         if (++filled == kBlock) {
           H.selfadjointView<Eigen::Lower>().rankUpdate(block);
           filled = 0;
@@ -177,17 +181,23 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
     u.noalias() = xt.transpose() * s;
     // phi'(t) and phi''(t) of phi(t) = f(w + t s); only rows active now or
     // moving towards their margin (y u < 0) can be active for t > 0
-    live.clear();
-    for (Eigen::Index i = 0; i < m; ++i)
-      if (a[i] != 0.0 || y[i] * u[i] < 0.0) live.push_back(i);
+    Eigen::Index n_live = 0;
+    for (Eigen::Index i = 0; i < m; ++i) {
+      if (!(a[i] != 0.0 || y[i] * u[i] < 0.0)) continue;
+      live_y[n_live] = y[i];
+      live_z[n_live] = z[i];
+      live_u[n_live] = u[i];
+      live_c[n_live] = c[i];
+      live_cy[n_live++] = cy[i];
+    }
     const double ws = w.dot(s), ss = s.squaredNorm();
     auto slope = [&](double t, double* curvature) {
       double d1 = ws + t * ss, d2 = ss;
-      for (Eigen::Index i : live) {
-        const double margin = 1.0 - y[i] * (z[i] + t * u[i]);
+      for (Eigen::Index i = 0; i < n_live; ++i) {
+        const double margin = 1.0 - live_y[i] * (live_z[i] + t * live_u[i]);
         if (margin <= 0.0) continue;
-        d1 -= 2.0 * margin * cy[i] * u[i];
-        d2 += 2.0 * c[i] * u[i] * u[i];
+        d1 -= 2.0 * margin * live_cy[i] * live_u[i];
+        d2 += 2.0 * live_c[i] * live_u[i] * live_u[i];
       }
       *curvature = d2;
       return d1;
