@@ -201,6 +201,47 @@ void gains_by_dim(const MatrixXd& T, const VectorXd& za, const VectorXd& zb, con
   }
 }
 
+// The d (1..gain.size()) of largest gain among those whose routing of the
+// node's n rows (n_left of them to A) sends rows both ways; ties: the
+// smaller d; 0 when none does.
+int best_dim(const std::vector<double>& gain, const std::vector<size_t>& n_left, size_t n) {
+  int best = 0;
+  double top = -HUGE_VAL;
+  for (size_t d = 1; d <= gain.size(); ++d) {
+    if (n_left[d - 1] == 0 || n_left[d - 1] == n) continue;
+    if (gain[d - 1] > top + 1e-12) {
+      top = gain[d - 1];
+      best = static_cast<int>(d);
+    }
+  }
+  return best;
+}
+
+// The payloads of the two split kinds (tree/SplitKinds.h): an affine split's
+// shift, T (already divided by the node's scale), the groups' transformed
+// means and bases; a subspace split's T and bases.
+std::vector<double> affine_payload(const std::vector<double>& shift, const MatrixXd& T, const VectorXd& za,
+                                   const VectorXd& zb, const MatrixXd& UA, const MatrixXd& UB) {
+  std::vector<double> values;
+  values.reserve(shift.size() + T.size() + za.size() + zb.size() + UA.size() + UB.size());
+  values.assign(shift.begin(), shift.end());
+  values.insert(values.end(), T.data(), T.data() + T.size());
+  values.insert(values.end(), za.data(), za.data() + za.size());
+  values.insert(values.end(), zb.data(), zb.data() + zb.size());
+  values.insert(values.end(), UA.data(), UA.data() + UA.size());
+  values.insert(values.end(), UB.data(), UB.data() + UB.size());
+  return values;
+}
+
+std::vector<double> subspace_payload(const MatrixXd& T, const MatrixXd& UA, const MatrixXd& UB) {
+  std::vector<double> values;
+  values.reserve(T.size() + UA.size() + UB.size());
+  values.assign(T.data(), T.data() + T.size());
+  values.insert(values.end(), UA.data(), UA.data() + UA.size());
+  values.insert(values.end(), UB.data(), UB.data() + UB.size());
+  return values;
+}
+
 }  // namespace
 
 LearnedTransform learn_transform(const MatrixXd& A, const MatrixXd& B, int rank, int iterations,
@@ -353,7 +394,8 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
   // predictors zeroed; routing does not depend on a row's scale)
   const bool use_oob = o_.oob_choice && node.n_oob >= kMinOob;
   MatrixXd Xo;
-  std::vector<int> oob_class, row_class;
+  std::vector<int> oob_class, row_class(n);
+  for (size_t i = 0; i < n; ++i) row_class[i] = data.y[rows[i]];
   std::vector<double> oob_weight;
   if (use_oob) {
     const size_t m = node.n_oob;
@@ -373,8 +415,6 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
       oob_weight.resize(m);
       for (size_t i = 0; i < m; ++i) oob_weight[i] = data.weights[node.oob[i]];
     }
-    row_class.resize(n);
-    for (size_t i = 0; i < n; ++i) row_class[i] = data.y[rows[i]];
   }
 
   // The space T is learned in: all p predictors (square or free fat T), or,
@@ -442,7 +482,6 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
       if (!reduce)
         for (size_t j : constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
 
-      std::vector<double> values;
       double oob_gain = 0.0;
       if (use_oob) {
         // Honest choice: the learned T and the identity T (no learning), each
@@ -506,20 +545,9 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         MatrixXd UA = UAs[best_c].leftCols(dim), UB = UBs[best_c].leftCols(dim);
         if (affine_kind) {
           for (size_t j = 0; j < p; ++j) T.col(static_cast<Eigen::Index>(j)) *= factor[j];
-          values.reserve(p + static_cast<size_t>(r) * (p + 2 + 2 * dim));
-          values.assign(shift.begin(), shift.end());
-          values.insert(values.end(), T.data(), T.data() + T.size());
-          values.insert(values.end(), zas[best_c].data(), zas[best_c].data() + zas[best_c].size());
-          values.insert(values.end(), zbs[best_c].data(), zbs[best_c].data() + zbs[best_c].size());
-          values.insert(values.end(), UA.data(), UA.data() + UA.size());
-          values.insert(values.end(), UB.data(), UB.data() + UB.size());
-          candidate = SplitRule::affine(r, dim, std::move(values));
+          candidate = SplitRule::affine(r, dim, affine_payload(shift, T, zas[best_c], zbs[best_c], UA, UB));
         } else {
-          values.reserve(static_cast<size_t>(r) * (p + 2 * dim));
-          values.assign(T.data(), T.data() + T.size());
-          values.insert(values.end(), UA.data(), UA.data() + UA.size());
-          values.insert(values.end(), UB.data(), UB.data() + UB.size());
-          candidate = SplitRule::subspace(r, dim, std::move(values));
+          candidate = SplitRule::subspace(r, dim, subspace_payload(T, UA, UB));
         }
       } else if (affine_kind) {
         const VectorXd ma = A.rowwise().mean(), mb = B.rowwise().mean();
@@ -529,52 +557,19 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         // The subspaces' dimension: the d in 1..dim (both groups the same)
         // whose routing of the node's rows has the largest information gain
         // (ties: the smaller d). The bases are nested, so every d costs O(n).
-        {
-          const MatrixXd Z = lt.T * (*Y);  // r x n
-          const MatrixXd DA = Z.colwise() - za, DB = Z.colwise() - zb;
-          const MatrixXd PA = UA.transpose() * DA, PB = UB.transpose() * DB;  // dim x n
-          VectorXd ea = DA.colwise().squaredNorm().transpose(), eb = DB.colwise().squaredNorm().transpose();
-          int best_d = 0;
-          double best_d_gain = -HUGE_VAL;
-          for (int d = 1; d <= dim; ++d) {
-            std::fill(left_counts.begin(), left_counts.end(), 0);
-            size_t nl = 0;
-            for (size_t i = 0; i < n; ++i) {
-              ea(i) -= PA(d - 1, i) * PA(d - 1, i);
-              eb(i) -= PB(d - 1, i) * PB(d - 1, i);
-              if (ea(i) <= eb(i)) {
-                ++left_counts[data.y[rows[i]]];
-                ++nl;
-              }
-            }
-            if (nl == 0 || nl == n) continue;
-            const double gain = entropy_gain(counts.data(), left_counts.data(), K, n, nl);
-            if (gain > best_d_gain + 1e-12) {
-              best_d_gain = gain;
-              best_d = d;
-            }
-          }
-          if (best_d == 0) continue;  // every dimension sends every row one way: draw again
-          dim = best_d;
-          UA.conservativeResize(Eigen::NoChange, dim);
-          UB.conservativeResize(Eigen::NoChange, dim);
-        }
+        std::vector<double> gain;
+        std::vector<size_t> n_left;
+        gains_by_dim(lt.T, za, zb, UA, UB, *Y, row_class, nullptr, K, gain, n_left);
+        const int best_d = best_dim(gain, n_left, n);
+        if (best_d == 0) continue;  // every dimension sends every row one way: draw again
+        dim = best_d;
+        UA.conservativeResize(Eigen::NoChange, dim);
+        UB.conservativeResize(Eigen::NoChange, dim);
         for (size_t j = 0; j < p; ++j) T.col(static_cast<Eigen::Index>(j)) *= factor[j];
-        values.reserve(p + static_cast<size_t>(r) * (p + 2 + 2 * dim));
-        values.assign(shift.begin(), shift.end());
-        values.insert(values.end(), T.data(), T.data() + T.size());
-        values.insert(values.end(), za.data(), za.data() + za.size());
-        values.insert(values.end(), zb.data(), zb.data() + zb.size());
-        values.insert(values.end(), UA.data(), UA.data() + UA.size());
-        values.insert(values.end(), UB.data(), UB.data() + UB.size());
-        candidate = SplitRule::affine(r, dim, std::move(values));
+        candidate = SplitRule::affine(r, dim, affine_payload(shift, T, za, zb, UA, UB));
       } else {
         const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
-        values.reserve(static_cast<size_t>(r) * (p + 2 * dim));
-        values.assign(T.data(), T.data() + T.size());
-        values.insert(values.end(), UA.data(), UA.data() + UA.size());
-        values.insert(values.end(), UB.data(), UB.data() + UB.size());
-        candidate = SplitRule::subspace(r, dim, std::move(values));
+        candidate = SplitRule::subspace(r, dim, subspace_payload(T, UA, UB));
       }
       size_t left = 0;
       for (size_t i = 0; i < n; ++i) {
