@@ -116,14 +116,14 @@ NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult,
   auto start = [&](int k) -> const std::vector<double>& {
     return warm && !(*warm)[k].empty() ? (*warm)[k] : none;
   };
-  // many predictors (conjugate-gradient steps): the one-vs-rest problems'
-  // gradients at 0 from per-class sums (one pass over the rows for all), and
-  // the starting decision values from the node's (from_z), not recomputed
-  const bool wide = newton && static_cast<int>(p1) > kNewtonMaxDim;
-  if (wide && svm.classes.size() > 2) sum_design_classes(design, K);
+  // Newton solver: the one-vs-rest problems' gradients at 0 from per-class
+  // sums (one pass over the rows for all), and the starting decision values
+  // from the node's (from_z), not recomputed: two matrix-vector products
+  // over the rows per class saved (7% of an RSVF fit on letter, same model)
+  if (newton && svm.classes.size() > 2) sum_design_classes(design, K);
   std::vector<double> z_start;
   auto start_z = [&](int k, double sign) -> const double* {
-    if (!wide || !from || !from_pos || !from_z || (*from_z)[k].empty() || start(k).empty()) return nullptr;
+    if (!newton || !from || !from_pos || !from_z || (*from_z)[k].empty() || start(k).empty()) return nullptr;
     z_start.resize(n);
     for (size_t i = 0; i < n; ++i) z_start[i] = sign * (*from_z)[k][from_pos[i]];
     return z_start.data();
@@ -544,9 +544,9 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
   node_opt.max_iter = std::max(opt_.max_iter, opt_.node_max_iter);
   const NodeSvm parent = fit_node_svm(data, unique.data(), mult.data(), nu, node_opt, nullptr, &parent_solution,
                                       &node_design, identity.data());
-  // many predictors: the node's decision values, where the children's SVMs start
+  // the node's decision values, where the children's SVMs start
   std::vector<std::vector<double>> node_z(parent_solution.size());
-  if (node_design.xt.rows() > kNewtonMaxDim)
+  if (node_design.xt.rows() > 0)
     for (size_t k = 0; k < parent_solution.size(); ++k) {
       if (parent_solution[k].empty()) continue;
       node_z[k].resize(nu);

@@ -90,8 +90,8 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
   const Eigen::VectorXd cy = c.cwiseProduct(y);
 
   // LIBLINEAR's rule: stop when |g| <= eps * max(min(pos, neg), 1) / l * |g at w = 0|
-  // (many predictors, with class sums: X'Cy = c_pos S_pos - c_neg (S_all - S_pos))
-  const bool sums = d > kNewtonMaxDim && design.class_sum.rows() == d && positive_class < design.class_sum.cols();
+  // (with class sums: X'Cy = c_pos S_pos - c_neg (S_all - S_pos))
+  const bool sums = design.class_sum.rows() == d && positive_class < design.class_sum.cols();
   double g0_norm;
   if (sums) {
     const auto s_pos = design.class_sum.col(positive_class);
@@ -105,7 +105,7 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
   const bool started = init.size() == static_cast<size_t>(d);
   if (started) w = Eigen::Map<const Eigen::VectorXd>(init.data(), d);
   Eigen::VectorXd z(m), u(m), a(m), g(d), s(d);  // z = X w, u = X s
-  if (started && init_z && d > kNewtonMaxDim) z = Eigen::Map<const Eigen::VectorXd>(init_z, m);
+  if (started && init_z) z = Eigen::Map<const Eigen::VectorXd>(init_z, m);
   else z.noalias() = xt.transpose() * w;
   // few predictors: the full Hessian, summed in blocks of active rows (a
   // rank-k update); many: conjugate gradients on Hessian-vector products
