@@ -124,6 +124,24 @@ test_that("the sigma search follows the 0.5-point rule and keeps its curve", {
   dev.off()
 })
 
+test_that("sigma_max caps the sigma search for classification", {
+  # classes by the largest of 8 linear scores: the larger the leaves, the
+  # better, so the uncapped search grows them to the whole training part
+  set.seed(11)
+  x <- matrix(runif(2000 * 5, -1, 1), 2000, 5, dimnames = list(NULL, paste0("x", 1:5)))
+  y <- factor(max.col(x %*% matrix(rnorm(5 * 8), 5, 8), ties.method = "first"))
+  fit_with <- function(...) {
+    svforest(x, y, method = "tdsvm", sigma0 = 50, cost = c(1, 10), gamma = 1, seed = 1, num_threads = 2, ...)
+  }
+  free <- fit_with()
+  expect_gt(free$tdsvm$sigma, 200L)
+  capped <- fit_with(sigma_max = 200)
+  expect_lte(max(capped$tdsvm$curve$sigma), 200)
+  expect_lte(capped$tdsvm$sigma, 200L)
+  expect_true(all(tree_leaf_sizes(capped$forest$trees[[1]]) < 200L))
+  expect_identical(capped$params$sigma_max, 200L)
+})
+
 # threads (with a search over cost x gamma), saveRDS, combine and prediction types: test-contract.R
 
 test_that("a one-leaf model predicts as LIBSVM (e1071::svm) does", {
