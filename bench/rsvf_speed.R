@@ -3,7 +3,7 @@
 #
 # Usage (from the repository root):
 #   Rscript bench/rsvf_speed.R [data_dir] [--only=letter,madelon,isolet]
-#       [--rsvf=name=value,...] [--tag=label]
+#       [--rsvf=name=value,...] [--tag=label] [--repeat=5]
 #
 #   data_dir  the offline dataset folder, default ../shared/data
 #   --only=   datasets among classification_datasets() (default letter,
@@ -21,9 +21,9 @@
 #   ranger  ranger::ranger(x, y, num.trees = 500) (class forest)
 #   rsvf    svforest(x, y, method = "rsvf") with its defaults (+ --rsvf=)
 # A row per model: test accuracy, fit seconds (median of --repeat fits), fit /
-# ranger's fit (same run)
-# and the load average (the machine may be shared). The done-when target of
-# issue 20: fit/ranger <= 5 on letter, madelon and isolet.
+# ranger's fit (same run) and the load average (the machine may be shared).
+# The done-when target of issue 20: fit/ranger <= 5 on letter, madelon and
+# isolet.
 
 suppressPackageStartupMessages({
   library(svforest)
