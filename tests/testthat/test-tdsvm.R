@@ -126,7 +126,7 @@ test_that("the sigma search follows the 0.5-point rule and keeps its curve", {
 
 test_that("sigma_max caps the sigma search for classification", {
   # classes by the largest of 8 linear scores: the larger the leaves, the
-  # better, so the uncapped search grows them to the whole training part
+  # better, so the uncapped search grows them past 200 rows
   set.seed(11)
   x <- matrix(runif(2000 * 5, -1, 1), 2000, 5, dimnames = list(NULL, paste0("x", 1:5)))
   y <- factor(max.col(x %*% matrix(rnorm(5 * 8), 5, 8), ties.method = "first"))
