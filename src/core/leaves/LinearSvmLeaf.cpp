@@ -177,15 +177,9 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
                           static_cast<double>(n) * data.x->n_cols() <= 16777216.0;
   NewtonDesign leaf_design;
   if (wide_dense) {
-    std::vector<int> distinct(rows, rows + n), mult;
-    std::sort(distinct.begin(), distinct.end());
-    size_t u = 0;
-    for (size_t k = 0; k < n; ++k) {
-      if (u > 0 && distinct[u - 1] == distinct[k]) { ++mult.back(); continue; }
-      distinct[u++] = distinct[k];
-      mult.push_back(1);
-    }
-    build_newton_design(data, distinct.data(), mult.data(), u, leaf_design);
+    std::vector<int> distinct, mult;
+    collapse_repeats(rows, n, distinct, mult);
+    build_newton_design(data, distinct.data(), mult.data(), distinct.size(), leaf_design);
     if (n_out > 2) sum_design_classes(leaf_design, K);
   }
   Eigen::VectorXd y_leaf, c_leaf;

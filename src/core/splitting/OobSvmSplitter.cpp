@@ -58,18 +58,6 @@ std::vector<double> binary_svm(const TrainingData& data, const NewtonDesign* des
 
 }  // namespace
 
-void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult) {
-  std::vector<int> sorted(rows, rows + n);
-  std::sort(sorted.begin(), sorted.end());
-  distinct.clear();
-  mult.clear();
-  for (int r : sorted) {
-    if (!distinct.empty() && distinct.back() == r) { ++mult.back(); continue; }
-    distinct.push_back(r);
-    mult.push_back(1);
-  }
-}
-
 NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
                      const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
                      std::vector<std::vector<double>>* solutions, const NewtonDesign* from,

@@ -57,9 +57,6 @@ struct NodeSvm {
   int predict(const feature_node* row, size_t p) const;
 };
 
-// The distinct rows of rows[0..n) (sorted) and how often each occurs.
-void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult);
-
 // mult: how often each row was drawn (nullptr: once).
 // warm[k] (p + 1 weights, or empty) starts class k's one-vs-rest problem;
 // if `solutions` is given it receives the same kind of vector for the

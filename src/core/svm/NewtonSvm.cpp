@@ -62,6 +62,18 @@ void build_newton_design(const TrainingData& data, const int* rows, const int* m
   }
 }
 
+void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult) {
+  std::vector<int> sorted(rows, rows + n);
+  std::sort(sorted.begin(), sorted.end());
+  distinct.clear();
+  mult.clear();
+  for (int r : sorted) {
+    if (!distinct.empty() && distinct.back() == r) { ++mult.back(); continue; }
+    distinct.push_back(r);
+    mult.push_back(1);
+  }
+}
+
 void sum_design_classes(NewtonDesign& design, int num_classes) {
   design.class_sum.setZero(design.xt.rows(), num_classes);
   for (Eigen::Index i = 0; i < design.xt.cols(); ++i)

@@ -55,14 +55,18 @@ struct NewtonDesign {
   Eigen::MatrixXd xt;           // (p + 1) x m
   std::vector<double> weight;   // multiplicity of each row
   std::vector<int> label;       // its class
-  // optional (many predictors): column k the sum of weight * row over the
-  // rows of class k; the gradients at 0 of the one-vs-rest problems follow
-  // from it without a pass over the rows each
+  // optional: column k the sum of weight * row over the rows of class k;
+  // the gradients at 0 of the one-vs-rest problems follow from it without
+  // a pass over the rows each
   Eigen::MatrixXd class_sum;
 };
 
 // Fills design.class_sum (num_classes columns) in one pass over the rows.
 void sum_design_classes(NewtonDesign& design, int num_classes);
+
+// The distinct rows of rows[0..n) (sorted) and how often each occurs: a
+// bootstrap sample as a design's rows and weights.
+void collapse_repeats(const int* rows, size_t n, std::vector<int>& distinct, std::vector<int>& mult);
 
 void build_newton_design(const TrainingData& data, const int* rows, const int* mult, size_t m,
                          NewtonDesign& design);
