@@ -99,7 +99,5 @@ used_parts <- function(params) {
 }
 
 # The default method of svforest() (`method = NULL`) for an outcome type:
-# "rsvt" for classes, "rsvf" for a numeric outcome (its out-of-bag scored
-# oblique splits with ridge leaves fit smooth responses best; see
-# bench/regression_bench.R).
-default_method <- function(outcome = "classification") if (outcome == "regression") "rsvf" else "rsvt"
+# "hybrid" for both (R/method-hybrid.R; see bench/harness.R).
+default_method <- function(outcome = "classification") "hybrid"
