@@ -127,13 +127,13 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
 # Prediction of one chunk of rows.
 predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
-  max_conf <- type == "class" && identical(object$params$aggregation, "max_confidence")
-  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE, max_conf)
+  # the class by the model's aggregation, decided in the engine (R/aggregation.R)
+  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE,
+                      if (type == "class") object$params$aggregation else "")
   lev <- object$levels
   switch(type,
     response = res$prob[, 1] * object$outcome_scale + object$outcome_center,
-    class = factor(lev[if (max_conf) res$max_confidence_class + 1L
-                       else predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
+    class = factor(lev[res$class + 1L], levels = lev),
     prob = {
       colnames(res$prob) <- lev
       if (is.null(object$calibration)) res$prob else apply_calibration(res$prob, object$calibration)
@@ -172,13 +172,6 @@ check_no_dots <- function(...) {
                  if (is.null(dots)) "(unnamed)" else paste0("`", dots, "`", collapse = ", ")),
          call. = FALSE)
   }
-}
-
-# Column index of the predicted class.
-predicted_class <- function(votes, prob, aggregation) {
-  if (nrow(votes) == 0) return(integer())
-  score <- if (identical(aggregation, "prob")) prob else votes + 0.5 * prob
-  max.col(score, ties.method = "first")
 }
 
 # Error after 1, 2, ... trees on labelled data (uses each tree's class).

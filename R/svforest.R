@@ -224,7 +224,17 @@
 #'   each matched by its exact name.
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
-#'   leaves rows out, else `NA`.
+#'   leaves rows out, else `NA`; `oob_predictions` each training row's
+#'   out-of-bag prediction (`NA` for a row no tree left out), by the rule of
+#'   `predict()` applied to the trees that did not draw the row. A
+#'   classification fit then also holds `oob_prob`, the out-of-bag class
+#'   probabilities (n x K; the trees' class distributions averaged, each
+#'   rounded to a multiple of 2^-32, uncalibrated), and their Brier score
+#'   (`oob_brier`: the squared distance to the one-hot class summed over
+#'   classes, averaged over rows) and log-loss (`oob_logloss`, probabilities
+#'   clamped at 1e-15); `oob_votes`, `oob_prob_sum`, `oob_count` (and for
+#'   `aggregation = "max_confidence"` `oob_confidence` and
+#'   `oob_confident_class`) are the tallies that [combine()] merges.
 #' @seealso [predict.svforest()], [summary.svforest()], [plot.svforest()]
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
@@ -377,7 +387,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
   model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
   if (!is.null(calibration)) {
-    prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob
+    prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE)$prob
     model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)
   }
   model
@@ -386,32 +396,6 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 # "regression" for a numeric outcome, else "classification" (factors,
 # characters, logicals).
 outcome_type <- function(y) if (is.numeric(y) && !is.factor(y)) "regression" else "classification"
-
-# The out-of-bag elements of a model. Classification: error rate, its curve,
-# predicted classes and the votes (kept so that combine() can merge the
-# out-of-bag votes of parts). Regression: mean squared error, its curve,
-# R^2, mean predictions and their sums and counts (on the engine's scale).
-oob_results <- function(oob, y, outcome, aggregation, scaling) {
-  if (is.null(oob)) {
-    return(list(oob_error = NA_real_, oob_error_curve = NULL, oob_predictions = NULL))
-  }
-  if (outcome == "regression") {
-    has <- oob$count > 0
-    pred <- ifelse(has, oob$sum / pmax(oob$count, 1L), NA_real_) * scaling$scale + scaling$center
-    # as combine() computes it from the parts' sums
-    mse <- if (any(has)) mean((pred[has] - y[has])^2) else NA_real_
-    return(list(oob_error = mse, oob_error_curve = oob$error_curve * scaling$scale^2,
-                oob_rsquared = oob_rsquared(mse, y[has]), oob_predictions = pred,
-                oob_sum = oob$sum, oob_count = oob$count, oob_y = y))
-  }
-  has_votes <- rowSums(oob$votes) > 0
-  cls <- if (identical(aggregation, "max_confidence")) oob$predicted + 1L
-         else max.col(oob$votes, ties.method = "first")
-  cls[!has_votes] <- NA
-  list(oob_error = oob$error, oob_error_curve = oob$error_curve,
-       oob_predictions = factor(levels(y)[cls], levels = levels(y)),
-       oob_votes = oob$votes, oob_y = as.integer(y))
-}
 
 # 1 - MSE / variance of the outcome (NA without rows or variance).
 oob_rsquared <- function(mse, y) {
