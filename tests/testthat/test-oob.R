@@ -1,0 +1,105 @@
+# The out-of-bag rule (R/aggregation.R, src/core/forest/Aggregation.h): for
+# every method and aggregation, a row's out-of-bag class is what predict()
+# says from that row's out-of-bag trees, and two halves grown with
+# first_tree combine into the out-of-bag results of the whole forest.
+
+oob_data <- function() {
+  set.seed(30)
+  n <- 240
+  x <- matrix(stats::rnorm(n * 4), n, 4, dimnames = list(NULL, paste0("x", 1:4)))
+  y <- factor(c("a", "b", "c", "d")[1L + (x[, 1] > 0) + 2L * (x[, 2] + 0.5 * x[, 3] > 0)])
+  list(x = x, y = y)
+}
+
+# every method, with a sampler that leaves rows out and four trees
+oob_case <- function(method, ...) {
+  args <- utils::modifyList(method_args(method), list(ntree = 4L, seed = 7, num_threads = 1, ...))
+  if (identical(svforest:::svf_method(method)$sampler, "all")) args$sampler <- "bootstrap"
+  args
+}
+
+expect_same_oob <- function(both, whole, label) {
+  for (what in c("oob_predictions", "oob_error", "oob_prob", "oob_brier", "oob_logloss", "oob_votes",
+                 "oob_count", "oob_rsquared", "oob_sum")) {
+    expect_identical(both[[what]], whole[[what]], label = paste(label, what))
+  }
+}
+
+d <- oob_data()
+for (method in all_methods()) {
+  for (aggregation in c("vote", "prob", "max_confidence")) {
+    label <- paste0(method, ", aggregation = ", aggregation)
+    test_that(paste(label, "- OOB class = predict() from the OOB trees; halves combine into the whole"), {
+      args <- c(list(x = d$x, y = d$y), oob_case(method, aggregation = aggregation))
+      whole <- do.call(svforest, args)
+      expect_false(is.na(whole$oob_error))
+      member <- oob_membership(args)
+      expect_identical(as.integer(rowSums(member)), whole$oob_count)
+      expect_identical(predict_from_oob_trees(whole, d$x, member), whole$oob_predictions)
+      has <- whole$oob_count > 0
+      expect_identical(whole$oob_error, mean(whole$oob_predictions[has] != d$y[has]))
+      first <- do.call(svforest, utils::modifyList(args, list(ntree = 2L)))
+      second <- do.call(svforest, utils::modifyList(args, list(ntree = 2L, first_tree = 2L, num_threads = 2L)))
+      expect_same_oob(combine(second, first), whole, label)
+    })
+  }
+}
+
+xr <- d$x
+yr <- d$x[, 1] - 2 * d$x[, 2]^2 + stats::rnorm(nrow(d$x), sd = 0.1)
+for (method in intersect(all_methods(), svforest:::regression_methods())) {
+  test_that(paste("regression:", method, "- OOB prediction = predict() from the OOB trees; halves combine exactly"), {
+    args <- c(list(x = xr, y = yr), oob_case(method))
+    whole <- do.call(svforest, args)
+    member <- oob_membership(args)
+    expect_identical(predict_from_oob_trees(whole, xr, member), whole$oob_predictions)
+    first <- do.call(svforest, utils::modifyList(args, list(ntree = 1L)))
+    second <- do.call(svforest, utils::modifyList(args, list(ntree = 3L, first_tree = 1L)))
+    expect_same_oob(combine(first, second), whole, paste("regression", method))
+  })
+}
+
+test_that("out-of-bag probabilities: shape, NA rows, Brier score and log-loss as documented", {
+  fit <- svforest(d$x, d$y, method = "rsvt", leaf = "constant", sampler = "bootstrap", ntree = 3, seed = 2,
+                  num_threads = 1)
+  p <- fit$oob_prob
+  expect_identical(dim(p), c(nrow(d$x), 4L))
+  expect_identical(colnames(p), levels(d$y))
+  has <- fit$oob_count > 0
+  expect_true(any(!has))  # three bootstrap trees leave some rows in every tree
+  expect_true(all(is.na(p[!has, ])))
+  expect_equal(rowSums(p[has, ]), rep(1, sum(has)), tolerance = 1e-8)
+  yi <- as.integer(d$y)[has]
+  onehot <- diag(4)[yi, ]
+  expect_equal(fit$oob_brier, mean(rowSums((p[has, ] - onehot)^2)))
+  expect_equal(fit$oob_logloss, mean(-log(pmax(p[has, ][cbind(seq_along(yi), yi)], 1e-15))))
+  # the probabilities are the OOB trees' averaged distributions
+  member <- oob_membership(list(x = d$x, y = d$y, method = "rsvt", leaf = "constant", sampler = "bootstrap",
+                                ntree = 3L, seed = 2))
+  i <- which(has)[1:5]
+  for (r in i) {
+    sub <- fit
+    sub$forest$trees <- fit$forest$trees[member[r, ]]
+    expect_equal(as.vector(predict(sub, d$x[r, , drop = FALSE], type = "prob")), as.vector(p[r, ]),
+                 tolerance = 1e-9)
+  }
+  expect_output(print(fit), "OOB probabilities: +Brier score")
+  expect_output(print(summary(fit)), "OOB probabilities: Brier score")
+  # no out-of-bag rows: no probabilities, nothing printed
+  all_rows <- svforest(d$x, d$y, method = "rsvt", ntree = 2, seed = 2, num_threads = 1)
+  expect_null(all_rows$oob_prob)
+  expect_false(any(grepl("Brier", capture.output(print(all_rows)))))
+})
+
+test_that("a part without an out-of-bag tally makes the combined OOB results unavailable, saying why", {
+  a <- svforest(d$x, d$y, method = "rsvt", sampler = "bootstrap", ntree = 2, seed = 1, num_threads = 1)
+  b <- svforest(d$x, d$y, method = "rsvt", sampler = "bootstrap", ntree = 2, seed = 1, first_tree = 2,
+                num_threads = 1)
+  b$oob_prob_sum <- NULL  # as a model saved by an older version
+  ab <- combine(a, b)
+  expect_true(is.na(ab$oob_error))
+  expect_null(ab$oob_predictions)
+  expect_null(ab$oob_prob)
+  expect_match(ab$oob_unavailable, "no out-of-bag tally")
+  expect_output(print(ab), "OOB error: +not available for the combined forest: a part holds no out-of-bag tally")
+})
