@@ -75,15 +75,9 @@ combine <- function(...) {
 
   out <- parts[[1]]
   out$forest$trees <- do.call(c, lapply(parts, function(p) p$forest$trees))
-  # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R);
-  # the parts' importance does not carry over
+  # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R)
   out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
-  out$variable_importance <- NULL
-  if (any(vapply(parts, function(m) !is.null(m$calibration), TRUE))) {
-    warning("The combined forest is not calibrated (its parts' calibrations do not apply to it); calibrate it with svforest_calibrate().",
-            call. = FALSE)
-    out$calibration <- NULL
-  }
+  out <- stage_combine(out, parts)  # each post-fit stage's rule (R/stages.R)
   out$ntree <- length(out$forest$trees)
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L

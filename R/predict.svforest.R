@@ -136,7 +136,7 @@ predict_rows <- function(object, newdata, type, num_threads) {
     class = factor(lev[res$class + 1L], levels = lev),
     prob = {
       colnames(res$prob) <- lev
-      if (is.null(object$calibration)) res$prob else apply_calibration(res$prob, object$calibration)
+      stage_probabilities(object, res$prob)  # e.g. calibration (R/stages.R)
     },
     votes = {
       colnames(res$votes) <- lev

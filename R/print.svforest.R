@@ -34,10 +34,7 @@ print.svforest <- function(x, ...) {
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", oob_error_text(x), "\n")
   if (!is.null(x$oob_brier)) cat("  OOB probabilities:    ", oob_scores_text(x), "\n")
-  if (!is.null(x$calibration)) {
-    cat("  Probabilities:        ", sprintf("calibrated (%s, on %d held-out rows)", x$calibration$method,
-                                            as.integer(x$calibration$rows)), "\n")
-  }
+  stage_print(x)  # lines of the post-fit stages (R/stages.R), e.g. calibration
   if (!is.null(x$sampling_weights) || !is.null(x$class_weights)) {
     cat("  Weights:              ", paste(c(if (!is.null(x$sampling_weights)) "case/class weights",
                                             if (!is.null(x$rows_used)) sprintf("%d rows of weight 0 left out", sum(!x$rows_used))),

@@ -315,18 +315,16 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
-  importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
-  user[["importance"]] <- NULL
-  # rows held out for calibration (R/calibration.R): the trees do not see them
-  calibration <- calibration_rows(user[["calibrate"]], user[["calibration_fraction"]], y, outcome, seed)
-  user[["calibrate"]] <- NULL
-  user[["calibration_fraction"]] <- NULL
-  if (!is.null(calibration)) {
-    cal_x <- x[calibration$held, , drop = FALSE]
-    cal_y <- y[calibration$held]
-    x <- x[-calibration$held, , drop = FALSE]
-    y <- y[-calibration$held]
-    if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-calibration$held]
+  # the post-fit stages' settings and the rows they hold out, which the
+  # trees do not see (R/stages.R)
+  stages <- stage_setup(user, y, outcome, seed)
+  user <- stages$user
+  if (length(stages$held_all)) {
+    stages$held_x <- lapply(stages$held, function(i) x[i, , drop = FALSE])
+    stages$held_y <- lapply(stages$held, function(i) y[i])
+    x <- x[-stages$held_all, , drop = FALSE]
+    y <- y[-stages$held_all]
+    if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-stages$held_all]
     n <- nrow(x)
   }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
@@ -339,7 +337,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     if (!all(vapply(rank$columns, is.null, TRUE))) {
       design$spec$rank <- rank
       x <- rank_apply(x, rank)
-      if (!is.null(calibration)) cal_x <- rank_apply(cal_x, rank)
+      stages$held_x <- lapply(stages$held_x, rank_apply, rank)
     }
   }
   parts <- used_parts(params)
@@ -351,7 +349,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   scaling <- if (outcome == "regression") outcome_scaling(y)
   valid <- validation_data(validation, design$spec, ncol(x), if (outcome == "regression") scaling else levels(y))
   for (part in parts) if (!is.null(part$check)) part$check(params, y, validation)
-  importance <- check_importance_arg(importance, params, outcome)
+  stages <- stage_prepare(stages, params, outcome)
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
   res <- engine_fit(engine_data(x), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
@@ -385,12 +383,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     package_version = as.character(utils::packageVersion("svforest"))
   )
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
-  model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
-  if (!is.null(calibration)) {
-    prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE)$prob
-    model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)
-  }
-  model
+  run_stages(model, stages, list(x = x, y = y, num_threads = num_threads))
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,
