@@ -1,7 +1,8 @@
-# The out-of-bag rule (R/aggregation.R, src/core/forest/Aggregation.h): for
-# every method and aggregation, a row's out-of-bag class is what predict()
-# says from that row's out-of-bag trees, and two halves grown with
-# first_tree combine into the out-of-bag results of the whole forest.
+# Out-of-bag probabilities and what combine() does without a tally
+# (R/aggregation.R). That a row's out-of-bag class is predict()'s from its
+# out-of-bag trees, and that parts combine into the whole forest's
+# out-of-bag results, for every method, aggregation and condition, is in
+# the contract matrix (test-contract-matrix.R).
 
 oob_data <- function() {
   set.seed(30)
@@ -11,53 +12,7 @@ oob_data <- function() {
   list(x = x, y = y)
 }
 
-# every method, with a sampler that leaves rows out and four trees
-oob_case <- function(method, ...) {
-  args <- utils::modifyList(method_args(method), list(ntree = 4L, seed = 7, num_threads = 1, ...))
-  if (identical(svforest:::svf_method(method)$sampler, "all")) args$sampler <- "bootstrap"
-  args
-}
-
-expect_same_oob <- function(both, whole, label) {
-  for (what in c("oob_predictions", "oob_error", "oob_prob", "oob_brier", "oob_logloss", "oob_votes",
-                 "oob_count", "oob_rsquared", "oob_sum")) {
-    expect_identical(both[[what]], whole[[what]], label = paste(label, what))
-  }
-}
-
 d <- oob_data()
-for (method in all_methods()) {
-  for (aggregation in c("vote", "prob", "max_confidence")) {
-    label <- paste0(method, ", aggregation = ", aggregation)
-    test_that(paste(label, "- OOB class = predict() from the OOB trees; halves combine into the whole"), {
-      args <- c(list(x = d$x, y = d$y), oob_case(method, aggregation = aggregation))
-      whole <- do.call(svforest, args)
-      expect_false(is.na(whole$oob_error))
-      member <- oob_membership(args)
-      expect_identical(as.integer(rowSums(member)), whole$oob_count)
-      expect_identical(predict_from_oob_trees(whole, d$x, member), whole$oob_predictions)
-      has <- whole$oob_count > 0
-      expect_identical(whole$oob_error, mean(whole$oob_predictions[has] != d$y[has]))
-      first <- do.call(svforest, utils::modifyList(args, list(ntree = 2L)))
-      second <- do.call(svforest, utils::modifyList(args, list(ntree = 2L, first_tree = 2L, num_threads = 2L)))
-      expect_same_oob(combine(second, first), whole, label)
-    })
-  }
-}
-
-xr <- d$x
-yr <- d$x[, 1] - 2 * d$x[, 2]^2 + stats::rnorm(nrow(d$x), sd = 0.1)
-for (method in intersect(all_methods(), svforest:::regression_methods())) {
-  test_that(paste("regression:", method, "- OOB prediction = predict() from the OOB trees; halves combine exactly"), {
-    args <- c(list(x = xr, y = yr), oob_case(method))
-    whole <- do.call(svforest, args)
-    member <- oob_membership(args)
-    expect_identical(predict_from_oob_trees(whole, xr, member), whole$oob_predictions)
-    first <- do.call(svforest, utils::modifyList(args, list(ntree = 1L)))
-    second <- do.call(svforest, utils::modifyList(args, list(ntree = 3L, first_tree = 1L)))
-    expect_same_oob(combine(first, second), whole, paste("regression", method))
-  })
-}
 
 test_that("out-of-bag probabilities: shape, NA rows, Brier score and log-loss as documented", {
   fit <- svforest(d$x, d$y, method = "rsvt", leaf = "constant", sampler = "bootstrap", ntree = 3, seed = 2,
