@@ -29,8 +29,8 @@
     invisible(.Call(`_svforest_svf_init`))
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, aggregation = "") {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, aggregation)
+.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, aggregation = "", want_class_curve = FALSE) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve)
 }
 
 .svf_check_forest <- function(forest) {

@@ -13,10 +13,11 @@ using Rcpp::List;
 using Rcpp::Named;
 
 // aggregation: "" (no class), "vote", "prob" or "max_confidence": the class
-// of each row by that rule (Aggregation.h), 0-based.
+// of each row by that rule (Aggregation.h), 0-based; with want_class_curve
+// also the class after the first 1, 2, ... trees (n x ntree).
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class,
-                 std::string aggregation = "") {
+                 std::string aggregation = "", bool want_class_curve = false) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -45,10 +46,13 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
     }
     out.cls = cls.begin();
   }
+  Rcpp::IntegerMatrix class_curve(want_class && want_class_curve ? n : 0, want_class && want_class_curve ? ntree : 0);
+  if (want_class && want_class_curve) out.class_curve = class_curve.begin();
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
   return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
-                      Named("tree_class") = tree_class, Named("class") = cls);
+                      Named("tree_class") = tree_class, Named("class") = cls,
+                      Named("class_curve") = class_curve);
 }
 
 // Checks a forest list without predicting; returns TRUE or raises an R error.

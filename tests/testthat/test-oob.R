@@ -58,3 +58,18 @@ test_that("a part without an out-of-bag tally makes the combined OOB results una
   expect_match(ab$oob_unavailable, "no out-of-bag tally")
   expect_output(print(ab), "OOB error: +not available for the combined forest: a part holds no out-of-bag tally")
 })
+
+test_that("the error curve on new data follows the model's aggregation at every step", {
+  for (aggregation in c("vote", "prob", "max_confidence")) {
+    fit <- svforest(d$x[1:160, ], d$y[1:160], method = "rsvt", leaf = "constant", ntree = 5, seed = 3,
+                    num_threads = 1, aggregation = aggregation)
+    test <- 161:240
+    curve <- svforest:::error_curve(fit, d$x[test, ], d$y[test])
+    expect_length(curve, 5)
+    for (t in c(1, 3, 5)) {
+      sub <- fit
+      sub$forest$trees <- fit$forest$trees[seq_len(t)]
+      expect_identical(curve[t], mean(predict(sub, d$x[test, ]) != d$y[test]), info = paste(aggregation, t))
+    }
+  }
+})

@@ -36,7 +36,7 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
   const size_t n = rows.n_rows(), ntree = forest.trees.size();
   const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
-  const bool want_confidence = out.cls && out.aggregation == Aggregation::MaxConfidence;
+  const bool want_confidence = (out.cls || out.class_curve) && out.aggregation == Aggregation::MaxConfidence;
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
     std::vector<double> dist(outputs), prob(outputs), shares(K);
@@ -64,6 +64,9 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         }
         if (out.leaves) out.leaves[t * n + i] = leaf;
         if (out.tree_class) out.tree_class[t * n + i] = cls;
+        if (out.class_curve)
+          out.class_curve[t * n + i] =
+              decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
       }
       if (K == 0) prob[0] = sum.value();
       if (out.cls) out.cls[i] = decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);

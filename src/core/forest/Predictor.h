@@ -40,6 +40,7 @@ struct PredictOutput {
   int* leaves = nullptr;
   int* tree_class = nullptr;
   int* cls = nullptr;  // n
+  int* class_curve = nullptr;  // n x ntree: the class after the first t + 1 trees
   Aggregation aggregation = Aggregation::Vote;
 };
 
