@@ -115,6 +115,10 @@ oob_merge_tallies <- function(parts) {
       "a part holds no out-of-bag tally (fitted without out-of-bag rows, or saved by an older version of svforest)"
     })
   }
+  shape <- function(t) lapply(t, function(v) c(class(v)[1], typeof(v), length(v), dim(v)))
+  if (!all(vapply(tallies, function(t) identical(shape(t), shape(tallies[[1]])), TRUE))) {
+    return("the parts' out-of-bag tallies do not match (a damaged model)")
+  }
   out <- tallies[[1]]
   for (t in tallies[-1]) {
     if (!is.null(out$oob_confidence)) {

@@ -57,6 +57,10 @@ test_that("a part without an out-of-bag tally makes the combined OOB results una
   expect_null(ab$oob_prob)
   expect_match(ab$oob_unavailable, "no out-of-bag tally")
   expect_output(print(ab), "OOB error: +not available for the combined forest: a part holds no out-of-bag tally")
+  b <- svforest(d$x, d$y, method = "rsvt", sampler = "bootstrap", ntree = 2, seed = 1, first_tree = 2,
+                num_threads = 1)
+  b$oob_prob_sum <- b$oob_prob_sum[, 1:2]  # damaged
+  expect_match(combine(a, b)$oob_unavailable, "do not match")
 })
 
 test_that("the error curve on new data follows the model's aggregation at every step", {
