@@ -4,8 +4,9 @@
 # 1. the model (importance included) and its predictions do not depend on
 #    the number of threads;
 # 2. saveRDS() and readRDS() keep the model and its predictions;
-# 3. single-tree parts (first_tree = 0..3, given out of order) combine into
-#    the whole forest: same trees, predictions and out-of-bag results;
+# 3. single-tree parts (first_tree = 0..3, given out of order), and two
+#    halves made of them, combine into the whole forest: same trees,
+#    predictions and out-of-bag results;
 # 4. a row's out-of-bag prediction is what predict() says from that row's
 #    out-of-bag trees (which the single-tree parts identify).
 # Every cell uses a sampler that leaves rows out (the method's own, else
@@ -99,6 +100,10 @@ for (method in all_methods()) {
       both <- suppressWarnings(combine(singles[c(3, 1, 4, 2)]))  # calibrated parts: a warning
       expect_identical(both$forest, one$forest, info = "combine")
       for (what in oob_elements) expect_identical(both[[what]], one[[what]], info = paste("combine", what))
+      # two halves (themselves combined) give the same
+      halves <- suppressWarnings(combine(combine(singles[3:4]), combine(singles[1:2])))
+      expect_identical(halves$forest, one$forest, info = "halves")
+      for (what in oob_elements) expect_identical(halves[[what]], one[[what]], info = paste("halves", what))
       uncalibrated <- one
       uncalibrated$calibration <- NULL
       for (type in types) {
