@@ -396,3 +396,21 @@ register_vip_method <- function(...) {
   registerS3method("vi_model", "svforest", vi_model_svforest, envir = asNamespace("vip"))
   invisible(TRUE)
 }
+
+# The post-fit stage (R/stages.R): svforest(..., importance = ) computes
+# the importance right after the fit, into `variable_importance`; a
+# combined forest drops it (svforest_importance() computes it again).
+importance_stage <- new_stage(
+  name = "importance",
+  field = "variable_importance",
+  args = "importance",
+  setup = function(args, y, outcome, seed) {
+    if (is.null(args$importance)) return(NULL)
+    list(kind = args$importance)
+  },
+  prepare = function(settings, params, outcome) {
+    kind <- check_importance_arg(settings$kind, params, outcome)
+    if (kind == "none") NULL else list(kind = kind)
+  },
+  run = function(model, settings, data) fit_importance(model, data$x, data$y, settings$kind, data$num_threads)
+)

@@ -26,7 +26,12 @@
 #'   (`|w'x|` for a binary leaf, the largest one-vs-rest value otherwise), or
 #'   `2 f - 1` for a leaf with class frequencies (`f` its majority share);
 #'   the first such tree on ties. `"prob"` and `"votes"` are the same for
-#'   every aggregation.
+#'   every aggregation. To decide the class, each tree's probabilities are
+#'   rounded to a multiple of 2^-32 before they are summed, so the sums do not
+#'   depend on the order of the trees (a forest combined from parts decides
+#'   as the forest grown whole). The out-of-bag classes of a fit
+#'   (`oob_predictions`) follow this same rule, applied to each row's
+#'   out-of-bag trees.
 #'
 #'   Large `newdata` is predicted in chunks of rows (about 2^22 values each;
 #'   option `svforest.predict_chunk_rows` sets the rows per chunk), so the
@@ -127,16 +132,16 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
 # Prediction of one chunk of rows.
 predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
-  max_conf <- type == "class" && identical(object$params$aggregation, "max_confidence")
-  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE, max_conf)
+  # the class by the model's aggregation, decided in the engine (R/aggregation.R)
+  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE,
+                      if (type == "class") object$params$aggregation else "")
   lev <- object$levels
   switch(type,
     response = res$prob[, 1] * object$outcome_scale + object$outcome_center,
-    class = factor(lev[if (max_conf) res$max_confidence_class + 1L
-                       else predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
+    class = factor(lev[res$class + 1L], levels = lev),
     prob = {
       colnames(res$prob) <- lev
-      if (is.null(object$calibration)) res$prob else apply_calibration(res$prob, object$calibration)
+      stage_probabilities(object, res$prob)  # e.g. calibration (R/stages.R)
     },
     votes = {
       colnames(res$votes) <- lev
@@ -174,14 +179,8 @@ check_no_dots <- function(...) {
   }
 }
 
-# Column index of the predicted class.
-predicted_class <- function(votes, prob, aggregation) {
-  if (nrow(votes) == 0) return(integer())
-  score <- if (identical(aggregation, "prob")) prob else votes + 0.5 * prob
-  max.col(score, ties.method = "first")
-}
-
-# Error after 1, 2, ... trees on labelled data (uses each tree's class).
+# Error after 1, 2, ... trees on labelled data, each step by the rule of
+# predict(type = "class").
 error_curve <- function(object, newdata, y) {
   if (!(is.factor(y) || is.character(y)) || length(y) != NROW(newdata)) {
     stop(sprintf("`y` must be a factor or character vector with one value per row of `newdata` (%d), not %s.",
@@ -194,14 +193,8 @@ error_curve <- function(object, newdata, y) {
          call. = FALSE)
   }
   data <- new_engine_data(object, newdata)
-  res <- .svf_predict(object$forest, data, 1L, FALSE, TRUE)
-  yi <- as.integer(factor(y, levels = object$levels))
-  K <- length(object$levels)
-  votes <- matrix(0L, nrow(res$tree_class), K)
-  idx <- seq_len(nrow(votes))
-  vapply(seq_len(ncol(res$tree_class)), function(t) {
-    cell <- cbind(idx, res$tree_class[, t] + 1L)
-    votes[cell] <<- votes[cell] + 1L
-    mean(max.col(votes, ties.method = "first") != yi)
-  }, 0)
+  # the forest's class after each tree, by the model's aggregation (R/aggregation.R)
+  res <- .svf_predict(object$forest, data, 1L, FALSE, FALSE, object$params$aggregation, TRUE)
+  yi <- as.integer(factor(y, levels = object$levels)) - 1L
+  colMeans(res$class_curve != yi)
 }

@@ -4,7 +4,9 @@
 #' @param ... Not used.
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.svforest` with the forest's structure: trees, leaves per tree,
-#'   leaf sizes, the share of SVM and constant leaves and the chosen `C`.
+#'   leaf sizes, the share of SVM and constant leaves and the chosen `C`,
+#'   and the out-of-bag error (with out-of-bag class probabilities, their
+#'   Brier score and log-loss, see [svforest()]).
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' print(fit)
@@ -31,10 +33,8 @@ print.svforest <- function(x, ...) {
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", oob_error_text(x), "\n")
-  if (!is.null(x$calibration)) {
-    cat("  Probabilities:        ", sprintf("calibrated (%s, on %d held-out rows)", x$calibration$method,
-                                            as.integer(x$calibration$rows)), "\n")
-  }
+  if (!is.null(x$oob_brier)) cat("  OOB probabilities:    ", oob_scores_text(x), "\n")
+  stage_print(x)  # lines of the post-fit stages (R/stages.R), e.g. calibration
   if (!is.null(x$sampling_weights) || !is.null(x$class_weights)) {
     cat("  Weights:              ", paste(c(if (!is.null(x$sampling_weights)) "case/class weights",
                                             if (!is.null(x$rows_used)) sprintf("%d rows of weight 0 left out", sum(!x$rows_used))),
@@ -63,7 +63,8 @@ summary.svforest <- function(object, ...) {
     svm_leaf_share = mean(svm),
     cost = table(factor(cost[svm], levels = object$params$cost)),
     tdsvm = object$tdsvm,
-    oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, params = object$params
+    oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, oob_brier = object$oob_brier,
+    oob_logloss = object$oob_logloss, oob_unavailable = object$oob_unavailable, params = object$params
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
   out
@@ -101,17 +102,24 @@ print.summary.svforest <- function(x, ...) {
     print(tdsvm_stages(x$tdsvm$curve), row.names = FALSE)
   }
   cat("OOB error:", oob_error_text(x), "\n")
+  if (!is.null(x$oob_brier)) cat("OOB probabilities:", oob_scores_text(x), "\n")
   invisible(x)
 }
 
 # The out-of-bag error as printed: the error rate, or for regression the
 # mean squared error and R^2.
 oob_error_text <- function(x) {
+  if (!is.null(x$oob_unavailable)) return(x$oob_unavailable)
   if (is.na(x$oob_error)) return("not available (no out-of-bag rows)")
   if (identical(x$type, "regression")) {
     return(sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared))
   }
   sprintf("%.2f%%", 100 * x$oob_error)
+}
+
+# The out-of-bag probabilities' scores as printed (R/aggregation.R).
+oob_scores_text <- function(x) {
+  sprintf("Brier score %s, log-loss %s", format(signif(x$oob_brier, 4)), format(signif(x$oob_logloss, 4)))
 }
 
 tdsvm_choice <- function(sel) {

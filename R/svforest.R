@@ -224,7 +224,17 @@
 #'   each matched by its exact name.
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
-#'   leaves rows out, else `NA`.
+#'   leaves rows out, else `NA`; `oob_predictions` each training row's
+#'   out-of-bag prediction (`NA` for a row no tree left out), by the rule of
+#'   `predict()` applied to the trees that did not draw the row. A
+#'   classification fit then also holds `oob_prob`, the out-of-bag class
+#'   probabilities (n x K; the trees' class distributions averaged, each
+#'   rounded to a multiple of 2^-32, uncalibrated), and their Brier score
+#'   (`oob_brier`: the squared distance to the one-hot class summed over
+#'   classes, averaged over rows) and log-loss (`oob_logloss`, probabilities
+#'   clamped at 1e-15); `oob_votes`, `oob_prob_sum`, `oob_count` (and for
+#'   `aggregation = "max_confidence"` `oob_confidence` and
+#'   `oob_confident_class`) are the tallies that [combine()] merges.
 #' @seealso [predict.svforest()], [summary.svforest()], [plot.svforest()]
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
@@ -305,18 +315,16 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
   user[["validation"]] <- NULL       # user$validation would match validation_fraction)
-  importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
-  user[["importance"]] <- NULL
-  # rows held out for calibration (R/calibration.R): the trees do not see them
-  calibration <- calibration_rows(user[["calibrate"]], user[["calibration_fraction"]], y, outcome, seed)
-  user[["calibrate"]] <- NULL
-  user[["calibration_fraction"]] <- NULL
-  if (!is.null(calibration)) {
-    cal_x <- x[calibration$held, , drop = FALSE]
-    cal_y <- y[calibration$held]
-    x <- x[-calibration$held, , drop = FALSE]
-    y <- y[-calibration$held]
-    if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-calibration$held]
+  # the post-fit stages' settings and the rows they hold out, which the
+  # trees do not see (R/stages.R)
+  stages <- stage_setup(user, y, outcome, seed)
+  user <- stages$user
+  if (length(stages$held_all)) {
+    stages$held_x <- lapply(stages$held, function(i) x[i, , drop = FALSE])
+    stages$held_y <- lapply(stages$held, function(i) y[i])
+    x <- x[-stages$held_all, , drop = FALSE]
+    y <- y[-stages$held_all]
+    if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-stages$held_all]
     n <- nrow(x)
   }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
@@ -329,7 +337,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     if (!all(vapply(rank$columns, is.null, TRUE))) {
       design$spec$rank <- rank
       x <- rank_apply(x, rank)
-      if (!is.null(calibration)) cal_x <- rank_apply(cal_x, rank)
+      stages$held_x <- lapply(stages$held_x, rank_apply, rank)
     }
   }
   parts <- used_parts(params)
@@ -341,7 +349,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   scaling <- if (outcome == "regression") outcome_scaling(y)
   valid <- validation_data(validation, design$spec, ncol(x), if (outcome == "regression") scaling else levels(y))
   for (part in parts) if (!is.null(part$check)) part$check(params, y, validation)
-  importance <- check_importance_arg(importance, params, outcome)
+  stages <- stage_prepare(stages, params, outcome)
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
   res <- engine_fit(engine_data(x), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
@@ -375,43 +383,12 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     package_version = as.character(utils::packageVersion("svforest"))
   )
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
-  model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
-  if (!is.null(calibration)) {
-    prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob
-    model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)
-  }
-  model
+  run_stages(model, stages, list(x = x, y = y, num_threads = num_threads))
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,
 # characters, logicals).
 outcome_type <- function(y) if (is.numeric(y) && !is.factor(y)) "regression" else "classification"
-
-# The out-of-bag elements of a model. Classification: error rate, its curve,
-# predicted classes and the votes (kept so that combine() can merge the
-# out-of-bag votes of parts). Regression: mean squared error, its curve,
-# R^2, mean predictions and their sums and counts (on the engine's scale).
-oob_results <- function(oob, y, outcome, aggregation, scaling) {
-  if (is.null(oob)) {
-    return(list(oob_error = NA_real_, oob_error_curve = NULL, oob_predictions = NULL))
-  }
-  if (outcome == "regression") {
-    has <- oob$count > 0
-    pred <- ifelse(has, oob$sum / pmax(oob$count, 1L), NA_real_) * scaling$scale + scaling$center
-    # as combine() computes it from the parts' sums
-    mse <- if (any(has)) mean((pred[has] - y[has])^2) else NA_real_
-    return(list(oob_error = mse, oob_error_curve = oob$error_curve * scaling$scale^2,
-                oob_rsquared = oob_rsquared(mse, y[has]), oob_predictions = pred,
-                oob_sum = oob$sum, oob_count = oob$count, oob_y = y))
-  }
-  has_votes <- rowSums(oob$votes) > 0
-  cls <- if (identical(aggregation, "max_confidence")) oob$predicted + 1L
-         else max.col(oob$votes, ties.method = "first")
-  cls[!has_votes] <- NA
-  list(oob_error = oob$error, oob_error_curve = oob$error_curve,
-       oob_predictions = factor(levels(y)[cls], levels = levels(y)),
-       oob_votes = oob$votes, oob_y = as.integer(y))
-}
 
 # 1 - MSE / variance of the outcome (NA without rows or variance).
 oob_rsquared <- function(mse, y) {
