@@ -10,7 +10,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
                 defaults = list(min_node_size = 2L),
                 regression = list(leaf = "constant", defaults = list(min_node_size = 5L)))
 
-register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice"),
+register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
               tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression"),
               print_lines = function(x) {
                 cat("  Predictors per split: ", x$params$mtry, sprintf("(%d oblique candidate%s)", x$params$n_oblique,

@@ -107,6 +107,8 @@ svf_parameters <- list(
                      check = function(x) check_number(x, "split_ridge", 0, min_open = TRUE)),
   oblique_choice = list(default = function(preset, n) preset_default(preset, "oblique_choice", "oob"),
                         check = function(x) check_choice(x, "oblique_choice", c("inbag", "oob"))),
+  tree_choice = list(default = function(preset, n) preset_default(preset, "tree_choice", "oob"),
+                     check = function(x) check_choice(x, "tree_choice", c("oob", "none"))),
   oblique_rows = list(default = function(preset, n) preset_default(preset, "oblique_rows", 0),
                       check = function(x) check_number(x, "oblique_rows", 0)),
   cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),

@@ -23,7 +23,8 @@
 #
 # Output: bench/results/<out>.csv, one row per data set x method x seed:
 # commit, dataset, task, n_train, n_test, p, method, seed, metric
-# (accuracy or rmse), value, fit_s, predict_s (the test rows),
+# (accuracy or rmse), value, fit_s and fit_cpu_s (elapsed and CPU seconds
+# of the fit), predict_s (the test rows),
 # predict10k_s (10,000 rows drawn from the test rows), model_mb
 # (serialised size), oob (the fit's out-of-bag error, NA if none); then a
 # summary against ranger.
@@ -88,11 +89,14 @@ impute_like <- function(train, test, cols) {
 
 rows10k <- function(test) test[rep_len(sample.int(nrow(test)), 10000L), , drop = FALSE]
 
+# Elapsed seconds, and CPU seconds of the process (all its threads): on a
+# shared machine the CPU time is the steadier figure.
 timed <- function(expr) {
   invisible(gc(verbose = FALSE))
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- proc.time()
   value <- force(expr)
-  list(value = value, seconds = proc.time()[["elapsed"]] - t0)
+  d <- proc.time() - t0
+  list(value = value, seconds = d[["elapsed"]], cpu = d[["user.self"]] + d[["sys.self"]])
 }
 
 # One method on one split: list(pred (test), fit_s, predict_s, predict10k_s, model_mb, oob).
@@ -108,7 +112,7 @@ run_method <- function(method, s, seed) {
                  else svforest(f, data = s$train, seed = seed, num_threads = threads, verbose = FALSE))
     p <- timed(predict(fit$value, s$test, num_threads = threads))
     p10 <- timed(predict(fit$value, big, num_threads = threads))
-    return(list(pred = p$value, fit_s = fit$seconds, predict_s = p$seconds, predict10k_s = p10$seconds,
+    return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = fit$value$oob_error))
   }
   imp <- impute_like(s$train[preds], rbind(s$test[preds], big[preds]), preds)
@@ -120,7 +124,7 @@ run_method <- function(method, s, seed) {
     pr <- function(x) stats::predict(fit$value, x, num.threads = threads)$predictions
     p <- timed(pr(xte))
     p10 <- timed(pr(xbig))
-    return(list(pred = p$value, fit_s = fit$seconds, predict_s = p$seconds, predict10k_s = p10$seconds,
+    return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = fit$value$prediction.error))
   }
   if (method == "grf_llf") {
@@ -135,14 +139,14 @@ run_method <- function(method, s, seed) {
     pr <- function(x) stats::predict(fit$value, x, num.threads = threads)$predictions
     p <- timed(pr(all[ntr + seq_len(nte), , drop = FALSE]))
     p10 <- timed(pr(all[-seq_len(ntr + nte), , drop = FALSE]))
-    return(list(pred = p$value, fit_s = fit$seconds, predict_s = p$seconds, predict10k_s = p10$seconds,
+    return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = NA_real_))
   }
   if (method == "cubist") {
     fit <- timed(Cubist::cubist(s$train[preds], y))
     p <- timed(stats::predict(fit$value, s$test[preds]))
     p10 <- timed(stats::predict(fit$value, big[preds]))
-    return(list(pred = p$value, fit_s = fit$seconds, predict_s = p$seconds, predict10k_s = p10$seconds,
+    return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = NA_real_))
   }
   stop("unknown method ", method)
@@ -175,7 +179,7 @@ for (nm in sets) {
              else mean(as.character(r$pred) == as.character(y_test))
     row <- data.frame(commit = commit, dataset = nm, task = entry$task, n_train = nrow(s$train),
                       n_test = nrow(s$test), p = ncol(s$train) - 1L, method = method, seed = seed,
-                      metric = if (regression) "rmse" else "accuracy", value = value, fit_s = r$fit_s,
+                      metric = if (regression) "rmse" else "accuracy", value = value, fit_s = r$fit_s, fit_cpu_s = r$fit_cpu_s,
                       predict_s = r$predict_s, predict10k_s = r$predict10k_s, model_mb = r$model_mb,
                       oob = as.numeric(r$oob)[1], stringsAsFactors = FALSE)
     results[[length(results) + 1L]] <- row
@@ -188,7 +192,7 @@ if (!length(results)) quit(save = "no")
 res <- do.call(rbind, results)
 
 # --- summary: svforest's default against the peers (means over seeds) ---------
-agg <- stats::aggregate(cbind(value, fit_s, predict10k_s, model_mb) ~ dataset + task + method, data = res, FUN = mean)
+agg <- stats::aggregate(cbind(value, fit_s, fit_cpu_s, predict10k_s, model_mb) ~ dataset + task + method, data = res, FUN = mean)
 wide <- function(col, method) stats::setNames(agg[agg$method == method, col], agg$dataset[agg$method == method])
 summarise_task <- function(task) {
   sets <- unique(agg$dataset[agg$task == task & agg$method == "svforest"])
@@ -216,8 +220,11 @@ summarise_task <- function(task) {
                                  if (nm %in% names(cub)) format(cub[nm], digits = 4) else "-"))
   }
   fit_ratio <- wide("fit_s", "svforest")[sets] / wide("fit_s", "ranger")[sets]
+  cpu_ratio <- wide("fit_cpu_s", "svforest")[sets] / wide("fit_cpu_s", "ranger")[sets]
   pred_ratio <- wide("predict10k_s", "svforest")[sets] / wide("predict10k_s", "ranger")[sets]
   size_ratio <- wide("model_mb", "svforest")[sets] / wide("model_mb", "ranger")[sets]
+  say(sprintf("fit CPU time / ranger: median %.2f (max %.2f, %s)\n", stats::median(cpu_ratio), max(cpu_ratio),
+              names(cpu_ratio)[which.max(cpu_ratio)]))
   say(sprintf("fit time / ranger: median %.2f (max %.2f, %s); predict 10k / ranger: median %.2f, max %.2f (%s); model size / ranger: max %.2f (%s)\n",
               stats::median(fit_ratio), max(fit_ratio), names(fit_ratio)[which.max(fit_ratio)],
               stats::median(pred_ratio), max(pred_ratio), names(pred_ratio)[which.max(pred_ratio)],

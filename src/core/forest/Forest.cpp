@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "Predictor.h"
+#include "TreeChoice.h"
 #include "data/RowSource.h"
 
 namespace svf {
@@ -129,6 +130,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     }
   }
 
+  // a rival structure per tree needs out-of-bag rows to choose on
+  const std::unique_ptr<Splitter> rival = oob.available ? splitter.rival() : nullptr;
   TrainingRows training_rows(data);
   OutcomeShape shape;
   shape.num_classes = K;
@@ -151,6 +154,17 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       Rng rng(options.seed, stream_id(t, -1));
       Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng, data.weights);
       work[b].oob_rows = std::move(sample.oob);
+      if (rival) {
+        // both structures from the same sample and the same random stream
+        Rng rival_rng = rng;
+        GrownTree other;
+        grow_tree(data, sample.inbag, work[b].oob_rows, *rival, options.grow, rival_rng, inner, other);
+        grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
+                  work[b].grown);
+        if (oob_structure_loss(data, other, work[b].oob_rows) < oob_structure_loss(data, work[b].grown, work[b].oob_rows))
+          work[b].grown = std::move(other);
+        return;
+      }
       grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
                 work[b].grown);
     };

@@ -138,7 +138,14 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.integer("min_node_size"),
                                                       params.integer("n_oblique"), params.number("split_ridge"),
                                                       params.number("oblique_rows"),
-                                                      params.text("oblique_choice") == "oob"));
+                                                      params.text("oblique_choice") == "oob",
+                                                      params.text("tree_choice") == "oob"));
+}
+
+std::unique_ptr<Splitter> HybridSplitter::rival() const {
+  if (!tree_choice_ || n_oblique_ == 0) return nullptr;
+  return std::unique_ptr<Splitter>(
+      new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false));
 }
 
 bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rule) const {

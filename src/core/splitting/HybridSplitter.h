@@ -28,11 +28,14 @@ namespace svf {
 class HybridSplitter : public Splitter {
  public:
   HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
-                 bool oob_choice)
+                 bool oob_choice, bool tree_choice)
       : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
         n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
-        oob_choice_(oob_choice) {}
+        oob_choice_(oob_choice), tree_choice_(tree_choice) {}
   bool uses_oob() const override { return oob_choice_; }
+  // with tree_choice, each tree is also grown with axis cuts alone, and the
+  // structure that predicts its out-of-bag rows better is kept
+  std::unique_ptr<Splitter> rival() const override;
   bool fits_regression() const override { return true; }
   size_t min_node_size() const override { return min_node_size_; }
   static std::unique_ptr<Splitter> create(const Params& params);
@@ -46,6 +49,7 @@ class HybridSplitter : public Splitter {
   double split_ridge_;
   double oblique_rows_;  // oblique candidates only in nodes of at least this many rows per drawn predictor
   bool oob_choice_;      // an oblique rule beats the best axis rule only on the node's out-of-bag rows too
+  bool tree_choice_;
 };
 
 }  // namespace svf
