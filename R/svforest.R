@@ -203,10 +203,10 @@
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()]. `NULL` (default):
-#'   `"rsvt"` for a factor outcome, `"rsvf"` for a numeric one (regression).
+#'   `"hybrid"`, svforest's own forest, for factor and numeric outcomes.
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
-#'   default when `NULL`: 10 for `"rsvt"`, 100 for `"psvm"`, 20 for
-#'   `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`).
+#'   default when `NULL`: 100 for `"hybrid"`, 10 for `"rsvt"`, 100 for
+#'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`).
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
