@@ -8,7 +8,8 @@ NULL
 register_method("psvm", sampler = "all", splitter = "psvm", leaf = "constant",
                 aggregation = "vote", ntree = 100L)
 
-register_part("splitter", "psvm", parameters = c("nu", "m_max", "n_min", "psvm_cut", "node_tries"), tune = "nu")
+register_part("splitter", "psvm", parameters = c("nu", "m_max", "n_min", "psvm_cut", "node_tries"), tune = "nu",
+              node_size = "n_min", predictors = "m_max")
 
 #' @rdname svforest
 #' @name svforest

@@ -23,7 +23,7 @@ register_part("splitter", "cart",
                 }
               },
               check = function(params, y, validation) if (is.null(validation)) check_cart_holdout(params, y),
-              uses_validation = TRUE, outcomes = c("classification", "regression"))
+              uses_validation = TRUE, node_size = "sigma", outcomes = c("classification", "regression"))
 
 # Without `validation`, the search of the cart splitter needs a non-empty
 # held-out part and at least 2 training rows (the engine's stratified

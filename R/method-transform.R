@@ -14,7 +14,7 @@ register_method("transform", sampler = "subsample", splitter = "transform", leaf
 register_part("splitter", "transform",
               parameters = c("transform_rank", "transform_center", "subspace_dim", "dim_per_class", "transform_choice", "transform_iter",
                              "transform_step", "node_tries", "min_node_size"),
-              tune = "subspace_dim")
+              tune = "subspace_dim", node_size = "min_node_size")
 
 #' @rdname svforest
 #' @name svforest

@@ -256,7 +256,10 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   user <- list(...)
   design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)))
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
-  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
+  model <- fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
+  # the outcome's expression, so svforest_importance(fit, data) finds it in data
+  model$outcome <- formula[[2L]]
+  model
 }
 
 #' @rdname svforest
@@ -267,7 +270,7 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   user <- list(...)
   design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)))
-  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, call)
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
 # Shared by both interfaces: checks, engine call, model object.
