@@ -41,7 +41,7 @@
 #' on the original scale times the predictor's range (or largest absolute
 #' value): this makes predictors measured in different units comparable.
 #' With `scale = "rank"` the original scale is the rank scale (see
-#' [svforest()], "Predictor scaling").
+#' [svforest_scaling]).
 #' Oblique splits act on the original predictors; their weights are
 #' multiplied by the range in the same way, and each node's weights are
 #' divided by their sum of absolute values (only a split's direction

@@ -15,8 +15,8 @@ register_part("splitter", "random_axis",
               },
               summary = function(object) list(min_leaf_size = object$params$min_leaf_size))
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "rsvt" (random support vector trees):
 #' Every tree sees all rows. Splits are totally random: a predictor drawn
 #' uniformly among those not constant in the node, a cut drawn uniformly. A

@@ -47,8 +47,8 @@ check_cart_holdout <- function(params, y) {
   invisible()
 }
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "tdsvm" (tree decomposition SVM):
 #' One CART tree cuts the data into leaves of fewer than `sigma` rows (the
 #' ceiling size); RBF-kernel C-SVMs (LIBSVM, on scaled predictors) are fitted

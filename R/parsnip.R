@@ -202,7 +202,7 @@ first_trees <- function(object, k) {
 
 # parsnip's multi_predict() over the number of trees: one tibble per row of
 # new_data with a row per value of `trees`.
-#' @exportS3Method parsnip::multi_predict
+#' @rawNamespace S3method(parsnip::multi_predict, "_svforest")
 multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL, ...) {
   model <- object$fit
   if (is.null(trees)) trees <- model$ntree
