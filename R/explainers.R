@@ -137,7 +137,9 @@ permshap.svforest <- function(object, X, bg_X = NULL, pred_fun = NULL, ...) {
 #' @return With shapviz installed, a `"shapviz"` object (for more than two
 #'   classes an `"mshapviz"`, one per class) for `shapviz::sv_importance()`,
 #'   `sv_dependence()`, `sv_waterfall()` and the rest. Without shapviz, the
-#'   list `S` (attribution matrix, or one per class), `X`, `baseline`.
+#'   list of `S` (the attribution matrix), `X` and `baseline`, or one such
+#'   list per class; either way `s$S`, or `s$<class>$S` for more than two
+#'   classes, holds the attributions.
 #' @examples
 #' fit <- svforest(mpg ~ ., data = mtcars, method = "rsvt", ntree = 3, seed = 1, num_threads = 1)
 #' s <- svforest_shap(fit, mtcars[1:5, -1], num_threads = 1)
@@ -172,11 +174,12 @@ svforest_shap <- function(object, X_pred, X = X_pred, num_threads = NULL, ...) {
       mean(stats::predict(object, X_pred, num_threads = num_threads) - rowSums(S))
     } else 0
   }
-  if (!requireNamespace("shapviz", quietly = TRUE)) return(list(S = S, X = X, baseline = baseline))
-  if (is.list(S)) {
-    return(shapviz::mshapviz(lapply(stats::setNames(nm = names(S)), function(k) shapviz::shapviz(S[[k]], X = X, baseline = baseline[[k]]))))
-  }
-  shapviz::shapviz(S, X = X, baseline = baseline)
+  # shapviz's objects, or lists of the same shape without it
+  one <- if (requireNamespace("shapviz", quietly = TRUE)) function(S, b) shapviz::shapviz(S, X = X, baseline = b)
+         else function(S, b) list(S = S, X = X, baseline = b)
+  if (!is.list(S)) return(one(S, baseline))
+  out <- lapply(stats::setNames(nm = names(S)), function(k) one(S[[k]], baseline[[k]]))
+  if (requireNamespace("shapviz", quietly = TRUE)) shapviz::mshapviz(out) else out
 }
 
 #' @exportS3Method shapviz::shapviz

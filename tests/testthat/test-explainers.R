@@ -118,6 +118,12 @@ test_that("svforest_shap() attributions of linear leaves are exact within the le
   # a row's attribution is the leaf slope times its distance to the training mean
   loc <- predict(fit, both, type = "local")
   expect_equal(unname(S[, "a"]), unname(loc$coefficients[, "a"] * (both$a - fit$feature_means[["a"]])))
+  # more classes: one set per class, on the leaves' decision scale
+  iris_fit <- svforest(Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 1)
+  s3 <- svforest_shap(iris_fit, iris[1:5, 1:4], num_threads = 1)
+  expect_identical(dim(s3$virginica$S), c(5L, 4L))
+  expect_equal(unname(s3$virginica$S),
+               unname(predict(iris_fit, iris[1:5, ], type = "local")$contributions[, , "virginica"]))
   expect_error(svforest_shap(svforest(Species ~ ., data = iris, method = "psvm", ntree = 2, seed = 1, num_threads = 1),
                              iris[1:3, ]), "linear leaves")
 })
