@@ -1,3 +1,6 @@
+#' @include stages.R
+NULL
+
 # Calibration of class probabilities: a map per class from the forest's
 # probability to a calibrated one, fitted on held-out rows, stored in the
 # model as plain numbers and applied by predict(type = "prob").

@@ -12,6 +12,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
               tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression"),
+              node_size = "min_node_size", predictors = "mtry",
               print_lines = function(x) {
                 m <- hybrid_mtry(x)
                 cat("  Predictors per split: ", m[["axis"]], sprintf("(hyperplanes: %d, %d per node)", m[["oblique"]],
@@ -29,8 +30,8 @@ hybrid_mtry <- function(model) {
   c(axis = as.integer(axis), oblique = as.integer(oblique))
 }
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "hybrid" (the default):
 #' Not one of the papers' methods: svforest's own forest, built from the
 #' engine's parts to be at least as accurate as a random forest where one

@@ -224,6 +224,13 @@ parameter_default <- function(name, preset, n, args) {
 resolve_parameters <- function(method, user, n, outcome = "classification") {
   preset <- outcome_preset(svf_method(method), outcome)
   unknown <- setdiff(names(user), names(svf_parameters))
+  # ranger's and randomForest's names (num.trees, min.node.size, ...): say
+  # what they are called here (R/generics.R)
+  for (name in intersect(unknown, names(foreign_arguments))) {
+    selectors <- tryCatch(lapply(stats::setNames(nm = part_selectors), function(s)
+      if (is.null(user[[s]])) parameter_default(s, preset, n, list()) else user[[s]]), error = function(e) NULL)
+    stop(foreign_argument_message(name, selectors), call. = FALSE)
+  }
   if (length(unknown) > 0 || (length(user) > 0 && is.null(names(user))) || any(names(user) == "")) {
     stop(sprintf("Unknown argument%s %s. Method parameters are: %s.",
                  if (length(unknown) > 1) "s" else "",

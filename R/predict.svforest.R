@@ -41,7 +41,7 @@
 #'   Missing values in `newdata` are filled in the way the model was fitted
 #'   (`na_action = "impute"`, the default of [svforest()]: training medians,
 #'   the `"(missing)"` level or the most frequent training level of a
-#'   factor; see its section "Missing values"); for a model fitted with
+#'   factor; see [svforest_missing_values]); for a model fitted with
 #'   `na_action = "fail"` (or by a version without `na_action`) they are an
 #'   error.
 #'

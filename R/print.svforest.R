@@ -51,6 +51,10 @@ summary.svforest <- function(object, ...) {
   leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
   svm <- unlist(lapply(trees, tree_leaf_is_model))
   cost <- unlist(lapply(trees, tree_leaf_costs))
+  # the leaf models' own grid: ridge leaves choose `lambda`, the SVM and SVR
+  # leaves `cost` (C); every model leaf's chosen value is counted
+  leaf_part <- svf_part("leaf", object$params$leaf)
+  grid <- if (!is.null(leaf_part) && "lambda" %in% leaf_part$parameters) "lambda" else "cost"
   # values the parts add (e.g. the random axis splitter's minimum leaf size)
   extra <- do.call(c, lapply(used_parts(object$params), function(part) if (!is.null(part$summary)) part$summary(object)))
   out <- structure(list(
@@ -61,7 +65,8 @@ summary.svforest <- function(object, ...) {
     depth = vapply(trees, tree_depth, 0L),
     leaf_size = leaf_size,
     svm_leaf_share = mean(svm),
-    cost = table(factor(cost[svm], levels = object$params$cost)),
+    cost = table(factor(cost[svm], levels = sort(unique(c(object$params[[grid]], cost[svm]))))),
+    leaf_grid = grid, leaf = object$params$leaf,
     tdsvm = object$tdsvm,
     oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, oob_brier = object$oob_brier,
     oob_logloss = object$oob_logloss, oob_unavailable = object$oob_unavailable, params = object$params
@@ -92,7 +97,10 @@ print.summary.svforest <- function(x, ...) {
                 100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
   }
   if (sum(x$cost) > 0) {
-    cat("Chosen C in SVM leaves:\n")
+    grid <- if (is.null(x$leaf_grid)) "cost" else x$leaf_grid
+    kind <- c(linear_svm = "SVM", kernel_svm = "SVM", linear_svr = "SVR", kernel_svr = "SVR")[x$leaf]
+    if (is.null(x$leaf) || is.na(kind)) kind <- if (is.null(x$leaf)) "SVM" else x$leaf
+    cat(sprintf("Chosen %s in %s leaves (%d leaves):\n", if (grid == "cost") "C" else grid, kind, sum(x$cost)))
     print(x$cost)
   }
   if (!is.null(x$tdsvm)) {

@@ -278,8 +278,11 @@ for (m in all_methods()) {
     for (bad in list("rf", NA_character_, c(m, m), 1, toupper(m))) {
       case(expect_error(fit_method(m, x, y = y, method = bad), "`method` must be one of"))
     }
-    case(expect_error(fit_method(m, x, y = y, ntrees = 5), "Unknown argument `ntrees`"))
-    case(expect_error(fit_method(m, Species ~ ., data = iris, ntrees = 5), "Unknown argument `ntrees`"))
+    case(expect_error(fit_method(m, x, y = y, ntre = 5), "Unknown argument `ntre`"))
+    case(expect_error(fit_method(m, Species ~ ., data = iris, ntre = 5), "Unknown argument `ntre`"))
+    # other packages' names for it say what it is called here
+    case(expect_error(fit_method(m, x, y = y, ntrees = 5), "`ntrees` is called `ntree` here"))
+    case(expect_error(fit_method(m, Species ~ ., data = iris, num.trees = 5), "`num.trees` is called `ntree` here"))
     case(expect_error(fit_method(m, x, y = y, min_leaf = 5, costs = 1), "Unknown arguments `min_leaf`, `costs`"))
     case(expect_error(svforest(x, y, m, 2, 1, 1, FALSE, 5), "Unknown argument \\(unnamed\\)"))
   })

@@ -105,3 +105,32 @@ test_that("caret: missing predictor values reach svforest's imputation; predict(
   expect_length(cls, nrow(nd))
   expect_false(anyNA(cls))
 })
+
+test_that("train(...) arguments reach the fit, varImp() is the forest's, the call holds no data", {
+  skip_if_not_installed("caret")
+  set.seed(3)
+  tuned <- caret::train(iris[, 1:4], iris$Species, method = svforest_caret(), ntree = 4, cost = 1,
+                        importance = "permutation",
+                        tuneGrid = data.frame(leaf_size_factor = 1),
+                        trControl = caret::trainControl(method = "none"))
+  final <- tuned$finalModel
+  expect_identical(final$ntree, 4L)
+  expect_identical(final$params$cost, 1)
+  vi <- caret::varImp(tuned, scale = FALSE)$importance
+  expect_identical(rownames(vi), names(final$variable_importance))
+  expect_equal(vi$Overall, unname(as.numeric(final$variable_importance)))
+  # without stored importance: the coefficient importance of the linear leaves
+  plain <- caret::train(iris[, 1:4], iris$Species, method = svforest_caret(ntree = 3),
+                        tuneGrid = data.frame(leaf_size_factor = 1),
+                        trControl = caret::trainControl(method = "none"))
+  expect_equal(caret::varImp(plain, scale = FALSE)$importance$Overall,
+               unname(as.numeric(svforest_importance(plain$finalModel, type = "coefficients"))))
+  # the stored call names the data instead of copying it
+  expect_lt(as.numeric(utils::object.size(final$call)), 5000)  # was 150 kB with the data
+  expect_false(any(vapply(as.list(final$call), is.data.frame, TRUE)))
+  # a tuned parameter cannot also be given to train()
+  expect_error(suppressWarnings(caret::train(iris[, 1:4], iris$Species, method = svforest_caret(ntree = 2),
+                                             leaf_size_factor = 2, tuneGrid = data.frame(leaf_size_factor = 1),
+                                             trControl = caret::trainControl(method = "none"))),
+               "tuned by svforest_caret")
+})
