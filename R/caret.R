@@ -22,7 +22,8 @@
 #' to fit, `na.omit` to predict): use `train(..., na.action = na.pass)` and
 #' `predict(..., na.action = na.pass)` to keep rows with missing values.
 #'
-#' @param method Method preset, see [svforest_methods()].
+#' @param method Method preset, see [svforest_methods()]; the default is
+#'   svforest()'s, `"hybrid"`.
 #' Arguments given to `train(...)` itself (e.g. `ntree = 20, cost = 1`,
 #' `importance = "permutation"`) reach every fit too, overriding those of
 #' `svforest_caret()`. `caret::varImp()` returns the forest's importance: the
@@ -47,7 +48,7 @@
 #'   tuned$bestTune
 #' }
 #' @export
-svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_threads = 1L) {
+svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = NULL, num_threads = 1L) {
   preset <- svf_method(method)
   fixed <- list(...)
   if (is.null(tune)) tune <- default_tuned(method)
@@ -156,7 +157,9 @@ caret_ranges <- list(
   sample_fraction = list(lower = 0.3, upper = 1, integer = FALSE),
   max_depth = list(lower = 2, upper = 30, integer = TRUE),
   n_min = list(lower = 1, upper = 20, integer = TRUE),
-  subspace_dim = list(lower = 1, upper = 30, integer = TRUE)
+  subspace_dim = list(lower = 1, upper = 30, integer = TRUE),
+  min_node_size = list(lower = 2, upper = 40, integer = TRUE),
+  oblique_mtry = list(lower = 2, upper = 32, integer = TRUE)
 )
 
 # The parameters tuned by default: the preset's own choice when it names

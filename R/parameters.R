@@ -246,6 +246,10 @@ resolve_parameters <- function(method, user, n, outcome = "classification") {
   used <- used_parameter_names(used_parts(args))
   unused <- setdiff(names(user)[!vapply(user, is.null, TRUE)], used)  # NULL: the default
   if (length(unused)) {
+    # ranger's name of a parameter of another splitter (`mtry` is the hybrid
+    # splitter's): name this fit's own one
+    own <- if (unused[1] %in% names(foreign_arguments)) foreign_argument_message(unused[1], args)
+    if (!is.null(own) && !startsWith(own, sprintf("`%s` is called `%s`", unused[1], unused[1]))) stop(own, call. = FALSE)
     owners <- parameter_owners(unused[1])
     stop(sprintf("`%s` is a parameter of %s, %s (its parts: %s sampler, %s splitter, %s leaves).",
                  unused[1], owners, if (grepl(" and |, ", owners)) "none of which this fit uses" else "which this fit does not use",

@@ -292,11 +292,14 @@ for (m in all_methods()) {
     params <- names(svforest:::resolve_parameters(m, list(), 150))
     for (p in setdiff(names(svforest:::svf_parameters), params)) {
       case(expect_error(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(1), p))),
-                        paste0("`", p, "` is a parameter of the .*this fit"), info = p))
+                        # (ranger's `mtry` names this fit's own parameter, if any)
+                        paste0("`", p, "` (is a parameter of the .*this fit|is called|has no equivalent)"), info = p))
     }
-    # documented: NA is the default value of m_max, transform_rank, dim_per_class and sigma ("automatic")
+    # documented: NA is the default value of m_max, transform_rank, dim_per_class, sigma, mtry and
+    # oblique_mtry ("automatic")
     # and, for classification, of sigma_max ("no cap")
-    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max"), params)
+    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max", "mtry", "oblique_mtry"),
+                            params)
     case(expect_identical(do.call(fit_method, c(list(m, x, y = y),
                                                 stats::setNames(rep(list(NA), length(na_default)), na_default)))$forest,
                           fit_method(m, x, y = y)$forest))

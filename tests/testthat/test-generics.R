@@ -37,11 +37,13 @@ test_that("ranger's and randomForest's argument names say what they are called h
   expect_error(f(probability = TRUE), "`probability` has no equivalent", fixed = TRUE)
   expect_error(f(replace = FALSE), "`replace` has no equivalent: the row sampling is `sampler`", fixed = TRUE)
   # node size and mtry: the method's own parameter, or no equivalent
-  expect_error(f(min.node.size = 5), "`min.node.size` is called `min_leaf_size` here", fixed = TRUE)
+  expect_error(f(min.node.size = 5), "`min.node.size` is called `min_node_size` here", fixed = TRUE)
+  expect_error(f(min.node.size = 5, method = "rsvt"), "`min.node.size` is called `min_leaf_size` here", fixed = TRUE)
   expect_error(f(nodesize = 5, method = "psvm"), "`nodesize` is called `n_min` here", fixed = TRUE)
   expect_error(f(nodesize = 5, method = "transform"), "`nodesize` is called `min_node_size` here", fixed = TRUE)
   expect_error(f(mtry = 2, method = "psvm"), "`mtry` is called `m_max` here", fixed = TRUE)
-  expect_error(f(mtry = 2), "`mtry` has no equivalent for the random_axis splitter", fixed = TRUE)
+  expect_error(f(mtry = 2, method = "rsvt"), "`mtry` has no equivalent for the random_axis splitter", fixed = TRUE)
+  expect_identical(f(mtry = 2)$params$mtry, 2L)  # the default method draws mtry predictors, as ranger
   # the message is short: not the list of every parameter
   msg <- tryCatch(f(num.trees = 5), error = conditionMessage)
   expect_lt(nchar(msg), 100)
@@ -69,7 +71,7 @@ test_that("a regression summary names its leaves' own parameter and counts every
   set.seed(3)
   d <- data.frame(a = runif(300), b = runif(300))
   d$y <- d$a - 2 * d$b + rnorm(300, sd = 0.1)
-  fit <- svforest(y ~ ., data = d, ntree = 5, seed = 1, num_threads = 1)  # rsvf: ridge leaves
+  fit <- svforest(y ~ ., data = d, method = "rsvf", ntree = 5, seed = 1, num_threads = 1)  # ridge leaves
   s <- summary(fit)
   out <- capture.output(print(s))
   expect_false(any(grepl("Chosen C", out)))
