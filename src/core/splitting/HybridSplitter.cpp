@@ -130,6 +130,100 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
   return g;
 }
 
+// The node's outcome: class counts, or the sum of the outcome.
+NodeOutcome node_outcome(const NodeContext& ctx) {
+  const TrainingData& data = *ctx.data;
+  NodeOutcome node{&data, ctx.rows, ctx.n, {}, 0.0};
+  if (data.regression()) {
+    for (size_t i = 0; i < ctx.n; ++i) node.total += node.outcome(i);
+  } else {
+    node.counts.assign(data.num_classes, 0);
+    for (size_t i = 0; i < ctx.n; ++i) ++node.counts[node.label(i)];
+  }
+  return node;
+}
+
+// Up to `want` predictors that vary in the node, drawn without replacement;
+// their node values go to `columns`, column after column.
+void draw_columns(const NodeContext& ctx, size_t want, Rng& rng, std::vector<int>& features,
+                  std::vector<double>& columns) {
+  const DataView& x = *ctx.data->x;
+  const size_t n = ctx.n, p = x.n_cols();
+  std::vector<int> order(p);
+  std::iota(order.begin(), order.end(), 0);
+  columns.reserve(want * n);
+  for (size_t k = 0; k < p && features.size() < want; ++k) {
+    std::swap(order[k], order[k + rng.below(p - k)]);
+    const size_t at = columns.size();
+    columns.resize(at + n);
+    x.gather(order[k], ctx.rows, n, columns.data() + at);
+    const auto mm = std::minmax_element(columns.begin() + at, columns.end());
+    if (*mm.second > *mm.first) {
+      features.push_back(order[k]);
+    } else {
+      columns.resize(at);
+    }
+  }
+}
+
+// The best of n_oblique hyperplanes through the drawn predictors (see the
+// header), when its gain beats `best_gain` (then updated).
+bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, const std::vector<double>& columns,
+                  int n_oblique, double split_ridge, Rng& rng, double& best_gain, SplitRule& rule) {
+  const TrainingData& data = *node.data;
+  const size_t n = node.n, m = features.size();
+  // the drawn predictors, standardised in the node
+  Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  Eigen::MatrixXd Z = X.rowwise() - mean;
+  Eigen::VectorXd sd(m);
+  for (size_t k = 0; k < m; ++k) {
+    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n));
+    Z.col(k) /= sd[k];
+  }
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(m, m);
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(Z.transpose());
+  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+  gram.diagonal().array() += split_ridge * static_cast<double>(n);
+  const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
+
+  Eigen::VectorXd target(n);
+  std::vector<double> weight(m), proj(n);
+  std::vector<std::pair<double, int>> sorted;
+  std::vector<int> left;
+  double cut = 0.0;
+  bool found = false;
+  for (int t = 0; t < n_oblique; ++t) {
+    if (data.regression()) {
+      if (t > 0) break;  // the outcome's direction is one
+      for (size_t i = 0; i < n; ++i) target[i] = node.outcome(i);
+    } else {
+      const std::vector<char> in_a = class_groups(node.counts, rng);
+      for (size_t i = 0; i < n; ++i) target[i] = in_a[node.label(i)] ? 1.0 : -1.0;
+    }
+    target.array() -= target.mean();
+    const Eigen::VectorXd w = solver.solve(Z.transpose() * target);
+    // the rule in raw units, projected as prediction projects it
+    bool finite = true, nonzero = false;
+    for (size_t k = 0; k < m; ++k) {
+      weight[k] = w[k] / sd[k];
+      finite = finite && std::isfinite(weight[k]);
+      nonzero = nonzero || weight[k] != 0.0;
+    }
+    if (!finite || !nonzero) continue;
+    for (size_t i = 0; i < n; ++i) {
+      double s = 0.0;
+      for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
+      proj[i] = s;
+    }
+    if (best_cut_along(node, proj.data(), sorted, left, cut, best_gain)) {
+      rule = SplitRule::oblique(features, weight, cut);
+      found = true;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
@@ -151,37 +245,16 @@ std::unique_ptr<Splitter> HybridSplitter::rival() const {
 bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rule) const {
   const TrainingData& data = *ctx.data;
   const size_t n = ctx.n, p = data.x->n_cols();
-  NodeOutcome node{&data, ctx.rows, n, {}, 0.0};
-  if (data.regression()) {
-    for (size_t i = 0; i < n; ++i) node.total += node.outcome(i);
-  } else {
-    node.counts.assign(data.num_classes, 0);
-    for (size_t i = 0; i < n; ++i) ++node.counts[node.label(i)];
-  }
-
-  // predictors that vary in the node, drawn without replacement: the first
-  // mtry for the axis candidates, up to oblique_mtry in all for the oblique ones
+  const NodeOutcome node = node_outcome(ctx);
+  // the first mtry drawn predictors for the axis candidates, up to
+  // oblique_mtry in all for the oblique ones
   const size_t root_p = std::max<size_t>(1, static_cast<size_t>(std::sqrt(static_cast<double>(p))));
   const size_t mtry = std::min(p, mtry_ > 0 ? static_cast<size_t>(mtry_) : root_p);
   const size_t want = n_oblique_ == 0 ? mtry
                       : std::min(p, std::max(mtry, oblique_mtry_ > 0 ? static_cast<size_t>(oblique_mtry_) : 2 * mtry));
-  std::vector<int> order(p);
-  std::iota(order.begin(), order.end(), 0);
   std::vector<int> features;
-  std::vector<double> columns;  // the drawn predictors' node values, column by column
-  columns.reserve(want * n);
-  for (size_t k = 0; k < p && features.size() < want; ++k) {
-    std::swap(order[k], order[k + rng.below(p - k)]);
-    const size_t at = columns.size();
-    columns.resize(at + n);
-    data.x->gather(order[k], ctx.rows, n, columns.data() + at);
-    const auto mm = std::minmax_element(columns.begin() + at, columns.end());
-    if (*mm.second > *mm.first) {
-      features.push_back(order[k]);
-    } else {
-      columns.resize(at);
-    }
-  }
+  std::vector<double> columns;
+  draw_columns(ctx, want, rng, features, columns);
   if (features.empty()) return false;
   const size_t m = features.size(), m_axis = std::min(m, mtry);
 
@@ -193,64 +266,16 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   double best_gain = kRelativeMinGain * scale, cut = 0.0;
   std::vector<std::pair<double, int>> sorted;
   std::vector<int> left;
-  int best_axis = -1;
+  bool found = false;
   for (size_t k = 0; k < m_axis; ++k) {
     if (best_cut_along(node, columns.data() + k * n, sorted, left, cut, best_gain)) {
-      best_axis = static_cast<int>(k);
+      found = true;
       rule = SplitRule::axis(features[k], cut);
     }
   }
-  bool found = best_axis >= 0;
   if (m < 2 || n_oblique_ == 0 || static_cast<double>(n) < oblique_rows_ * static_cast<double>(m)) return found;
-
-  // the drawn predictors, standardised in the node
-  Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
-  const Eigen::RowVectorXd mean = X.colwise().mean();
-  Eigen::MatrixXd Z = X.rowwise() - mean;
-  Eigen::VectorXd sd(m);
-  for (size_t k = 0; k < m; ++k) {
-    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n));
-    Z.col(k) /= sd[k];
-  }
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(m, m);
-  gram.selfadjointView<Eigen::Lower>().rankUpdate(Z.transpose());
-  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
-  gram.diagonal().array() += split_ridge_ * static_cast<double>(n);
-  const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
-
-  Eigen::VectorXd target(n);
   SplitRule oblique;
-  bool has_oblique = false;
-  std::vector<double> weight(m), proj(n);
-  for (int t = 0; t < n_oblique_; ++t) {
-    if (data.regression()) {
-      if (t > 0) break;  // the outcome's direction is one
-      for (size_t i = 0; i < n; ++i) target[i] = node.outcome(i);
-    } else {
-      const std::vector<char> in_a = class_groups(node.counts, rng);
-      for (size_t i = 0; i < n; ++i) target[i] = in_a[node.label(i)] ? 1.0 : -1.0;
-    }
-    target.array() -= target.mean();
-    const Eigen::VectorXd w = solver.solve(Z.transpose() * target);
-    // the rule in raw units, projected as prediction projects it
-    bool usable = false;
-    for (size_t k = 0; k < m; ++k) {
-      weight[k] = w[k] / sd[k];
-      usable = usable || (std::isfinite(weight[k]) && weight[k] != 0.0);
-      if (!std::isfinite(weight[k])) usable = false;
-    }
-    if (!usable) continue;
-    for (size_t i = 0; i < n; ++i) {
-      double s = 0.0;
-      for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
-      proj[i] = s;
-    }
-      if (best_cut_along(node, proj.data(), sorted, left, cut, best_gain)) {
-      oblique = SplitRule::oblique(features, weight, cut);
-      has_oblique = true;
-    }
-  }
-  if (!has_oblique) return found;
+  if (!best_oblique(node, features, columns, n_oblique_, split_ridge_, rng, best_gain, oblique)) return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule
   if (!found || !oob_choice_ || oob_gain(data, oblique, ctx.oob, ctx.n_oob) > oob_gain(data, rule, ctx.oob, ctx.n_oob))
