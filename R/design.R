@@ -60,9 +60,24 @@ indicator_contrasts <- function(levels) {
 # environment only when it is a global or package environment (saved by
 # reference); otherwise use the nearest such one. Functions used in the formula
 # must then be found there at predict() time.
+# The terms' "factors" matrix (variables x terms) grows with the square of
+# the predictors (2.3 MB for 753 of them); when the formula gives it back
+# exactly, it is dropped and stored_terms() rebuilds it.
 light_terms <- function(terms) {
   env <- environment(terms)
   if (!is.null(env)) environment(terms) <- topenv(env)
+  factors <- attr(terms, "factors")
+  if (length(factors) > 10000 && identical(attr(stats::terms(stats::formula(terms)), "factors"), factors)) {
+    attr(terms, "factors") <- NULL
+  }
+  terms
+}
+
+# A model's terms with their "factors" matrix (see light_terms()).
+stored_terms <- function(terms) {
+  if (is.null(attr(terms, "factors")) && length(attr(terms, "term.labels"))) {
+    attr(terms, "factors") <- attr(stats::terms(stats::formula(terms)), "factors")
+  }
   terms
 }
 
@@ -70,7 +85,7 @@ frame_matrix <- function(spec, mf) {
   for (v in names(spec$xlevels)[lengths(spec$xlevels) == 1]) {
     if (v %in% names(mf)) mf[[v]] <- as.numeric(!is.na(mf[[v]]))
   }
-  x <- stats::model.matrix(spec$terms, mf, contrasts.arg = spec$contrasts)
+  x <- stats::model.matrix(stored_terms(spec$terms), mf, contrasts.arg = spec$contrasts)
   one_level <- names(spec$xlevels)[lengths(spec$xlevels) == 1]
   hit <- match(one_level, colnames(x))
   colnames(x)[hit[!is.na(hit)]] <- paste0(one_level, unlist(spec$xlevels[one_level]))[!is.na(hit)]
@@ -218,7 +233,7 @@ new_engine_data <- function(object, newdata) {
     }
     newdata <- as.data.frame(newdata)
     check_frame_columns(newdata, "newdata")
-    tt <- stats::delete.response(spec$terms)
+    tt <- stats::delete.response(stored_terms(spec$terms))
     needed <- all.vars(tt)
     missing <- setdiff(needed, names(newdata))
     if (length(missing)) {

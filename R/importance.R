@@ -157,7 +157,7 @@ importance_groups <- function(object) {
   }
   owner <- cols
   if (identical(spec$type, "frame")) {
-    vars <- all.vars(stats::delete.response(spec$terms))
+    vars <- all.vars(stats::delete.response(stored_terms(spec$terms)))
     for (v in vars) {
       lev <- if (!is.null(spec$xlevels[[v]])) spec$xlevels[[v]] else "TRUE"
       owner[cols %in% paste0(v, lev)] <- v

@@ -122,3 +122,19 @@ test_that("a hybrid forest handles factors, missing values and sparse input", {
   dense <- svforest(as.matrix(iris[, 1:4]), iris$Species, ntree = 10, seed = 1, num_threads = 1)
   expect_identical(predict(sp, x, type = "prob"), predict(dense, as.matrix(iris[, 1:4]), type = "prob"))
 })
+
+test_that("a model of a wide data frame does not store the terms' predictors x terms matrix", {
+  withr_seed(5, {
+    d <- as.data.frame(matrix(stats::rnorm(60 * 150), 60))
+    d$y <- factor(ifelse(d$V1 > 0, "a", "b"))
+  })
+  fit <- svforest(y ~ ., data = d, ntree = 3, seed = 1, num_threads = 1)
+  expect_null(attr(fit$design$terms, "factors"))
+  expect_lt(length(serialize(fit$design, NULL)), 50000)
+  # rebuilt for prediction: the same design as the fit's
+  again <- svforest(d[, 1:150], d$y, ntree = 3, seed = 1, num_threads = 1)
+  expect_identical(predict(fit, d, type = "prob"), predict(again, d[, 1:150], type = "prob"))
+  path <- tempfile(fileext = ".rds")
+  saveRDS(fit, path)
+  expect_identical(predict(readRDS(path), d, type = "prob"), predict(fit, d, type = "prob"))
+})
