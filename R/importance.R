@@ -229,7 +229,7 @@ check_importance_arg <- function(importance, params, outcome = "classification")
 }
 
 has_coefficient_parts <- function(params) {
-  isTRUE(params$leaf %in% c("linear_svm", "logistic", "ridge", "linear_svr")) ||
+  isTRUE(params$leaf %in% linear_leaf_parts()) ||
     isTRUE(params$splitter %in% c("psvm", "oob_svm"))
 }
 
@@ -245,8 +245,9 @@ coefficient_importance <- function(object) {
   split_weight <- 0
   for (tree in forest$trees) {
     sizes <- tree_leaf_sizes(tree)
+    linear <- tree_linear_leaves(forest, tree)
     for (l in seq_len(tree_n_leaves(tree))) {
-      lin <- tree_linear_leaf(forest, tree, l)
+      lin <- linear[[l]]
       if (is.null(lin)) next
       w <- abs(lin$coef[seq_len(p), , drop = FALSE])
       leaf_sum <- leaf_sum + sizes[l] * rowMeans(w)
@@ -256,8 +257,10 @@ coefficient_importance <- function(object) {
     oblique <- which(kinds %in% "oblique")
     if (length(oblique)) {
       node_rows <- tree_node_rows(tree)
-      for (node in oblique) {
-        s <- tree_oblique_split(tree, node)
+      splits <- tree_oblique_splits(forest, tree, oblique)
+      for (i in seq_along(oblique)) {
+        node <- oblique[i]
+        s <- splits[[i]]
         w <- abs(s$weights) * range[s$vars + 1L]
         if (sum(w) <= 0) next
         split_sum[s$vars + 1L] <- split_sum[s$vars + 1L] + node_rows[node] * w / sum(w)
@@ -291,10 +294,10 @@ predict_local <- function(object, newdata, num_threads) {
     stop("This model stores no training column means (fitted by an older svforest): refit it for local explanations.",
          call. = FALSE)
   }
-  linear <- c("linear_svm", "logistic", "ridge", "linear_svr")
+  linear <- linear_leaf_parts()
   if (!any(vapply(object$forest$trees, function(t) any(tree_leaf_kinds(t) %in% linear), TRUE))) {
-    stop(sprintf("Local explanations need linear leaves (leaf = \"linear_svm\", \"logistic\", \"ridge\" or \"linear_svr\"); this %s model has %s leaves only.",
-                 object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
+    stop(sprintf("Local explanations need linear leaves (leaf = %s); this %s model has %s leaves only.",
+                 paste0("\"", linear, "\"", collapse = ", "), object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
                                        collapse = " and ")), call. = FALSE)
   }
   data <- new_engine_data(object, newdata)

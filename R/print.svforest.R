@@ -50,7 +50,7 @@ summary.svforest <- function(object, ...) {
   trees <- object$forest$trees
   leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
   svm <- unlist(lapply(trees, tree_leaf_is_model))
-  cost <- unlist(lapply(trees, tree_leaf_costs))
+  cost <- unlist(lapply(trees, tree_leaf_costs, forest = object$forest))
   # values the parts add (e.g. the random axis splitter's minimum leaf size)
   extra <- do.call(c, lapply(used_parts(object$params), function(part) if (!is.null(part$summary)) part$summary(object)))
   out <- structure(list(

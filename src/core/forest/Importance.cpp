@@ -35,17 +35,8 @@ const feature_node* PermutedRows::scaled_row(size_t k, const Scaling& scaling,
 
 // Whether internal node i's split reads a column flagged in in_group.
 static bool split_reads_columns(const TreeView& tree, size_t i, const std::vector<char>& in_group) {
-  const int* ints = tree.split_int + tree.split_int_start[i];
-  switch (tree.split_kind[i]) {
-    case kSplitAxis:
-      return in_group[ints[0]];
-    case kSplitOblique:
-      for (int m = 0; m < ints[0]; ++m)
-        if (in_group[ints[1 + m]]) return true;
-      return false;
-    default:  // subspace splits (and any other kind) read every column
-      return true;
-  }
+  return split_reads_columns(tree.split_kind[i], tree.split_int + tree.split_int_start[i],
+                             tree.split_real + tree.split_real_start[i], in_group);
 }
 
 bool tree_reads_columns(const TreeView& tree, const LeafReaders& readers, const std::vector<char>& in_group) {
@@ -127,11 +118,9 @@ class TreeRows {
       b_.node_weight.assign(nodes * p, 0.0);
       for (size_t i = 0; i < nodes; ++i) {
         if (tree.leaf_id[i] >= 0) continue;
-        const int* ints = tree.split_int + tree.split_int_start[i];
-        const double* reals = tree.split_real + tree.split_real_start[i];
-        if (tree.split_kind[i] == kSplitAxis) b_.node_weight[i * p + ints[0]] = 1.0;
-        else if (tree.split_kind[i] == kSplitOblique)
-          for (int j = 0; j < ints[0]; ++j) b_.node_weight[i * p + ints[1 + j]] += reals[1 + j];
+        double* w = b_.node_weight.data() + i * p;
+        split_weights(tree.split_kind[i], tree.split_int + tree.split_int_start[i],
+                      tree.split_real + tree.split_real_start[i], [w](int col, double v) { w[col] += v; });
       }
     }
     b_.path_start.resize(m + 1);
@@ -151,7 +140,7 @@ class TreeRows {
         const int* ints = tree.split_int + tree.split_int_start[node];
         const double* reals = tree.split_real + tree.split_real_start[node];
         bool left;
-        if (kind == kSplitAxis || kind == kSplitOblique) {
+        if (split_has_projection(kind)) {
           const double v = split_projection(kind, ints, reals, get);
           b_.path_margin.push_back(reals[0] - v);
           b_.path_tol.push_back(1e-9 * (1.0 + std::fabs(reals[0]) + std::fabs(v)));
@@ -288,7 +277,7 @@ class TreeRows {
     for (const auto& g : groups)
       if (g.size() != 1) return false;
     for (size_t i = 0; i < tree_.n_nodes; ++i)
-      if (tree_.leaf_id[i] < 0 && tree_.split_kind[i] != kSplitAxis && tree_.split_kind[i] != kSplitOblique)
+      if (tree_.leaf_id[i] < 0 && !split_has_projection(tree_.split_kind[i]))
         return false;
     return true;
   }

@@ -160,6 +160,7 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   }
 
   out.kind = kind();
+  out.ints.assign(counts, counts + K);  // the payload starts with the full class counts
   out.ints.push_back(static_cast<int>(present.size()));
   out.ints.insert(out.ints.end(), present.begin(), present.end());
   out.reals.assign(1, grid[best]);
@@ -258,6 +259,26 @@ void LinearSvmLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& sh
 
 std::string LinearSvmLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
   return check_linear_payload(leaf, shape);
+}
+
+bool LinearSvmLeafModel::linear_terms(const LeafPayload& leaf, const OutcomeShape& shape, LinearTerms& out) const {
+  const int K = shape.num_classes;
+  out.n_classes = leaf.ints[K];
+  out.classes = leaf.ints + K + 1;
+  out.outputs = static_cast<int>(linear_outputs(static_cast<size_t>(out.n_classes)));
+  out.weights = leaf.reals + 1;
+  return true;
+}
+
+void LinearSvmLeafModel::describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const {
+  const int K = shape.num_classes;
+  describe_class_counts(leaf, shape, out);
+  LinearTerms lt;
+  linear_terms(leaf, shape, lt);
+  out.ints("n_classes", leaf.ints, K, 1);
+  out.ints("classes", leaf.ints, K + 1, static_cast<size_t>(lt.n_classes));
+  out.reals("cost", leaf.reals, 0, 1);
+  out.matrix("coef", leaf.reals, 1, static_cast<int>(shape.p) + 1, lt.outputs);
 }
 
 }  // namespace svf

@@ -43,6 +43,9 @@ class LinearSvmLeafModel : public LeafModel {
   void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
                double* out, double* confidence) const override;
   std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
+  void describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const override;
+  bool linear() const override { return true; }
+  bool linear_terms(const LeafPayload& leaf, const OutcomeShape& shape, LinearTerms& out) const override;
 
  protected:
   // Leaf kinds with the same payload and fit but another loss (logistic

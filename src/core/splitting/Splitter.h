@@ -48,6 +48,8 @@ class Splitter {
 // A splitter built from its parameters; throws std::invalid_argument for an
 // unknown name. The registry is splitting/Splitters.cpp.
 std::unique_ptr<Splitter> make_splitter(const std::string& name, const Params& params);
+// The names make_splitter() knows.
+std::vector<std::string> splitter_names();
 
 }  // namespace svf
 #endif

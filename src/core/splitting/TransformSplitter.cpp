@@ -545,9 +545,9 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         MatrixXd UA = UAs[best_c].leftCols(dim), UB = UBs[best_c].leftCols(dim);
         if (affine_kind) {
           for (size_t j = 0; j < p; ++j) T.col(static_cast<Eigen::Index>(j)) *= factor[j];
-          candidate = SplitRule::affine(r, dim, affine_payload(shift, T, zas[best_c], zbs[best_c], UA, UB));
+          candidate = SplitRule::affine(r, dim, affine_payload(shift, T, zas[best_c], zbs[best_c], UA, UB), p);
         } else {
-          candidate = SplitRule::subspace(r, dim, subspace_payload(T, UA, UB));
+          candidate = SplitRule::subspace(r, dim, subspace_payload(T, UA, UB), p);
         }
       } else if (affine_kind) {
         const VectorXd ma = A.rowwise().mean(), mb = B.rowwise().mean();
@@ -566,10 +566,10 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         UA.conservativeResize(Eigen::NoChange, dim);
         UB.conservativeResize(Eigen::NoChange, dim);
         for (size_t j = 0; j < p; ++j) T.col(static_cast<Eigen::Index>(j)) *= factor[j];
-        candidate = SplitRule::affine(r, dim, affine_payload(shift, T, za, zb, UA, UB));
+        candidate = SplitRule::affine(r, dim, affine_payload(shift, T, za, zb, UA, UB), p);
       } else {
         const MatrixXd UA = group_basis(lt.T, A, dim), UB = group_basis(lt.T, B, dim);
-        candidate = SplitRule::subspace(r, dim, subspace_payload(T, UA, UB));
+        candidate = SplitRule::subspace(r, dim, subspace_payload(T, UA, UB), p);
       }
       size_t left = 0;
       for (size_t i = 0; i < n; ++i) {
