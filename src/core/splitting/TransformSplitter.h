@@ -84,8 +84,18 @@ LearnedTransform learn_transform(const Eigen::MatrixXd& A, const Eigen::MatrixXd
 // singular value are left as zero columns.
 Eigen::MatrixXd group_basis(const Eigen::MatrixXd& T, const Eigen::MatrixXd& M, int dim);
 
-// Information gain (nats) of sending left_counts[k] of counts[k] rows of each
-// class left: entropy of the node minus the size-weighted entropies of the children.
+// The node's top q principal directions (rows of the result, orthonormal)
+// by a randomized range finder on the columns of X (TransformLearning.cpp).
+Eigen::MatrixXd top_directions(const Eigen::MatrixXd& X, int q, Rng& rng);
+
+// Information gains of the rules with subspaces of dimension d = 1..UA.cols()
+// on the columns of Y, and the columns each sends to A; best_dim() picks d
+// (see TransformLearning.cpp).
+void gains_by_dim(const Eigen::MatrixXd& T, const Eigen::VectorXd& za, const Eigen::VectorXd& zb,
+                  const Eigen::MatrixXd& UA, const Eigen::MatrixXd& UB, const Eigen::MatrixXd& Y,
+                  const std::vector<int>& cls, const double* w, int K, std::vector<double>& gain,
+                  std::vector<size_t>& n_left);
+int best_dim(const std::vector<double>& gain, const std::vector<size_t>& n_left, size_t n);
 
 class TransformSplitter : public Splitter {
  public:
