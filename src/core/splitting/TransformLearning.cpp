@@ -1,6 +1,7 @@
-// Learning a transformation forest's T (TransformSplitter.h): the nuclear-norm
-// objective's terms and subgradient, the spectral-norm constraint, the
-// groups' bases, and the randomized range finder of the automatic rank.
+// Learning a transformation forest's T (TransformSplitter.h): the node's rows
+// as learning sees them, the nuclear-norm objective's terms and subgradient,
+// the spectral-norm constraint, the groups' bases and their dimension, and
+// the randomized range finder of the automatic rank.
 #include "TransformSplitter.h"
 
 #include "Impurity.h"
@@ -277,6 +278,81 @@ MatrixXd group_basis(const MatrixXd& T, const MatrixXd& M, int dim) {
   const Eigen::Index q = std::min<Eigen::Index>(dim, svd.U.cols());
   U.leftCols(q) = svd.U.leftCols(q);
   return U;
+}
+
+// (TransformSplitter.h)
+void node_columns(const TrainingData& data, const int* rows, size_t n, bool affine_kind, NodeColumns& nc) {
+  const size_t p = data.x->n_cols();
+  MatrixXd& X = nc.X;
+  X.resize(p, n);
+  std::vector<double> col(n);
+  nc.shift.assign(p, 0.0);
+  nc.factor.assign(p, 1.0);
+  for (size_t j = 0; j < p; ++j) {
+    data.x->gather(j, rows, n, col.data());
+    bool varies = false;
+    for (size_t i = 1; i < n && !varies; ++i) varies = col[i] != col[0];
+    if (!varies) {
+      nc.constant.push_back(j);
+      nc.shift[j] = col[0];
+      nc.factor[j] = 0.0;
+      for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
+      continue;
+    }
+    if (affine_kind) {
+      double mean = 0.0;
+      for (size_t i = 0; i < n; ++i) mean += col[i];
+      mean /= static_cast<double>(n);
+      double ss = 0.0;
+      for (size_t i = 0; i < n; ++i) ss += (col[i] - mean) * (col[i] - mean);
+      const double sd = std::sqrt(ss / static_cast<double>(n));
+      if (!(sd > 0.0) || !std::isfinite(sd) || !std::isfinite(1.0 / sd)) {
+        nc.constant.push_back(j);  // spread too small (or too large) to scale
+        nc.shift[j] = mean;
+        nc.factor[j] = 0.0;
+        for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
+        continue;
+      }
+      nc.shift[j] = mean;
+      nc.factor[j] = 1.0 / sd;
+      for (size_t i = 0; i < n; ++i) X(j, i) = (col[i] - mean) / sd;
+    } else {
+      for (size_t i = 0; i < n; ++i) X(j, i) = col[i];
+    }
+  }
+  nc.varying = p - nc.constant.size();
+  if (nc.varying == 0) return;
+  if (affine_kind) {
+    const double s = std::sqrt(static_cast<double>(n) * static_cast<double>(nc.varying));
+    X /= s;
+    for (double& f : nc.factor) f /= s;
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      const double norm = X.col(i).norm();
+      if (norm > 0.0) X.col(i) /= norm * std::sqrt(static_cast<double>(n));
+    }
+  }
+}
+
+// (TransformSplitter.h)
+void node_oob(const TrainingData& data, const NodeContext& node, const NodeColumns& nc, NodeOob& no) {
+  const size_t p = data.x->n_cols(), m = node.n_oob;
+  no.Xo.resize(p, m);
+  std::vector<double> ocol(m);
+  for (size_t j = 0; j < p; ++j) {
+    if (nc.factor[j] == 0.0) {
+      no.Xo.row(j).setZero();
+      continue;
+    }
+    data.x->gather(j, node.oob, m, ocol.data());
+    for (size_t i = 0; i < m; ++i) no.Xo(j, i) = (ocol[i] - nc.shift[j]) * nc.factor[j];
+  }
+  no.oob_class.resize(m);
+  for (size_t i = 0; i < m; ++i) no.oob_class[i] = data.y[node.oob[i]];
+  if (data.weights) {  // in-bag rows carry their weights as copies; out-of-bag rows as weights
+    no.oob_weight.resize(m);
+    for (size_t i = 0; i < m; ++i) no.oob_weight[i] = data.weights[node.oob[i]];
+  }
 }
 
 }  // namespace svf

@@ -55,103 +55,6 @@ std::vector<double> subspace_payload(const MatrixXd& T, const MatrixXd& UA, cons
 
 namespace {
 
-// A node's rows as columns, as learning sees them. The paper's way (center =
-// false): raw predictors, each row of unit norm. Affine (center = true):
-// each predictor centred at its node mean and divided by its node standard
-// deviation. Either way all is divided so that ||X||_F = 1 (the mean squared
-// row norm is 1 / n), so the objective and the step size mean the same at
-// every node size. A predictor constant in the node is never used: its row
-// of X is zero and its column of T is zeroed after learning, so routing
-// ignores it.
-struct NodeColumns {
-  MatrixXd X;                              // p x n
-  std::vector<size_t> constant;
-  std::vector<double> shift, factor;       // affine: x -> (x - shift) * factor
-  size_t varying = 0;
-};
-
-void node_columns(const TrainingData& data, const int* rows, size_t n, bool affine_kind, NodeColumns& nc) {
-  const size_t p = data.x->n_cols();
-  MatrixXd& X = nc.X;
-  X.resize(p, n);
-  std::vector<double> col(n);
-  nc.shift.assign(p, 0.0);
-  nc.factor.assign(p, 1.0);
-  for (size_t j = 0; j < p; ++j) {
-    data.x->gather(j, rows, n, col.data());
-    bool varies = false;
-    for (size_t i = 1; i < n && !varies; ++i) varies = col[i] != col[0];
-    if (!varies) {
-      nc.constant.push_back(j);
-      nc.shift[j] = col[0];
-      nc.factor[j] = 0.0;
-      for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
-      continue;
-    }
-    if (affine_kind) {
-      double mean = 0.0;
-      for (size_t i = 0; i < n; ++i) mean += col[i];
-      mean /= static_cast<double>(n);
-      double ss = 0.0;
-      for (size_t i = 0; i < n; ++i) ss += (col[i] - mean) * (col[i] - mean);
-      const double sd = std::sqrt(ss / static_cast<double>(n));
-      if (!(sd > 0.0) || !std::isfinite(sd) || !std::isfinite(1.0 / sd)) {
-        nc.constant.push_back(j);  // spread too small (or too large) to scale
-        nc.shift[j] = mean;
-        nc.factor[j] = 0.0;
-        for (size_t i = 0; i < n; ++i) X(j, i) = 0.0;
-        continue;
-      }
-      nc.shift[j] = mean;
-      nc.factor[j] = 1.0 / sd;
-      for (size_t i = 0; i < n; ++i) X(j, i) = (col[i] - mean) / sd;
-    } else {
-      for (size_t i = 0; i < n; ++i) X(j, i) = col[i];
-    }
-  }
-  nc.varying = p - nc.constant.size();
-  if (nc.varying == 0) return;
-  if (affine_kind) {
-    const double s = std::sqrt(static_cast<double>(n) * static_cast<double>(nc.varying));
-    X /= s;
-    for (double& f : nc.factor) f /= s;
-  } else {
-    for (size_t i = 0; i < n; ++i) {
-      const double norm = X.col(i).norm();
-      if (norm > 0.0) X.col(i) /= norm * std::sqrt(static_cast<double>(n));
-    }
-  }
-}
-
-// The node's out-of-bag rows (transform_choice = "oob"), mapped as its rows
-// are: x -> (x - shift) * factor (the paper's kind: raw, constant predictors
-// zeroed; routing does not depend on a row's scale).
-struct NodeOob {
-  MatrixXd Xo;                     // p x m
-  std::vector<int> oob_class;
-  std::vector<double> oob_weight;  // empty without case weights
-};
-
-void node_oob(const TrainingData& data, const NodeContext& node, const NodeColumns& nc, NodeOob& no) {
-  const size_t p = data.x->n_cols(), m = node.n_oob;
-  no.Xo.resize(p, m);
-  std::vector<double> ocol(m);
-  for (size_t j = 0; j < p; ++j) {
-    if (nc.factor[j] == 0.0) {
-      no.Xo.row(j).setZero();
-      continue;
-    }
-    data.x->gather(j, node.oob, m, ocol.data());
-    for (size_t i = 0; i < m; ++i) no.Xo(j, i) = (ocol[i] - nc.shift[j]) * nc.factor[j];
-  }
-  no.oob_class.resize(m);
-  for (size_t i = 0; i < m; ++i) no.oob_class[i] = data.y[node.oob[i]];
-  if (data.weights) {  // in-bag rows carry their weights as copies; out-of-bag rows as weights
-    no.oob_weight.resize(m);
-    for (size_t i = 0; i < m; ++i) no.oob_weight[i] = data.weights[node.oob[i]];
-  }
-}
-
 // Everything one division's candidate rule needs: the node's data, the space
 // T is learned in (Y: the rows in it, P: the principal directions when
 // reduced) and the out-of-bag rows.
@@ -269,6 +172,41 @@ bool inbag_candidate(const DivisionContext& c, const MatrixXd& A, const MatrixXd
   return true;
 }
 
+// The space T is learned in: all p predictors (square or free fat T), or,
+// with the automatic rank on more than kAutoRank varying predictors
+// (reduce), the node's top kAutoRank principal directions P (q x p,
+// orthonormal rows; T = W P, W square) and the node's rows in it, XP = P X.
+// Returns T's rank r.
+int learning_space(const MatrixXd& X, bool reduce, int rank, Rng& rng, MatrixXd& P, MatrixXd& XP) {
+  const size_t p = static_cast<size_t>(X.rows());
+  if (!reduce) return (rank <= 0 || static_cast<size_t>(rank) >= p) ? static_cast<int>(p) : rank;
+  Rng sketch(rng.next(), 0);
+  P = top_directions(X, kAutoRank, sketch);
+  XP.noalias() = P * X;
+  return static_cast<int>(P.rows());
+}
+
+// A random division of the node's classes (present) into two non-empty
+// groups (in_a per class), and the columns of Y (the node's rows, classes
+// row_class) of each group: A and B.
+void draw_division(const std::vector<int>& present, const std::vector<int>& row_class, const MatrixXd& Y, Rng& rng,
+                   std::vector<char>& in_a, MatrixXd& A, MatrixXd& B) {
+  bool mixed = false;
+  while (!mixed) {
+    for (int k : present) in_a[k] = static_cast<char>(rng.below(2));
+    for (int k : present) mixed = mixed || in_a[k] != in_a[present[0]];
+  }
+  const size_t n = row_class.size();
+  size_t n_a = 0;
+  for (size_t i = 0; i < n; ++i) n_a += in_a[row_class[i]];
+  A.resize(Y.rows(), static_cast<Eigen::Index>(n_a));
+  B.resize(Y.rows(), static_cast<Eigen::Index>(n - n_a));
+  for (size_t i = 0, a = 0, b = 0; i < n; ++i) {
+    if (in_a[row_class[i]]) A.col(a++) = Y.col(i);
+    else B.col(b++) = Y.col(i);
+  }
+}
+
 }  // namespace
 
 bool TransformSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
@@ -297,26 +235,21 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
   NodeOob no;
   if (use_oob) node_oob(data, node, nc, no);
 
-  // The space T is learned in: all p predictors (square or free fat T), or,
-  // with the automatic rank on more than kAutoRank varying predictors, the
-  // node's top kAutoRank principal directions P (T = W P, W square).
+  // The space T is learned in (see learning_space())
   const bool reduce = o_.rank <= 0 && nc.varying > static_cast<size_t>(kAutoRank);
-  MatrixXd P;  // q x p, orthonormal rows
-  const MatrixXd* Y = &nc.X;
-  MatrixXd XP;
-  int r;
-  if (reduce) {
-    Rng sketch(rng.next(), 0);
-    P = top_directions(nc.X, kAutoRank, sketch);
-    XP.noalias() = P * nc.X;
-    Y = &XP;
-    r = static_cast<int>(P.rows());
-  } else {
-    r = (o_.rank <= 0 || static_cast<size_t>(o_.rank) >= p) ? static_cast<int>(p) : o_.rank;
-  }
+  MatrixXd P, XP;
+  const int r = learning_space(nc.X, reduce, o_.rank, rng, P, XP);
+  const MatrixXd* Y = reduce ? &XP : &nc.X;
   const int dim_cap = std::min(o_.dim, r - 1);  // dim = r would reconstruct every row exactly
   if (dim_cap < 1) return false;
-  const Eigen::Index q = Y->rows();
+  // both groups get the same dimension (a bigger subspace reconstructs
+  // everything better, so unequal ones would bias routing); with
+  // dim_per_class it grows with the classes in the node, each class
+  // adding its own low-dimensional subspace (faces: about 9 dimensions)
+  int dim_start = dim_cap;
+  if (o_.dim_per_class > 0)
+    dim_start = static_cast<int>(
+        std::min<double>(dim_cap, std::ceil(0.5 * o_.dim_per_class * static_cast<double>(present.size()))));
   MatrixXd Yo;  // the out-of-bag rows in the space of Y
   if (use_oob) Yo = reduce ? MatrixXd(P * no.Xo) : no.Xo;
   const DivisionContext context{nc, no, *Y, Yo, P, reduce, affine_kind, r, K, n, p, o_.step, row_class};
@@ -334,27 +267,8 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
   best_gain = -HUGE_VAL;
   for (int t = 0; t < tries; ++t) {
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
-      // random division of the classes into two non-empty groups
-      bool mixed = false;
-      while (!mixed) {
-        for (int k : present) in_a[k] = static_cast<char>(rng.below(2));
-        for (int k : present) mixed = mixed || in_a[k] != in_a[present[0]];
-      }
-      size_t n_a = 0;
-      for (size_t i = 0; i < n; ++i) n_a += in_a[data.y[rows[i]]];
-      // both groups get the same dimension (a bigger subspace reconstructs
-      // everything better, so unequal ones would bias routing); with
-      // dim_per_class it grows with the classes in the node, each class
-      // adding its own low-dimensional subspace (faces: about 9 dimensions)
-      int dim = dim_cap;
-      if (o_.dim_per_class > 0)
-        dim = static_cast<int>(std::min<double>(
-            dim_cap, std::ceil(0.5 * o_.dim_per_class * static_cast<double>(present.size()))));
-      MatrixXd A(q, n_a), B(q, n - n_a);
-      for (size_t i = 0, a = 0, b = 0; i < n; ++i) {
-        if (in_a[data.y[rows[i]]]) A.col(a++) = Y->col(i);
-        else B.col(b++) = Y->col(i);
-      }
+      MatrixXd A, B;
+      draw_division(present, row_class, *Y, rng, in_a, A, B);
 
       LearnedTransform lt = learn_transform(A, B, reduce ? 0 : r, o_.iterations, o_.step, affine_kind);
       // lt.T acts on the columns of Y: the full transform is lt.T P when reduced
@@ -364,8 +278,8 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         for (size_t j : nc.constant) lt.T.col(static_cast<Eigen::Index>(j)).setZero();
 
       double oob_gain = 0.0;
-      const bool usable = use_oob ? oob_candidate(context, A, B, lt, dim, candidate, oob_gain)
-                                  : inbag_candidate(context, A, B, lt, T, dim, candidate);
+      const bool usable = use_oob ? oob_candidate(context, A, B, lt, dim_start, candidate, oob_gain)
+                                  : inbag_candidate(context, A, B, lt, T, dim_start, candidate);
       if (!usable) continue;  // every dimension sends every row one way: draw again
       size_t left = 0;
       for (size_t i = 0; i < n; ++i) {
@@ -373,7 +287,7 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
         left += to_left[i];
       }
       if (left == 0 || left == n) continue;  // every row one way: draw again
-      if (tries == 1 && !need_gain) {
+      if (tries == 1 && !need_gain) {  // the first usable rule
         rule = std::move(candidate);
         return true;
       }

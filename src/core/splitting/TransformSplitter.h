@@ -84,6 +84,32 @@ LearnedTransform learn_transform(const Eigen::MatrixXd& A, const Eigen::MatrixXd
 // singular value are left as zero columns.
 Eigen::MatrixXd group_basis(const Eigen::MatrixXd& T, const Eigen::MatrixXd& M, int dim);
 
+// A node's rows as columns, as learning sees them. The paper's way (center =
+// false): raw predictors, each row of unit norm. Affine (center = true):
+// each predictor centred at its node mean and divided by its node standard
+// deviation. Either way all is divided so that ||X||_F = 1 (the mean squared
+// row norm is 1 / n), so the objective and the step size mean the same at
+// every node size. A predictor constant in the node is never used: its row
+// of X is zero and its column of T is zeroed after learning, so routing
+// ignores it.
+struct NodeColumns {
+  Eigen::MatrixXd X;                              // p x n
+  std::vector<size_t> constant;
+  std::vector<double> shift, factor;       // affine: x -> (x - shift) * factor
+  size_t varying = 0;
+};
+void node_columns(const TrainingData& data, const int* rows, size_t n, bool affine_kind, NodeColumns& nc);
+
+// The node's out-of-bag rows (transform_choice = "oob"), mapped as its rows
+// are: x -> (x - shift) * factor (the paper's kind: raw, constant predictors
+// zeroed; routing does not depend on a row's scale).
+struct NodeOob {
+  Eigen::MatrixXd Xo;                     // p x m
+  std::vector<int> oob_class;
+  std::vector<double> oob_weight;  // empty without case weights
+};
+void node_oob(const TrainingData& data, const NodeContext& node, const NodeColumns& nc, NodeOob& no);
+
 // The node's top q principal directions (rows of the result, orthonormal)
 // by a randomized range finder on the columns of X (TransformLearning.cpp).
 Eigen::MatrixXd top_directions(const Eigen::MatrixXd& X, int q, Rng& rng);
