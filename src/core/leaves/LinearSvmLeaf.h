@@ -8,6 +8,7 @@
 #ifndef SVFOREST_LINEARSVMLEAF_H
 #define SVFOREST_LINEARSVMLEAF_H
 
+#include <Eigen/Dense>
 #include <vector>
 #include "LeafModel.h"
 
@@ -54,6 +55,10 @@ class LinearSvmLeafModel : public LeafModel {
   virtual int kind() const { return kKind; }
   virtual int liblinear_solver() const;
   virtual bool squared_hinge() const { return true; }
+  // C by cross-validation inside the leaf (LinearSvmLeaf.cpp)
+  size_t choose_cost(const TrainingData& data, const int* rows, size_t n, const std::vector<int>& present,
+                     const std::vector<int>& positive, double f_pos, double f_neg, bool newton,
+                     const Eigen::MatrixXd& x_leaf, Rng& rng, std::vector<std::vector<double>>& refit_start) const;
   LinearSvmOptions opt_;
 };
 
