@@ -222,8 +222,9 @@ check_importance_arg <- function(importance, params, outcome = "classification")
   if (is.null(importance)) return("none")
   importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))
   if (importance == "coefficients" && !has_coefficient_parts(params)) {
-    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (\"linear_svm\", \"logistic\", \"ridge\", \"linear_svr\") or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
-                 params$leaf, params$splitter), call. = FALSE)
+    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (%s) or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
+                 paste0("\"", linear_leaf_parts(), "\"", collapse = ", "), params$leaf, params$splitter),
+         call. = FALSE)
   }
   importance
 }
