@@ -22,6 +22,78 @@ struct LeafTask {
   int leaf;
 };
 
+// The forest's out-of-bag results as trees are added in order: each row's
+// OOB votes (or sum and count for regression), its current OOB prediction
+// and the error after every tree.
+struct OobTally {
+  const TrainingData& data;
+  const bool max_confidence;
+  OobResult& oob;
+  const size_t n;
+  const int K;
+  std::vector<int> pred;  // current OOB majority class of each row, -1 if none
+  size_t wrong = 0;
+  std::vector<double> best_confidence;
+  double sse = 0.0;  // regression: squared error of the rows' current OOB means
+
+  OobTally(const TrainingData& d, bool max_conf, OobResult& result)
+      : data(d), max_confidence(max_conf), oob(result), n(d.x->n_rows()), K(d.num_classes) {
+    if (!oob.available) return;
+    if (data.regression()) {
+      oob.sum.assign(n, 0.0);
+      oob.count.assign(n, 0);
+    } else {
+      oob.votes.assign(n * K, 0);
+      pred.assign(n, -1);
+      if (max_confidence) best_confidence.assign(n, 0.0);
+    }
+  }
+
+  void add_regression_tree(const std::vector<int>& rows, const std::vector<double>& value) {
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const int r = rows[k];
+      if (oob.count[r] > 0) {
+        const double e = oob.sum[r] / oob.count[r] - data.response[r];
+        sse -= e * e;
+      } else {
+        ++oob.n_rows_with_votes;
+      }
+      oob.sum[r] += value[k];
+      ++oob.count[r];
+      const double e = oob.sum[r] / oob.count[r] - data.response[r];
+      sse += e * e;
+    }
+    oob.error_curve.push_back(oob.n_rows_with_votes > 0 ? std::max(0.0, sse) / oob.n_rows_with_votes : NAN);
+  }
+
+  void add_class_tree(const std::vector<int>& rows, const std::vector<int>& cls, const std::vector<double>& confidence) {
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const int r = rows[k];
+      ++oob.votes[static_cast<size_t>(cls[k]) * n + r];
+      int best = 0;
+      if (max_confidence) {
+        // trees in order; a later tree wins only when strictly more confident
+        const double conf = confidence[k];
+        if (pred[r] < 0 || conf > best_confidence[r]) {
+          best = cls[k];
+          best_confidence[r] = conf;
+        } else {
+          best = pred[r];
+        }
+      } else {
+        for (int c = 1; c < K; ++c)
+          if (oob.votes[c * n + r] > oob.votes[best * n + r]) best = c;
+      }
+      if (pred[r] < 0) ++oob.n_rows_with_votes;
+      else if (pred[r] != data.y[r]) --wrong;
+      pred[r] = best;
+      if (best != data.y[r]) ++wrong;
+    }
+    oob.error_curve.push_back(oob.n_rows_with_votes > 0 ? static_cast<double>(wrong) / oob.n_rows_with_votes
+                                                        : NAN);
+  }
+};
+
 }  // namespace
 
 void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
@@ -38,6 +110,36 @@ void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
     tree.leaf_int.insert(tree.leaf_int.end(), fits->ints.begin(), fits->ints.end());
     tree.leaf_real.insert(tree.leaf_real.end(), fits->reals.begin(), fits->reals.end());
   }
+}
+
+// A grown tree of a batch with its fitted leaves (fits, in leaf order):
+// assembled, and its out-of-bag rows predicted (their class, confidence or
+// value).
+static void finish_tree(TreeWork& w, std::vector<LeafFit>::const_iterator fits, const TrainingData& data,
+                 const OutcomeShape& shape, const LeafReaders& readers, const RowSource& training_rows,
+                 bool max_confidence) {
+  Tree& tree = w.grown.tree;
+  assemble_leaves(tree, fits);
+  tree.shrink_to_fit();
+  w.grown.rows = std::vector<int>();
+  const TreeView view = view_of(tree);
+  PredictScratch scratch;
+  std::vector<double> dist(shape.outputs());
+  const std::vector<int>& rows = w.oob_rows;
+  if (data.regression()) {
+    w.oob_value.resize(rows.size());
+    for (size_t k = 0; k < rows.size(); ++k) {
+      tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(), nullptr,
+                   nullptr);
+      w.oob_value[k] = dist[0];
+    }
+    return;
+  }
+  w.oob_class.resize(rows.size());
+  if (max_confidence) w.oob_confidence.resize(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k)
+    w.oob_class[k] = tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(),
+                                  max_confidence ? &w.oob_confidence[k] : nullptr, nullptr);
 }
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
@@ -57,19 +159,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   forest.trees.resize(options.ntree);
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
-  std::vector<int> oob_pred;  // current OOB majority class of each row, -1 if none
-  size_t oob_wrong = 0;
-  std::vector<double> oob_best_confidence;
   const bool regression = data.regression();
-  double oob_sse = 0.0;  // regression: squared error of the rows' current OOB means
-  if (oob.available && regression) {
-    oob.sum.assign(n, 0.0);
-    oob.count.assign(n, 0);
-  } else if (oob.available) {
-    oob.votes.assign(n * K, 0);
-    oob_pred.assign(n, -1);
-    if (options.max_confidence) oob_best_confidence.assign(n, 0.0);
-  }
+  OobTally tally(data, options.max_confidence, oob);
 
   TrainingRows training_rows(data);
   OutcomeShape shape;
@@ -131,83 +222,23 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
 
     // 3. assemble trees and predict their out-of-bag rows
     runner.run(count, [&](size_t b) {
-      Tree& tree = work[b].grown.tree;
-      assemble_leaves(tree, fits.cbegin() + first_fit[b]);
-      tree.shrink_to_fit();
-      work[b].grown.rows = std::vector<int>();
-      const TreeView view = view_of(tree);
-      PredictScratch scratch;
-      std::vector<double> dist(shape.outputs());
-      const std::vector<int>& rows = work[b].oob_rows;
-      if (regression) {
-        work[b].oob_value.resize(rows.size());
-        for (size_t k = 0; k < rows.size(); ++k) {
-          tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(), nullptr,
-                       nullptr);
-          work[b].oob_value[k] = dist[0];
-        }
-        return;
-      }
-      work[b].oob_class.resize(rows.size());
-      if (options.max_confidence) work[b].oob_confidence.resize(rows.size());
-      for (size_t k = 0; k < rows.size(); ++k)
-        work[b].oob_class[k] =
-            tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(),
-                         options.max_confidence ? &work[b].oob_confidence[k] : nullptr, nullptr);
+      finish_tree(work[b], fits.cbegin() + first_fit[b], data, shape, readers, training_rows,
+                  options.max_confidence);
     });
 
     // 4. merge, in tree order, on this thread
     for (size_t b = 0; b < count; ++b) {
       if (oob.available && regression) {
-        const std::vector<int>& rows = work[b].oob_rows;
-        for (size_t k = 0; k < rows.size(); ++k) {
-          const int r = rows[k];
-          if (oob.count[r] > 0) {
-            const double e = oob.sum[r] / oob.count[r] - data.response[r];
-            oob_sse -= e * e;
-          } else {
-            ++oob.n_rows_with_votes;
-          }
-          oob.sum[r] += work[b].oob_value[k];
-          ++oob.count[r];
-          const double e = oob.sum[r] / oob.count[r] - data.response[r];
-          oob_sse += e * e;
-        }
-        oob.error_curve.push_back(oob.n_rows_with_votes > 0 ? std::max(0.0, oob_sse) / oob.n_rows_with_votes : NAN);
+        tally.add_regression_tree(work[b].oob_rows, work[b].oob_value);
       } else if (oob.available) {
-        const std::vector<int>& rows = work[b].oob_rows;
-        for (size_t k = 0; k < rows.size(); ++k) {
-          const int r = rows[k];
-          ++oob.votes[static_cast<size_t>(work[b].oob_class[k]) * n + r];
-          int best = 0;
-          if (options.max_confidence) {
-            // trees in order; a later tree wins only when strictly more confident
-            const double conf = work[b].oob_confidence[k];
-            if (oob_pred[r] < 0 || conf > oob_best_confidence[r]) {
-              best = work[b].oob_class[k];
-              oob_best_confidence[r] = conf;
-            } else {
-              best = oob_pred[r];
-            }
-          } else {
-            for (int c = 1; c < K; ++c)
-              if (oob.votes[c * n + r] > oob.votes[best * n + r]) best = c;
-          }
-          if (oob_pred[r] < 0) ++oob.n_rows_with_votes;
-          else if (oob_pred[r] != data.y[r]) --oob_wrong;
-          oob_pred[r] = best;
-          if (best != data.y[r]) ++oob_wrong;
-        }
-        oob.error_curve.push_back(oob.n_rows_with_votes > 0
-                                      ? static_cast<double>(oob_wrong) / oob.n_rows_with_votes
-                                      : NAN);
+        tally.add_class_tree(work[b].oob_rows, work[b].oob_class, work[b].oob_confidence);
       }
       forest.trees[start + b] = std::move(work[b].grown.tree);
     }
     runner.progress(start + count, options.ntree);
   }
   if (oob.available && !oob.error_curve.empty()) oob.error = oob.error_curve.back();
-  if (oob.available && !regression) oob.predicted = std::move(oob_pred);
+  if (oob.available && !regression) oob.predicted = std::move(tally.pred);
   return forest;
 }
 
