@@ -31,8 +31,6 @@ engine_fit <- function(data, y, weights, num_classes, params, validation, num_th
 engine_parameters <- function(params, y, ntree, seed, first_tree, progress_delay) {
   out <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
                         progress_delay = progress_delay))
-  # a regression forest's constant leaves keep the mean outcome
-  if (outcome_type(y) == "regression" && identical(out$leaf, "constant")) out$leaf <- "mean"
   # the engine's min-max scaling: on for "minmax" and for "rank" (applied in R
   # before the engine, R/rank.R), off for "none"
   if (!is.null(params$scale)) out$scale <- !identical(params$scale, "none")

@@ -240,14 +240,15 @@ check_importance_arg <- function(importance, params, outcome = "classification")
   if (isFALSE(importance)) return("none")
   importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))
   if (importance == "coefficients" && !has_coefficient_parts(params)) {
-    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (\"linear_svm\", \"logistic\", \"ridge\", \"linear_svr\") or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
-                 params$leaf, params$splitter), call. = FALSE)
+    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (%s) or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
+                 paste0("\"", linear_leaf_parts(), "\"", collapse = ", "), params$leaf, params$splitter),
+         call. = FALSE)
   }
   importance
 }
 
 has_coefficient_parts <- function(params) {
-  isTRUE(params$leaf %in% c("linear_svm", "logistic", "ridge", "linear_svr")) ||
+  isTRUE(params$leaf %in% linear_leaf_parts()) ||
     isTRUE(params$splitter %in% c("psvm", "oob_svm"))
 }
 
@@ -263,8 +264,9 @@ coefficient_importance <- function(object) {
   split_weight <- 0
   for (tree in forest$trees) {
     sizes <- tree_leaf_sizes(tree)
+    linear <- tree_linear_leaves(forest, tree)
     for (l in seq_len(tree_n_leaves(tree))) {
-      lin <- tree_linear_leaf(forest, tree, l)
+      lin <- linear[[l]]
       if (is.null(lin)) next
       w <- abs(lin$coef[seq_len(p), , drop = FALSE])
       leaf_sum <- leaf_sum + sizes[l] * rowMeans(w)
@@ -274,8 +276,10 @@ coefficient_importance <- function(object) {
     oblique <- which(kinds %in% "oblique")
     if (length(oblique)) {
       node_rows <- tree_node_rows(tree)
-      for (node in oblique) {
-        s <- tree_oblique_split(tree, node)
+      splits <- tree_oblique_splits(forest, tree, oblique)
+      for (i in seq_along(oblique)) {
+        node <- oblique[i]
+        s <- splits[[i]]
         w <- abs(s$weights) * range[s$vars + 1L]
         if (sum(w) <= 0) next
         split_sum[s$vars + 1L] <- split_sum[s$vars + 1L] + node_rows[node] * w / sum(w)
@@ -309,10 +313,10 @@ predict_local <- function(object, newdata, num_threads) {
     stop("This model stores no training column means (fitted by an older svforest): refit it for local explanations.",
          call. = FALSE)
   }
-  linear <- c("linear_svm", "logistic", "ridge", "linear_svr")
+  linear <- linear_leaf_parts()
   if (!any(vapply(object$forest$trees, function(t) any(tree_leaf_kinds(t) %in% linear), TRUE))) {
-    stop(sprintf("Local explanations need linear leaves (leaf = \"linear_svm\", \"logistic\", \"ridge\" or \"linear_svr\"); this %s model has %s leaves only.",
-                 object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
+    stop(sprintf("Local explanations need linear leaves (leaf = %s); this %s model has %s leaves only.",
+                 paste0("\"", linear, "\"", collapse = ", "), object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
                                        collapse = " and ")), call. = FALSE)
   }
   data <- new_engine_data(object, newdata)

@@ -46,8 +46,8 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
 
   trees <- x$forest$trees
   per_tree <- rbind(
-    SVM = vapply(trees, function(t) sum(tree_leaf_kinds(t) != "constant"), 0L),
-    constant = vapply(trees, function(t) sum(tree_leaf_kinds(t) == "constant"), 0L))
+    SVM = vapply(trees, function(t) sum(tree_leaf_is_model(t)), 0L),
+    constant = vapply(trees, function(t) sum(!tree_leaf_is_model(t)), 0L))
   graphics::barplot(per_tree, col = c("steelblue", "grey75"), border = NA, names.arg = seq_along(trees),
                     main = "Leaves per tree", xlab = "tree", ylab = "leaves")
   graphics::legend("topright", legend = rownames(per_tree), fill = c("steelblue", "grey75"),

@@ -50,7 +50,7 @@ summary.svforest <- function(object, ...) {
   trees <- object$forest$trees
   leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
   svm <- unlist(lapply(trees, tree_leaf_is_model))
-  cost <- unlist(lapply(trees, tree_leaf_costs))
+  cost <- unlist(lapply(trees, tree_leaf_costs, forest = object$forest))
   # the leaf models' own grid: ridge leaves choose `lambda`, the SVM and SVR
   # leaves `cost` (C); every model leaf's chosen value is counted
   leaf_part <- svf_part("leaf", object$params$leaf)

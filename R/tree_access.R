@@ -6,22 +6,42 @@
 # through them.
 #
 # Conventions: nodes and leaves are numbered from 1 (positions in the tree);
-# predictors are numbered from 0, as in the engine. `K` is the number of
-# classes, `p` the number of predictor columns.
+# predictors are numbered from 0, as in the engine. `forest` is the model's
+# `forest` element (its number of classes and predictors).
 #
 # The format (model format 2) is the same for every method: per node
 # left_child, right_child, leaf_id (-1 for split nodes), split_kind (-1 for
 # leaves) and the offsets (from 0) of its payload in split_int / split_real;
 # per leaf leaf_kind, leaf_size and the offsets of its payload in leaf_int /
-# leaf_real. Each split and leaf kind owns its payload's layout
-# (src/core/tree/SplitKinds.h, src/core/leaves/*.h); every classification
-# leaf's integer payload starts with its K class counts.
+# leaf_real. Each split and leaf kind owns its payload's layout: R reads a
+# payload only through the engine's description of it (tree_describe()),
+# named fields whose attribute `at`, when the values are stored as such, is
+# their position (from 1) in the tree's integer or double payload array.
 
-# Split kind codes, as in src/core/tree/SplitKinds.h.
-split_kind_names <- c("axis", "oblique", "transform", "affine_transform")
+# The engine's leaf kinds: a data frame with name, code (as saved in
+# models), part (the leaf part, as R names it, that writes the kind),
+# holds_model, linear, classification and regression.
+leaf_kind_table <- function() .svf_leaf_kinds()
 
-# Leaf kind codes as saved in models, named (from the engine's registry).
-leaf_kind_codes <- function() .svf_leaf_kinds()
+# Leaf kind codes as saved in models, named.
+leaf_kind_codes <- function() {
+  k <- .svf_leaf_kinds()
+  stats::setNames(k$code, k$name)
+}
+
+# The leaf parts whose leaves are linear models.
+linear_leaf_parts <- function() {
+  k <- .svf_leaf_kinds()
+  unique(k$part[k$linear])
+}
+
+# Descriptions of payloads of `tree`: part "leaf" (leaves `index`) or
+# "split" (nodes `index`; a leaf node gives an empty list). A list, one
+# named list of fields per element of `index` (with `kind`, the kind's
+# name), or with `field` only that field (NULL where a payload has none).
+tree_describe <- function(forest, tree, part, index, field = NULL) {
+  .svf_describe(tree, forest$num_classes, forest$num_features, part, as.integer(index), field)
+}
 
 # Number of nodes (split nodes and leaves) of `tree`: an integer.
 tree_n_nodes <- function(tree) length(tree$leaf_id)
@@ -35,48 +55,51 @@ tree_leaf_sizes <- function(tree) tree$leaf_size
 
 # Class counts of the training rows of each leaf: a K x L integer matrix
 # (column l: leaf l).
-tree_leaf_counts <- function(tree, K) {
-  matrix(tree$leaf_int[outer(seq_len(K), tree$leaf_int_start, `+`)], nrow = K)
+tree_leaf_counts <- function(forest, tree) {
+  counts <- tree_describe(forest, tree, "leaf", seq_len(tree_n_leaves(tree)), "counts")
+  matrix(as.integer(unlist(counts)), nrow = forest$num_classes)
 }
 
-# The model of each leaf: a character vector, one value per leaf, among
-# "constant" (class frequencies), "linear_svm", "kernel_svm", "logistic".
+# The leaf part of each leaf (as the fit named it): a character vector, one
+# value per leaf, e.g. "constant" (class frequencies, or a regression leaf's
+# mean), "linear_svm", "kernel_svm", "logistic".
 tree_leaf_kinds <- function(tree) {
-  codes <- leaf_kind_codes()
-  names(codes)[match(tree$leaf_kind, codes)]
+  k <- .svf_leaf_kinds()
+  k$part[match(tree$leaf_kind, k$code)]
+}
+
+# The payload kind of each leaf (e.g. "class_counts", the compact class
+# frequencies of "constant" leaves).
+tree_leaf_payload_kinds <- function(tree) {
+  k <- .svf_leaf_kinds()
+  k$name[match(tree$leaf_kind, k$code)]
 }
 
 # Leaves that hold a model of their own (anything but class frequencies or
 # a regression leaf's mean).
-tree_leaf_is_model <- function(tree) !tree$leaf_kind %in% leaf_kind_codes()[c("constant", "mean")]
-
-# The `C` of each leaf's model (chosen by cross-validation or the search; the
-# first double of every model leaf's payload): a double vector, one value
-# per leaf, NA for leaves without a model.
-tree_leaf_costs <- function(tree) {
-  cost <- tree$leaf_real[tree$leaf_real_start + 1L]
-  cost[!tree_leaf_is_model(tree)] <- NA_real_
-  cost
+tree_leaf_is_model <- function(tree) {
+  k <- .svf_leaf_kinds()
+  k$holds_model[match(tree$leaf_kind, k$code)]
 }
 
-# Where a kernel leaf's fields start in its integer payload (after the K
-# counts: one-against-one flag, k, classes, class_sv, l, pointers, indices).
-kernel_leaf_layout <- function(tree, leaf, K) {
-  at <- tree$leaf_int_start[leaf] + K
-  k <- tree$leaf_int[at + 2L]
-  list(ovo = tree$leaf_int[at + 1L] == 1L, k = k, classes_at = at + 2L,
-       n_sv = tree$leaf_int[at + 3L + 2L * k])
+# One numeric field of every leaf: a vector, `missing` where a leaf has none.
+tree_leaf_values <- function(forest, tree, field, missing) {
+  v <- tree_describe(forest, tree, "leaf", seq_len(tree_n_leaves(tree)), field)
+  vapply(v, function(x) if (is.null(x)) missing else x[[1]], missing)
 }
 
-# Support vectors of each leaf's kernel SVM: an integer vector, one value per
-# leaf, 0 for leaves without a kernel SVM.
-tree_leaf_sv_counts <- function(tree, K) {
-  out <- integer(tree_n_leaves(tree))
-  for (l in which(tree$leaf_kind == leaf_kind_codes()[["kernel_svm"]])) {
-    out[l] <- kernel_leaf_layout(tree, l, K)$n_sv
-  }
-  out
+# The `C` of each leaf's model (chosen by cross-validation or the search; a
+# ridge leaf's lambda): a double vector, one value per leaf, NA for leaves
+# without a model.
+tree_leaf_costs <- function(forest, tree) {
+  cost <- tree_leaf_values(forest, tree, "cost", NA_real_)
+  lambda <- tree_leaf_values(forest, tree, "lambda", NA_real_)
+  ifelse(is.na(cost), lambda, cost)
 }
+
+# Support vectors of each leaf's kernel SVM (or SVR): an integer vector, one
+# value per leaf, 0 for leaves without one.
+tree_leaf_sv_counts <- function(forest, tree) tree_leaf_values(forest, tree, "n_sv", 0L)
 
 # Depth of the tree (0: a single leaf): an integer.
 tree_depth <- function(tree) {
@@ -97,9 +120,10 @@ tree_depth <- function(tree) {
 # subspaces through the origin) or "affine_transform" (learned
 # transformation of centred predictors and two affine subspaces).
 tree_split_kinds <- function(tree) {
+  codes <- .svf_split_kinds()
   kind <- rep(NA_character_, tree_n_nodes(tree))
   split <- tree$leaf_id < 0
-  kind[split] <- split_kind_names[tree$split_kind[split] + 1L]
+  kind[split] <- names(codes)[match(tree$split_kind[split], codes)]
   kind
 }
 
@@ -118,11 +142,12 @@ tree_node_leaf <- function(tree, node) {
 
 # Axis splits: a data frame with one row per axis split node, in node order:
 # `node` (position, from 1), `var` (predictor, from 0) and `value` (rows
-# with x[var] <= value go left). Payload: int [var], real [value].
-tree_axis_splits <- function(tree) {
+# with x[var] <= value go left).
+tree_axis_splits <- function(forest, tree) {
   nodes <- which(tree_split_kinds(tree) %in% "axis")
-  data.frame(node = nodes, var = tree$split_int[tree$split_int_start[nodes] + 1L],
-             value = tree$split_real[tree$split_real_start[nodes] + 1L])
+  d <- tree_describe(forest, tree, "split", nodes)
+  data.frame(node = nodes, var = vapply(d, function(s) as.vector(s$var), 0L),
+             value = vapply(d, function(s) as.vector(s$value), 0))
 }
 
 # Training (in-bag) rows that reached each node: a double vector, one value
@@ -139,53 +164,53 @@ tree_node_rows <- function(tree) {
 }
 
 # Predictors (from 0) of the axis splits, in node order.
-tree_split_vars <- function(tree) tree_axis_splits(tree)$var
+tree_split_vars <- function(forest, tree) tree_axis_splits(forest, tree)$var
 
 # The oblique split of node `node`: list(vars = predictors (from 0),
 # weights, value); rows with sum(weights * x[vars]) <= value go left.
-# Payload: int [m, vars], real [value, weights].
-tree_oblique_split <- function(tree, node) {
-  i <- tree$split_int_start[node]
-  r <- tree$split_real_start[node]
-  m <- tree$split_int[i + 1L]
-  list(vars = tree$split_int[i + 1L + seq_len(m)], weights = tree$split_real[r + 1L + seq_len(m)],
-       value = tree$split_real[r + 1L])
+tree_oblique_split <- function(forest, tree, node) tree_oblique_splits(forest, tree, node)[[1]]
+
+# tree_oblique_split() of several nodes: a list.
+tree_oblique_splits <- function(forest, tree, nodes) {
+  lapply(tree_describe(forest, tree, "split", nodes), function(s) {
+    list(vars = as.vector(s$vars), weights = as.vector(s$weights), value = as.vector(s$value))
+  })
 }
 
-# The transformation split of node `node` for `p` predictors:
-# list(transform = r x p matrix T, left = r x k basis of the left child's
-# subspace, right = r x k basis of the right child's, affine). A "transform"
-# split (affine FALSE) sends a row x left when the left subspace
-# reconstructs z = T x with the smaller (or equal) residual. Payload: int
-# [r, k], real [T, left, right]. An "affine_transform" split (affine TRUE)
-# also has `center` (p values), `left_mean` and `right_mean` (r values
-# each): with z = T (x - center), the row goes left when
-# ||z - left_mean||^2 - ||left' (z - left_mean)||^2 is at most the same for
-# the right child. Payload: int [r, k], real [center, T, left_mean,
-# right_mean, left, right].
-tree_transform_split <- function(tree, node, p) {
-  i <- tree$split_int_start[node]
-  r <- tree$split_int[i + 1L]
-  k <- tree$split_int[i + 2L]
-  affine <- tree$split_kind[node] == 3L
-  start <- tree$split_real_start[node]
-  if (!affine) {
-    v <- tree$split_real[start + seq_len(r * (p + 2 * k))]
-    return(list(transform = matrix(v[seq_len(r * p)], r, p),
-                left = matrix(v[r * p + seq_len(r * k)], r, k),
-                right = matrix(v[r * p + r * k + seq_len(r * k)], r, k), affine = FALSE))
-  }
-  v <- tree$split_real[start + seq_len(p + r * (p + 2 + 2 * k))]
-  at <- p + r * p
-  list(center = v[seq_len(p)], transform = matrix(v[p + seq_len(r * p)], r, p),
-       left_mean = v[at + seq_len(r)], right_mean = v[at + r + seq_len(r)],
-       left = matrix(v[at + 2 * r + seq_len(r * k)], r, k),
-       right = matrix(v[at + 2 * r + r * k + seq_len(r * k)], r, k), affine = TRUE)
+# The transformation split of node `node`: a list with `rank` (r, the rows
+# of the learned T), `dim` (k, the subspaces' dimension), `affine` and
+# `projected`. Stored as learned (projected FALSE): transform = r x p matrix
+# T, left = r x k basis of the left child's subspace, right = r x k basis of
+# the right child's. A "transform" split (affine FALSE) sends a row x left
+# when the left subspace reconstructs z = T x with the smaller (or equal)
+# residual. An "affine_transform" split (affine TRUE) also has `center` (p
+# values), `left_mean` and `right_mean` (r values each): with z = T (x -
+# center), the row goes left when ||z - left_mean||^2 - ||left' (z -
+# left_mean)||^2 is at most the same for the right child.
+# Stored folded (projected TRUE, the "projected_" kinds, written when
+# smaller): left_projection = left' T and right_projection = right' T (k x p
+# each); without affine, x goes left when ||left_projection x|| >=
+# ||right_projection x||; with it, also mean_direction (w, p values),
+# offset (e), left_shift and right_shift (b, k values each), and x goes left
+# when e - 2 w'x - ||left_projection x - left_shift||^2 + ||right_projection
+# x - right_shift||^2 <= 0 (the affine rule above, expanded).
+tree_transform_split <- function(forest, tree, node) {
+  s <- tree_describe(forest, tree, "split", node)[[1]]
+  out <- lapply(s[setdiff(names(s), "kind")], function(v) { attr(v, "at") <- NULL; v })
+  out$projected <- startsWith(s$kind, "projected")
+  out
 }
 
 # Whether each row of x goes left at transformation split `split` (from
 # tree_transform_split()), computed in R.
 transform_split_left <- function(split, x) {
+  if (split$projected) {
+    a <- split$left_projection %*% t(x)
+    b <- split$right_projection %*% t(x)
+    if (!split$affine) return(colSums(a^2) >= colSums(b^2))
+    return(split$offset - 2 * as.vector(x %*% split$mean_direction) - colSums((a - split$left_shift)^2) +
+             colSums((b - split$right_shift)^2) <= 0)
+  }
   if (!split$affine) {
     z <- split$transform %*% t(x)
     return(colSums(crossprod(split$left, z)^2) >= colSums(crossprod(split$right, z)^2))
@@ -201,85 +226,77 @@ transform_split_left <- function(split, x) {
 # `coef` is a (p + 1) x outputs matrix of weights on the scaled predictors
 # followed by the bias. With two classes there is one output, and a positive
 # score picks classes[2]; with more, one output per class (one-vs-rest) and
-# the largest score wins. Linear SVM and logistic leaves: int [counts (K), c,
-# classes (c)], real [C, coef]. Ridge and linear SVR leaves (regression): no
-# classes, one output.
-tree_linear_leaf <- function(forest, tree, leaf) {
-  codes <- leaf_kind_codes()
-  if (tree$leaf_kind[leaf] %in% codes[c("ridge", "linear_svr")]) {
-    # regression: real [lambda or C, coef (p + 1)], one output
-    p <- forest$num_features
-    coef <- tree$leaf_real[tree$leaf_real_start[leaf] + 1L + seq_len(p + 1L)]
-    return(list(classes = integer(), coef = matrix(coef, p + 1L, 1L)))
-  }
-  if (!tree$leaf_kind[leaf] %in% codes[c("linear_svm", "logistic")]) return(NULL)
-  K <- forest$num_classes
-  p <- forest$num_features
-  at <- tree$leaf_int_start[leaf] + K
-  c <- tree$leaf_int[at + 1L]
-  classes <- tree$leaf_int[at + 1L + seq_len(c)] + 1L
-  outputs <- if (c == 2) 1L else c
-  coef <- tree$leaf_real[tree$leaf_real_start[leaf] + 1L + seq_len(outputs * (p + 1L))]
-  list(classes = classes, coef = matrix(coef, p + 1L, outputs))
+# the largest score wins. Regression leaves (ridge, linear SVR): no classes,
+# one output.
+tree_linear_leaf <- function(forest, tree, leaf) tree_linear_leaves(forest, tree, leaf)[[1]]
+
+# tree_linear_leaf() of several leaves (all by default): a list.
+tree_linear_leaves <- function(forest, tree, leaves = seq_len(tree_n_leaves(tree))) {
+  k <- .svf_leaf_kinds()
+  linear <- k$linear[match(tree$leaf_kind[leaves], k$code)]
+  out <- vector("list", length(leaves))
+  d <- tree_describe(forest, tree, "leaf", leaves[linear])
+  out[linear] <- lapply(d, function(l) {
+    coef <- l$coef
+    attr(coef, "at") <- NULL
+    list(classes = if (is.null(l$classes)) integer() else as.vector(l$classes) + 1L, coef = coef)
+  })
+  out
 }
 
-# The kernel SVM of leaf `leaf` (K classes): NULL for a leaf of another kind,
-# else list(multiclass = "ovo" (one-against-one, LIBSVM's voting) or "ovr"
-# (one per class against the others), classes = the classes (from 1) it
-# chooses among, n_sv = its number of support vectors, gamma = its RBF
-# width, rho = its offsets (one per class pair for "ovo", one per class for
-# "ovr")). Payload: see src/core/leaves/KernelSvmLeaf.h.
-tree_kernel_leaf <- function(tree, leaf, K) {
-  if (tree$leaf_kind[leaf] != leaf_kind_codes()[["kernel_svm"]]) return(NULL)
-  lay <- kernel_leaf_layout(tree, leaf, K)
-  k <- lay$k
-  n_rho <- if (lay$ovo) k * (k - 1L) / 2 else k
-  r <- tree$leaf_real_start[leaf]
-  list(multiclass = if (lay$ovo) "ovo" else "ovr",
-       classes = tree$leaf_int[lay$classes_at + seq_len(k)] + 1L,
-       n_sv = lay$n_sv,
-       gamma = tree$leaf_real[r + 2L],
-       rho = tree$leaf_real[r + 2L + seq_len(n_rho)])
+# The kernel SVM of leaf `leaf`: NULL for a leaf of another kind, else
+# list(multiclass = "ovo" (one-against-one, LIBSVM's voting) or "ovr" (one
+# per class against the others), classes = the classes (from 1) it chooses
+# among, n_sv = its number of support vectors, gamma = its RBF width, rho =
+# its offsets (one per class pair for "ovo", one per class for "ovr")).
+tree_kernel_leaf <- function(forest, tree, leaf) {
+  d <- tree_describe(forest, tree, "leaf", leaf)[[1]]
+  if (d$kind != "kernel_svm") return(NULL)
+  list(multiclass = if (d$one_vs_one) "ovo" else "ovr", classes = as.vector(d$classes) + 1L,
+       n_sv = as.vector(d$n_sv), gamma = as.vector(d$gamma), rho = as.vector(d$rho))
 }
 
 # All linear-model coefficients stored in `tree` (a double vector): empty
 # when no leaf holds a linear model.
-tree_linear_coefficients <- function(tree) {
-  codes <- leaf_kind_codes()
-  lin <- which(tree$leaf_kind %in% codes[c("linear_svm", "logistic")])
-  starts <- c(tree$leaf_real_start, length(tree$leaf_real))
-  # a leaf's doubles run to the next larger payload offset; the first is its C
-  unlist(lapply(lin, function(l) {
-    end <- min(starts[starts > tree$leaf_real_start[l]])
-    tree$leaf_real[(tree$leaf_real_start[l] + 2L):end]
-  }))
+tree_linear_coefficients <- function(forest, tree) {
+  coef <- tree_describe(forest, tree, "leaf", seq_len(tree_n_leaves(tree)), "coef")
+  k <- .svf_leaf_kinds()
+  linear <- k$linear[match(tree$leaf_kind, k$code)]
+  as.vector(unlist(coef[linear]))
 }
 
 # Everything that defines the partition and the leaves' training rows, for
 # comparing the structure of two trees: identical when they route rows
-# alike and their leaves hold the same rows (with K, the leaves' class
-# counts too).
-tree_shape <- function(tree, K = NULL) {
+# alike and their leaves hold the same rows (with counts = TRUE, the leaves'
+# class counts too).
+tree_shape <- function(tree, forest, counts = FALSE) {
   list(children = lapply(tree_split_nodes(tree), function(i) tree_children(tree, i)),
        leaf_of_node = vapply(seq_len(tree_n_nodes(tree)), function(i) tree_node_leaf(tree, i), 0L),
-       axis_splits = tree_axis_splits(tree),
+       axis_splits = tree_axis_splits(forest, tree),
        leaf_sizes = tree_leaf_sizes(tree),
-       leaf_counts = if (!is.null(K)) tree_leaf_counts(tree, K))
+       leaf_counts = if (counts) tree_leaf_counts(forest, tree))
 }
 
 # Damaged copies of `tree` for the model-check tests: a named list of trees,
 # each broken in one way that predict() must reject with an R error naming
 # the tree. Covers the node and leaf arrays of every tree and the payload of
-# each split and leaf kind that `tree` holds (K classes, p predictors).
-tree_damages <- function(tree, K, p) {
+# each split and leaf kind that `tree` holds; payload fields are found by
+# their positions in the engine's descriptions.
+tree_damages <- function(forest, tree) {
+  K <- forest$num_classes
+  p <- forest$num_features
   out <- list()
   add <- function(name, f) out[[name]] <<- f(tree)
   internal <- tree_split_nodes(tree)
   leaves_at <- which(tree$leaf_id >= 0)
-  codes <- leaf_kind_codes()
-  # every leaf's payload starts with its class counts
-  add("leaf_counts_negative", function(t) { t$leaf_int[t$leaf_int_start[1] + 1L] <- -3L; t })
-  add("leaf_counts_zero", function(t) { t$leaf_int[t$leaf_int_start[1] + seq_len(K)] <- 0L; t })
+  # position (from 1) of a stored field in the tree's payload arrays
+  at_of <- function(desc, field) attr(desc[[field]], "at")
+  leaf1 <- tree_describe(forest, tree, "leaf", 1L)[[1]]
+  # the first leaf's stored class counts (full or compact)
+  counts_field <- if (!is.null(at_of(leaf1, "counts"))) "counts" else "class_counts"
+  counts_at <- at_of(leaf1, counts_field) + seq_along(leaf1[[counts_field]]) - 1L
+  add("leaf_counts_negative", function(t) { t$leaf_int[counts_at[1]] <- -3L; t })
+  add("leaf_counts_zero", function(t) { t$leaf_int[counts_at] <- 0L; t })
   add("leaf_int_truncated", function(t) { t$leaf_int <- utils::head(t$leaf_int, -1); t })
   add("leaf_int_double", function(t) { t$leaf_int <- as.double(t$leaf_int); t })
   add("leaf_int_start_high", function(t) { t$leaf_int_start[1] <- length(t$leaf_int) + 5L; t })
@@ -319,62 +336,74 @@ tree_damages <- function(tree, K, p) {
   first_of <- function(kind) which(kinds %in% kind)[1]
   axis <- first_of("axis")
   if (!is.na(axis)) {
-    at <- tree$split_int_start[axis] + 1L
+    at <- at_of(tree_describe(forest, tree, "split", axis)[[1]], "var")
     add("split_var_high", function(t) { t$split_int[at] <- 99L; t })
     add("split_var_negative", function(t) { t$split_int[at] <- -5L; t })
   }
-  tf <- first_of(c("transform", "affine_transform"))
+  tf <- first_of(c("transform", "affine_transform", "projected_transform", "projected_affine_transform"))
   if (!is.na(tf)) {
-    at <- tree$split_int_start[tf] + 1L
+    d <- tree_describe(forest, tree, "split", tf)[[1]]
+    at <- at_of(d, "rank")
+    dim_at <- at_of(d, "dim")
     add("tf_rank_zero", function(t) { t$split_int[at] <- 0L; t })
-    add("tf_dim_zero", function(t) { t$split_int[at + 1L] <- 0L; t })
+    add("tf_dim_zero", function(t) { t$split_int[dim_at] <- 0L; t })
     add("tf_int_start_high", function(t) { t$split_int_start[tf] <- length(t$split_int) - 1L; t })
-    add("tf_dim_above_rank", function(t) { t$split_int[at + 1L] <- t$split_int[at] + 1L; t })
+    add("tf_dim_above_rank", function(t) { t$split_int[dim_at] <- t$split_int[at] + 1L; t })
     add("tf_rank_huge", function(t) { t$split_int[at] <- .Machine$integer.max; t })
     add("tf_values_truncated", function(t) { t$split_real <- utils::head(t$split_real, -1); t })
     add("tf_values_integer", function(t) { t$split_real <- integer(length(t$split_real)); t })
     add("tf_start_high", function(t) { t$split_real_start[tf] <- length(t$split_real); t })
     add("tf_kind_swapped", function(t) {  # the other transformation kind, one value short of its payload
-      t$split_kind[tf] <- if (t$split_kind[tf] == 2L) 3L else 2L
+      codes <- .svf_split_kinds()
+      other <- c(transform = "affine_transform", affine_transform = "transform",
+                 projected_transform = "projected_affine_transform",
+                 projected_affine_transform = "projected_transform")
+      t$split_kind[tf] <- codes[[other[[kinds[tf]]]]]
+      # the swapped kind's payload length: from its description on zeros long enough for any kind
       r <- t$split_int[at]
-      k <- t$split_int[at + 1L]
-      need <- if (t$split_kind[tf] == 3L) p + r * (p + 2 + 2 * k) else r * (p + 2 * k)
-      t$split_real <- utils::head(t$split_real, t$split_real_start[tf] + need - 1L)
+      start <- t$split_real_start[tf]
+      t$split_real <- c(utils::head(t$split_real, start), numeric((p + 2) * (r + 1) * (2 + 2 * r)))
+      need <- sum(lengths(Filter(is.double, tree_describe(forest, t, "split", tf)[[1]])))
+      t$split_real <- utils::head(t$split_real, start + need - 1L)
       t
     })
   }
   ob <- first_of("oblique")
   if (!is.na(ob)) {
-    at <- tree$split_int_start[ob] + 1L
+    d <- tree_describe(forest, tree, "split", ob)[[1]]
+    at <- at_of(d, "n_vars")
     add("oblique_count_zero", function(t) { t$split_int[at] <- 0L; t })
     add("oblique_count_high", function(t) { t$split_int[at] <- 1e6L; t })
-    add("oblique_index_high", function(t) { t$split_int[at + 1L] <- 99L; t })
+    add("oblique_index_high", function(t) { t$split_int[at_of(d, "vars")] <- 99L; t })
     add("oblique_weight_truncated", function(t) { t$split_real <- utils::head(t$split_real, -1); t })
   }
-  lin <- which(tree$leaf_kind %in% codes[c("linear_svm", "logistic")])[1]
+  k <- leaf_kind_table()
+  lin <- which((k$linear & k$classification)[match(tree$leaf_kind, k$code)])[1]
   if (!is.na(lin)) {
-    at <- tree$leaf_int_start[lin] + K + 1L
+    d <- tree_describe(forest, tree, "leaf", lin)[[1]]
+    at <- at_of(d, "n_classes")
+    cl <- at_of(d, "classes")
     add("linear_classes_one", function(t) { t$leaf_int[at] <- 1L; t })
     add("linear_classes_many", function(t) { t$leaf_int[at] <- K + 1L; t })
-    add("linear_class_out_of_range", function(t) { t$leaf_int[at + 1L] <- K + 3L; t })
-    add("linear_classes_unsorted", function(t) { t$leaf_int[at + 2L] <- t$leaf_int[at + 1L]; t })
+    add("linear_class_out_of_range", function(t) { t$leaf_int[cl] <- K + 3L; t })
+    add("linear_classes_unsorted", function(t) { t$leaf_int[cl + 1L] <- t$leaf_int[cl]; t })
     add("coef_empty", function(t) { t$leaf_real <- numeric(0); t })
     add("coef_integer", function(t) { t$leaf_real <- as.integer(t$leaf_real); t })
     add("linear_coef_start_high", function(t) { t$leaf_real_start[lin] <- 1000000L; t })
     add("linear_coef_start_negative", function(t) { t$leaf_real_start[lin] <- -1L; t })
   }
-  ker <- which(tree$leaf_kind == codes[["kernel_svm"]])[1]
+  ker <- which(tree_leaf_payload_kinds(tree) == "kernel_svm")[1]
   if (!is.na(ker)) {
-    lay <- kernel_leaf_layout(tree, ker, K)
-    ptr_at <- lay$classes_at + 2L * lay$k + 2L  # first support vector pointer
-    add("kernel_ovo_flag", function(t) { t$leaf_int[lay$classes_at - 1L] <- 5L; t })
-    add("kernel_class_count", function(t) { t$leaf_int[lay$classes_at] <- 1L; t })
-    add("kernel_svm_class", function(t) { t$leaf_int[lay$classes_at + 1L] <- K + 7L; t })
-    add("kernel_class_sv", function(t) { t$leaf_int[lay$classes_at + lay$k + 1L] <- -1L; t })
-    add("kernel_sv_count", function(t) { t$leaf_int[ptr_at - 1L] <- 1e6L; t })
-    add("kernel_sv_ptr", function(t) { t$leaf_int[ptr_at + lay$n_sv] <- 1e6L; t })
-    add("kernel_sv_index", function(t) { t$leaf_int[ptr_at + lay$n_sv + 1L] <- p + 9L; t })
-    add("kernel_gamma", function(t) { t$leaf_real[t$leaf_real_start[ker] + 2L] <- NA; t })
+    d <- tree_describe(forest, tree, "leaf", ker)[[1]]
+    n_sv <- as.vector(d$n_sv)
+    add("kernel_ovo_flag", function(t) { t$leaf_int[at_of(d, "one_vs_one")] <- 5L; t })
+    add("kernel_class_count", function(t) { t$leaf_int[at_of(d, "n_classes")] <- 1L; t })
+    add("kernel_svm_class", function(t) { t$leaf_int[at_of(d, "classes")] <- K + 7L; t })
+    add("kernel_class_sv", function(t) { t$leaf_int[at_of(d, "class_sv")] <- -1L; t })
+    add("kernel_sv_count", function(t) { t$leaf_int[at_of(d, "n_sv")] <- 1e6L; t })
+    add("kernel_sv_ptr", function(t) { t$leaf_int[at_of(d, "sv_ptr") + n_sv] <- 1e6L; t })
+    add("kernel_sv_index", function(t) { t$leaf_int[at_of(d, "sv_index")] <- p + 9L; t })
+    add("kernel_gamma", function(t) { t$leaf_real[at_of(d, "gamma")] <- NA; t })
     add("kernel_values_truncated", function(t) { t$leaf_real <- utils::head(t$leaf_real, -1); t })
   }
   out

@@ -11,6 +11,52 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// svf_leaf_kinds
+List svf_leaf_kinds();
+RcppExport SEXP _svforest_svf_leaf_kinds() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(svf_leaf_kinds());
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_split_kinds
+Rcpp::IntegerVector svf_split_kinds();
+RcppExport SEXP _svforest_svf_split_kinds() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(svf_split_kinds());
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_part_names
+List svf_part_names();
+RcppExport SEXP _svforest_svf_part_names() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(svf_part_names());
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_describe
+List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::IntegerVector index, Rcpp::Nullable<Rcpp::String> field);
+RcppExport SEXP _svforest_svf_describe(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP partSEXP, SEXP indexSEXP, SEXP fieldSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< std::string >::type part(partSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type index(indexSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::String> >::type field(fieldSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_describe(tree, num_classes, p, part, index, field));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_column_medians
 NumericVector svf_column_medians(SEXP x);
 RcppExport SEXP _svforest_svf_column_medians(SEXP xSEXP) {
@@ -53,16 +99,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type count(countSEXP);
     Rcpp::traits::input_parameter< SEXP >::type confident_class(confident_classSEXP);
     rcpp_result_gen = Rcpp::wrap(svf_decide_classes(aggregation, votes, shares, count, confident_class));
-    return rcpp_result_gen;
-END_RCPP
-}
-// svf_leaf_kinds
-Rcpp::IntegerVector svf_leaf_kinds();
-RcppExport SEXP _svforest_svf_leaf_kinds() {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    rcpp_result_gen = Rcpp::wrap(svf_leaf_kinds());
     return rcpp_result_gen;
 END_RCPP
 }
@@ -261,12 +297,30 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_transform_rule
+List svf_transform_rule(std::string kind, int rank, int dim, Rcpp::NumericVector values, int p);
+RcppExport SEXP _svforest_svf_transform_rule(SEXP kindSEXP, SEXP rankSEXP, SEXP dimSEXP, SEXP valuesSEXP, SEXP pSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< int >::type rank(rankSEXP);
+    Rcpp::traits::input_parameter< int >::type dim(dimSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_transform_rule(kind, rank, dim, values, p));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
+    {"_svforest_svf_split_kinds", (DL_FUNC) &_svforest_svf_split_kinds, 0},
+    {"_svforest_svf_part_names", (DL_FUNC) &_svforest_svf_part_names, 0},
+    {"_svforest_svf_describe", (DL_FUNC) &_svforest_svf_describe, 6},
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
-    {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 14},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
@@ -280,6 +334,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_binary_svm_dense", (DL_FUNC) &_svforest_svf_binary_svm_dense, 6},
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
+    {"_svforest_svf_transform_rule", (DL_FUNC) &_svforest_svf_transform_rule, 5},
     {NULL, NULL, 0}
 };
 

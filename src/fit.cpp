@@ -208,16 +208,3 @@ Rcpp::IntegerVector svf_decide_classes(std::string aggregation, Rcpp::IntegerMat
   return out;
 }
 
-// Names and codes of the leaf kinds (as saved in models).
-// [[Rcpp::export(.svf_leaf_kinds)]]
-Rcpp::IntegerVector svf_leaf_kinds() {
-  const auto kinds = svf::leaf_kind_names();
-  Rcpp::IntegerVector out(kinds.size());
-  Rcpp::CharacterVector names(kinds.size());
-  for (size_t k = 0; k < kinds.size(); ++k) {
-    out[k] = kinds[k].second;
-    names[k] = kinds[k].first;
-  }
-  out.attr("names") = names;
-  return out;
-}

@@ -6,7 +6,6 @@
 
 #include "RcppRunner.h"
 #include "core/forest/Predictor.h"
-#include "core/leaves/KernelSvmLeaf.h"
 #include "model_convert.h"
 
 using Rcpp::List;
@@ -77,7 +76,8 @@ Rcpp::IntegerVector svf_support_vectors_used(List forest, Rcpp::IntegerMatrix le
     for (int i = 0; i < n; ++i) {
       const int leaf = leaves(i, t) - 1;
       if (leaf < 0 || static_cast<size_t>(leaf) >= tree.n_leaves) Rcpp::stop("internal: leaf out of range");
-      used[i] += svf::kernel_leaf_support_vectors(svf::leaf_payload(tree, leaf), handle.view.shape);
+      used[i] += handle.view.readers[tree.leaf_kind[leaf]].support_vectors(svf::leaf_payload(tree, leaf),
+                                                                           handle.view.shape);
     }
   }
   return used;

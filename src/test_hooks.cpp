@@ -179,3 +179,16 @@ List svf_cart_merge(List data, Rcpp::IntegerVector y, int num_classes, int sigma
   };
   return List::create(Named("small") = out(small), Named("merged") = out(merged), Named("direct") = out(direct));
 }
+
+// A transformation split rule as the splitters write it: kind "transform"
+// (values [T, U_A, U_B]) or "affine_transform" (values [c, T, m_A, m_B, U_A,
+// U_B]) on p predictors, folded into its projected kind when that is
+// smaller. Returns the rule's kind code and payload.
+// [[Rcpp::export(.svf_transform_rule)]]
+List svf_transform_rule(std::string kind, int rank, int dim, Rcpp::NumericVector values, int p) {
+  std::vector<double> v(values.begin(), values.end());
+  const svf::SplitRule rule = kind == "transform" ? svf::SplitRule::subspace(rank, dim, v, p)
+                                                  : svf::SplitRule::affine(rank, dim, v, p);
+  return List::create(Named("kind") = rule.kind, Named("ints") = Rcpp::wrap(rule.ints),
+                      Named("reals") = Rcpp::wrap(rule.reals));
+}

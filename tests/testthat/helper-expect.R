@@ -17,7 +17,7 @@ expect_valid_model <- function(fit, n, p, levels, ntree, all_rows = TRUE) {
   for (t in f$trees) {
     L <- tree_n_leaves(t)
     expect_gte(L, 1)
-    counts <- tree_leaf_counts(t, K)
+    counts <- tree_leaf_counts(f, t)
     expect_equal(dim(counts), c(K, L))
     expect_identical(as.integer(colSums(counts)), tree_leaf_sizes(t))
     kinds <- tree_leaf_kinds(t)
@@ -40,7 +40,7 @@ expect_valid_model <- function(fit, n, p, levels, ntree, all_rows = TRUE) {
       expect_false(anyNA(lin$coef))
       n_coef <- n_coef + length(lin$coef)
     }
-    expect_length(tree_linear_coefficients(t), n_coef)
+    expect_length(tree_linear_coefficients(f, t), n_coef)
     if (all_rows) expect_identical(sum(tree_leaf_sizes(t)), as.integer(n))
   }
   invisible(fit)
@@ -95,8 +95,8 @@ reference_predict <- function(fit, x) {
   prob <- matrix(0, n, K)
   votes <- matrix(0L, n, K)
   for (tree in f$trees) {
-    axis <- tree_axis_splits(tree)
-    all_counts <- tree_leaf_counts(tree, K)
+    axis <- tree_axis_splits(f, tree)
+    all_counts <- tree_leaf_counts(f, tree)
     for (i in seq_len(n)) {
       node <- 1L
       while (is.na(tree_node_leaf(tree, node))) {

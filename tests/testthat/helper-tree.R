@@ -5,5 +5,5 @@ rm(.f)
 
 # The accessors over all trees of a fitted model.
 leaf_kinds <- function(fit) unlist(lapply(fit$forest$trees, tree_leaf_kinds))
-leaf_costs <- function(fit) unlist(lapply(fit$forest$trees, tree_leaf_costs))
+leaf_costs <- function(fit) unlist(lapply(fit$forest$trees, tree_leaf_costs, forest = fit$forest))
 all_leaf_sizes <- function(fit) unlist(lapply(fit$forest$trees, tree_leaf_sizes))

@@ -151,7 +151,7 @@ test_that("constant predictors are kept and never split on", {
   x <- cbind(a = d$a, const = 5, b = d$a^2)
   fit <- svforest(x, d$y, ntree = 4, seed = 1, num_threads = 1)
   expect_identical(fit$forest$num_features, 3L)
-  split_vars <- unlist(lapply(fit$forest$trees, tree_split_vars))
+  split_vars <- unlist(lapply(fit$forest$trees, tree_split_vars, forest = fit$forest))
   expect_gt(length(split_vars), 0)
   expect_false(any(split_vars == 1L))  # 0-based index of `const`
 })

@@ -39,7 +39,7 @@ test_that("RSVT leaves on few predictors are still LIBLINEAR's solution at the c
                   min_leaf_size = 1000)
   tree <- fit$forest$trees[[1]]
   expect_identical(tree_n_leaves(tree), 1L)
-  chosen <- tree_leaf_costs(tree)[1]
+  chosen <- tree_leaf_costs(fit$forest, tree)[1]
   expect_true(chosen %in% c(0.25, 0.5, 1, 2, 4))
   ll <- svforest:::.svf_binary_svm(x, as.integer(y) - 1L, 1L, 0:299, chosen, 1e-8, FALSE)
   expect_equal(as.vector(tree_linear_leaf(fit$forest, tree, 1)$coef)[seq_along(ll)], ll, tolerance = 1e-3)
@@ -90,7 +90,7 @@ test_that("balanced = \"task\" in a leaf holding the whole task is the unweighte
   one_leaf <- function(balanced) {
     f <- svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1, min_leaf_size = 1000,
                   balanced = balanced, cost = c(0.01, 0.1, 1, 10))$forest
-    list(leaf_cost = tree_leaf_costs(f$trees[[1]]), coef = tree_linear_leaf(f, f$trees[[1]], 1)$coef)
+    list(leaf_cost = tree_leaf_costs(f, f$trees[[1]]), coef = tree_linear_leaf(f, f$trees[[1]], 1)$coef)
   }
   task <- one_leaf("task")
   plain <- one_leaf(FALSE)

@@ -59,7 +59,7 @@ test_that("missing or damaged top-level elements are rejected", {
 })
 
 test_that("damaged trees are rejected with a message naming the tree", {
-  damage <- tree_damages(tree1, 3, 4)
+  damage <- tree_damages(fit$forest, tree1)
   # the catalogue covers the nodes, the axis splits and the linear leaves of this tree
   expect_gte(length(damage), 25)
   for (what in names(damage)) {
@@ -73,7 +73,7 @@ test_that("damaged trees are rejected with a message naming the tree", {
 
 test_that("damaging the last tree is caught too", {
   m <- fit
-  m$forest$trees[[4]] <- tree_damages(m$forest$trees[[4]], 3, 4)$root_child_negative
+  m$forest$trees[[4]] <- tree_damages(m$forest, m$forest$trees[[4]])$root_child_negative
   expect_error(pred1(m), "tree 4 is damaged")
 })
 

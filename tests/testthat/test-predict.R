@@ -43,7 +43,7 @@ test_that("type = 'leaf' gives each tree's leaf, numbered from 1, consistent wit
     # class counts of the leaves are those stored in the tree
     expect_identical(tabulate(leaf[, t], L), tree_leaf_sizes(tree))
     counts <- table(factor(leaf[, t], levels = seq_len(L)), iris$Species)
-    expect_identical(as.vector(t(unclass(counts))), as.vector(tree_leaf_counts(tree, 3)))
+    expect_identical(as.vector(t(unclass(counts))), as.vector(tree_leaf_counts(fit$forest, tree)))
   }
 })
 

@@ -27,10 +27,10 @@ test_that("different seeds give different forests", {
   b <- svforest(d$x, d$y, ntree = 3, seed = 2, num_threads = 2)
   expect_false(identical(a$forest, b$forest))
   for (t in 1:3) {
-    expect_false(identical(tree_axis_splits(a$forest$trees[[t]])$value, tree_axis_splits(b$forest$trees[[t]])$value))
+    expect_false(identical(tree_axis_splits(a$forest, a$forest$trees[[t]])$value, tree_axis_splits(b$forest, b$forest$trees[[t]])$value))
   }
   # and within one forest, the trees differ from each other
-  expect_false(identical(tree_axis_splits(a$forest$trees[[1]])$value, tree_axis_splits(a$forest$trees[[2]])$value))
+  expect_false(identical(tree_axis_splits(a$forest, a$forest$trees[[1]])$value, tree_axis_splits(a$forest, a$forest$trees[[2]])$value))
 })
 
 test_that("tree t depends on (seed, t) only: a smaller forest is a prefix of a larger one", {

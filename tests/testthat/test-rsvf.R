@@ -92,7 +92,7 @@ test_that("rsvf finds the quadrant cuts of an XOR of linear problems and beats o
   fit <- svforest(train$x, train$y, method = "rsvf", ntree = 10, seed = 3, num_threads = 2)
   # the root cut is on x1 or x2 (the quadrant predictors) although the
   # candidates' predictors are drawn uniformly among 5
-  root_vars <- vapply(fit$forest$trees, function(t) tree_oblique_split(t, 1L)$vars + 1L, 0L)
+  root_vars <- vapply(fit$forest$trees, function(t) tree_oblique_split(fit$forest, t, 1L)$vars + 1L, 0L)
   expect_gte(mean(root_vars %in% 1:2), 0.9)
   global <- svforest(train$x, train$y, ntree = 1, min_leaf_size = 1500, seed = 1, num_threads = 2)
   acc <- accuracy(predict(fit, test$x), test$y)
@@ -161,7 +161,7 @@ test_that("max-confidence picks the tree with the largest decision value", {
     for (t in seq_along(f$trees)) {
       tr <- f$trees[[t]]
       l <- leaves[i, t]
-      counts <- tree_leaf_counts(tr, 2)[, l]
+      counts <- tree_leaf_counts(f, tr)[, l]
       lin <- tree_linear_leaf(f, tr, l)
       if (!is.null(lin)) {
         expect_identical(lin$classes, 1:2)
@@ -197,7 +197,7 @@ test_that("rsvf works on sparse input", {
   for (t in fit$forest$trees) {
     kinds <- tree_split_kinds(t)
     expect_true(all(kinds[!is.na(kinds)] == "oblique"))
-    for (node in tree_split_nodes(t)) expect_length(tree_oblique_split(t, node)$vars, 2)
+    for (node in tree_split_nodes(t)) expect_length(tree_oblique_split(fit$forest, t, node)$vars, 2)
   }
   expect_identical(predict(fit, xs), predict(fit, as.matrix(xs)))
 })

@@ -33,9 +33,10 @@ test_that("the SVM leaves matter: RSVT beats the same trees with constant leaves
   const <- svforest(train$x, train$y, ntree = 10, seed = 3, num_threads = 2, leaf_size_factor = 2,
                     leaf = "constant")
   # same tree structure (the leaf model does not change the splits) ...
-  expect_identical(lapply(const$forest$trees, tree_shape), lapply(svm$forest$trees, tree_shape))
+  expect_identical(lapply(const$forest$trees, tree_shape, forest = const$forest),
+                   lapply(svm$forest$trees, tree_shape, forest = svm$forest))
   expect_true(all(leaf_kinds(const) == "constant"))
-  expect_length(unlist(lapply(const$forest$trees, tree_linear_coefficients)), 0)
+  expect_length(unlist(lapply(const$forest$trees, tree_linear_coefficients, forest = const$forest)), 0)
   # ... but the SVM leaves predict better
   expect_gt(accuracy(predict(svm, test$x, num_threads = 2), test$y),
             accuracy(predict(const, test$x, num_threads = 2), test$y) + 0.04)
@@ -68,7 +69,7 @@ test_that("admissible rule: leaves hold between min_leaf_size and 2 * min_leaf_s
   # on the XOR data pure leaves may stop early (larger), never smaller
   fit <- svforest(d$x, d$y, ntree = 5, seed = 2, num_threads = 2)
   for (t in fit$forest$trees) {
-    counts <- tree_leaf_counts(t, 2)
+    counts <- tree_leaf_counts(fit$forest, t)
     impure <- colSums(counts > 0) == 2
     expect_true(all(tree_leaf_sizes(t) >= l))
     expect_true(all(tree_leaf_sizes(t)[impure] <= 2 * l - 1))
@@ -104,9 +105,9 @@ test_that("a leaf with one class, or a class with fewer than 2 rows, is a consta
                   num_threads = 1, min_leaf_size = 6)
   tree <- fit$forest$trees[[1]]
   expect_identical(tree_leaf_kinds(tree), "constant")
-  expect_identical(tree_leaf_counts(tree, 2), matrix(c(5L, 1L), 2, 1))
+  expect_identical(tree_leaf_counts(fit$forest, tree), matrix(c(5L, 1L), 2, 1))
   expect_null(tree_linear_leaf(fit$forest, tree, 1))
-  expect_length(tree_linear_coefficients(tree), 0)
+  expect_length(tree_linear_coefficients(fit$forest, tree), 0)
   prob <- predict(fit, x, type = "prob", num_threads = 1)
   expect_equal(unname(prob), matrix(rep(c(5, 1) / 6, each = 6), 6, 2))
   expect_true(all(predict(fit, x, num_threads = 1) == "a"))
@@ -128,7 +129,7 @@ test_that("a leaf with one class, or a class with fewer than 2 rows, is a consta
   tree2 <- fit2$forest$trees[[1]]
   expect_identical(tree_leaf_kinds(tree2), "linear_svm")
   expect_identical(dim(tree_linear_leaf(fit2$forest, tree2, 1)$coef), c(2L, 1L))  # one weight and the bias
-  expect_length(tree_linear_coefficients(tree2), 2)
+  expect_length(tree_linear_coefficients(fit2$forest, tree2), 2)
   expect_identical(as.character(predict(fit2, x, num_threads = 1)), c("a", "a", "a", "b", "b", "b"))
   # min_class_rows raises the bar
   fit4 <- svforest(x, factor(c("a", "a", "a", "b", "b", "b")), ntree = 1, seed = 1,
@@ -137,7 +138,7 @@ test_that("a leaf with one class, or a class with fewer than 2 rows, is a consta
   # pure leaves in a real forest are constant leaves
   fi <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
   for (t in fi$forest$trees) {
-    pure <- colSums(tree_leaf_counts(t, 3) > 0) == 1
+    pure <- colSums(tree_leaf_counts(fi$forest, t) > 0) == 1
     expect_true(all(tree_leaf_kinds(t)[pure] == "constant"))
   }
 })

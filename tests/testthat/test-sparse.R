@@ -26,7 +26,7 @@ test_that("a dgCMatrix with explicit zeros and an all-zero column fits and predi
   expect_true(all(fit$forest$scale_center == 0))
   expect_identical(fit$forest$scale_factor[4], 0)
   # the all-zero column is never split on
-  vars <- unlist(lapply(fit$forest$trees, tree_split_vars))
+  vars <- unlist(lapply(fit$forest$trees, tree_split_vars, forest = fit$forest))
   expect_false(any(vars == 3L))
   m <- as.matrix(s)
   pred <- predict(fit, s, num_threads = 1)
@@ -46,7 +46,8 @@ test_that("a sparse fit splits like a dense fit of the same numbers", {
   d <- sparse_data(seed = 82)
   fs <- svforest(d$s, d$y, ntree = 4, seed = 3, num_threads = 2)
   fd <- svforest(d$m, d$y, ntree = 4, seed = 3, num_threads = 1)
-  expect_identical(lapply(fs$forest$trees, tree_shape), lapply(fd$forest$trees, tree_shape))
+  expect_identical(lapply(fs$forest$trees, tree_shape, forest = fs$forest),
+                   lapply(fd$forest$trees, tree_shape, forest = fd$forest))
   # the scalings differ (max-abs vs min-max), the fits are about as good
   test <- sparse_data(1000, seed = 83)
   expect_lt(abs(accuracy(predict(fs, test$s, num_threads = 1), test$y) -

@@ -84,20 +84,20 @@ test_that("routing agrees with a direct computation in R", {
   for (t in seq_along(fit$forest$trees)) {
     tree <- fit$forest$trees[[t]]
     kinds <- tree_split_kinds(tree)
-    expect_true(all(kinds[!is.na(kinds)] == "transform"))
+    # (folded into projections where that is smaller: 2 x 2 x 12 values against 6 x 16)
+    expect_true(all(kinds[!is.na(kinds)] == "projected_transform"))
     p <- ncol(te$x)
     for (i in seq_len(nrow(te$x))) {
       node <- 1L
       while (is.na(tree_node_leaf(tree, node))) {
-        split <- tree_transform_split(tree, node, p)
-        expect_identical(nrow(split$transform), 6L)  # transform_rank
-        ua <- split$left
-        ub <- split$right
-        z <- split$transform %*% te$x[i, ]
-        # residuals of the two subspaces' reconstructions
-        res_a <- sum((z - ua %*% crossprod(ua, z))^2)
-        res_b <- sum((z - ub %*% crossprod(ub, z))^2)
-        node <- tree_children(tree, node)[if (res_a <= res_b) 1L else 2L]
+        split <- tree_transform_split(fit$forest, tree, node)
+        expect_identical(split$rank, 6L)  # transform_rank
+        expect_lte(split$dim, 2L)  # subspace_dim
+        expect_identical(dim(split$left_projection), c(split$dim, p))  # U_A' T
+        # squared norms of the projections onto the two subspaces
+        e_a <- sum((split$left_projection %*% te$x[i, ])^2)
+        e_b <- sum((split$right_projection %*% te$x[i, ])^2)
+        node <- tree_children(tree, node)[if (e_a >= e_b) 1L else 2L]
       }
       expect_identical(tree_node_leaf(tree, node), leaves[i, t])
     }
@@ -149,14 +149,14 @@ test_that("dim_per_class grows each node's subspaces with its classes", {
   fixed <- fit(subspace_dim = 3)
   grown <- fit(subspace_dim = 25, dim_per_class = 3)
   capped <- fit(subspace_dim = 10, dim_per_class = 3)
-  split_dims <- function(tree) {
-    vapply(tree_split_nodes(tree), function(node) ncol(tree_transform_split(tree, node, ncol(tr$x))$left), 0L)
+  split_dims <- function(f) {
+    tree <- f$forest$trees[[1]]
+    vapply(tree_split_nodes(tree), function(node) tree_transform_split(f$forest, tree, node)$dim, 0L)
   }
-  tree <- grown$forest$trees[[1]]
-  expect_identical(split_dims(tree)[1], 15L)  # all ten classes at the root
-  expect_true(all(split_dims(tree) %in% ceiling(3 * (2:10) / 2)))
-  expect_gt(length(unique(split_dims(tree))), 2)
-  expect_lte(max(split_dims(capped$forest$trees[[1]])), 10L)  # subspace_dim caps it
+  expect_identical(split_dims(grown)[1], 15L)  # all ten classes at the root
+  expect_true(all(split_dims(grown) %in% ceiling(3 * (2:10) / 2)))
+  expect_gt(length(unique(split_dims(grown))), 2)
+  expect_lte(max(split_dims(capped)), 10L)  # subspace_dim caps it
   acc <- function(f) mean(predict(f, te$x) == te$y)
   expect_gt(acc(grown), acc(fixed) + 0.03)
   expect_gt(acc(grown), 0.98)
@@ -199,8 +199,9 @@ test_that("transform parameters are checked and damaged transformation splits ar
   for (center in c(TRUE, FALSE)) {
     fit <- fit_tf(seed = 1, transform_center = center)
     tree <- fit$forest$trees[[1]]
-    expect_true((if (center) "affine_transform" else "transform") %in% tree_split_kinds(tree))
-    damage <- tree_damages(tree, nlevels(tr$y), ncol(tr$x))
+    kinds <- if (center) c("affine_transform", "projected_affine_transform") else c("transform", "projected_transform")
+    expect_true(all(tree_split_kinds(tree)[tree_split_nodes(tree)] %in% kinds))
+    damage <- tree_damages(fit$forest, tree)
     expect_gte(sum(startsWith(names(damage), "tf_")), 9)  # the transformation splits' payload is damaged too
     for (what in names(damage)) {
       m <- fit
@@ -217,7 +218,8 @@ info_gain <- function(y, left) {
 }
 
 # Rows of x sent left by the root's transformation split.
-root_left <- function(tree, x) transform_split_left(tree_transform_split(tree, 1L, ncol(x)), x)
+# (shape: the forest's num_classes and num_features)
+root_left <- function(tree, x, shape) transform_split_left(tree_transform_split(shape, tree, 1L), x)
 
 test_that("node_tries keeps the division with the largest information gain", {
   tr <- union_of_subspaces(30, K = 6, d = 16, tilt = 0.5, noise = 0.05, seed = 5)
@@ -233,16 +235,17 @@ test_that("node_tries keeps the division with the largest information gain", {
   expect_identical(one$forest, default$forest)  # 1: the first usable division, as before
   expect_identical(one$params$node_tries, 1L)
   improved <- 0
+  shape <- list(num_classes = nlevels(tr$y), num_features = ncol(tr$x))
   for (seed in 1:6) {
     # all rows in the tree, so the root sees every training row; the first of
     # five tries draws the same division (same generator state) as a single try
     first <- fit(1, seed)
     best <- fit(5, seed)
-    g_first <- info_gain(tr$y, root_left(first, tr$x))
-    g_best <- info_gain(tr$y, root_left(best, tr$x))
+    g_first <- info_gain(tr$y, root_left(first, tr$x, shape))
+    g_best <- info_gain(tr$y, root_left(best, tr$x, shape))
     expect_gte(g_best, g_first - 1e-12)
     if (g_best > g_first + 1e-9) improved <- improved + 1
-    else expect_identical(tree_transform_split(best, 1L, ncol(tr$x)), tree_transform_split(first, 1L, ncol(tr$x)))  # no better try: the first is kept
+    else expect_identical(tree_transform_split(shape, best, 1L), tree_transform_split(shape, first, 1L))  # no better try: the first is kept
   }
   expect_gt(improved, 0)  # the tries matter
 })
@@ -283,7 +286,7 @@ test_that("with defaults, transformation forests separate a centred two-class pr
   expect_gt(mean(pred == te$y), 0.85)  # the Bayes rate is about 0.97
   expect_gt(min(table(pred)), 300)  # both classes predicted
   kinds <- unlist(lapply(fit$forest$trees, tree_split_kinds))
-  expect_true(all(kinds[!is.na(kinds)] == "affine_transform"))
+  expect_true(all(kinds[!is.na(kinds)] %in% c("affine_transform", "projected_affine_transform")))
 })
 
 test_that("affine splits ignore the predictors' units, and routing agrees with R", {
@@ -303,7 +306,7 @@ test_that("affine splits ignore the predictors' units, and routing agrees with R
     for (i in seq_len(nrow(xb))) {
       node <- 1L
       while (is.na(tree_node_leaf(tree, node))) {
-        split <- tree_transform_split(tree, node, ncol(xb))
+        split <- tree_transform_split(fit_big$forest, tree, node)
         expect_true(split$affine)
         node <- tree_children(tree, node)[if (transform_split_left(split, xb[i, , drop = FALSE])) 1L else 2L]
       }
@@ -318,7 +321,7 @@ test_that("transform_center = FALSE keeps the paper's splits through the origin"
   paper <- svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 1,
                     transform_center = FALSE)
   kinds <- unlist(lapply(paper$forest$trees, tree_split_kinds))
-  expect_true(all(kinds[!is.na(kinds)] == "transform"))
+  expect_true(all(kinds[!is.na(kinds)] %in% c("transform", "projected_transform")))
   expect_identical(paper$forest, svforest(tr$x, tr$y, method = "transform", ntree = 2, seed = 3, num_threads = 2,
                                           transform_center = FALSE)$forest)
 })
@@ -335,12 +338,13 @@ test_that("on wide data the automatic rank learns T inside the node's top 32 pri
   a <- fit(1)
   expect_identical(a$forest, fit(2)$forest)  # the randomized range finder draws from the tree's generator
   tree <- a$forest$trees[[1]]
-  split <- tree_transform_split(tree, 1L, ncol(x))
-  expect_identical(dim(split$transform), c(32L, 80L))
-  # T = W P: its rows lie in a 32-dimensional space
-  expect_lte(qr(split$transform)$rank, 32)
+  split <- tree_transform_split(a$forest, tree, 1L)
+  # T = W P (32 x 80), stored folded into the subspaces' projections U' T
+  expect_identical(split$rank, 32L)
+  expect_true(split$projected)
+  expect_identical(dim(split$left_projection), c(split$dim, 80L))
   square <- fit(1, transform_rank = 80)
-  expect_identical(dim(tree_transform_split(square$forest$trees[[1]], 1L, ncol(x))$transform), c(80L, 80L))
+  expect_identical(tree_transform_split(square$forest, square$forest$trees[[1]], 1L)$rank, 80L)
   path <- tempfile(fileext = ".rds")
   saveRDS(a, path)
   expect_identical(predict(readRDS(path), x, type = "prob"), predict(a, x, type = "prob"))
@@ -390,4 +394,47 @@ test_that("the out-of-bag choice is deterministic across threads, and without en
   }
   for (bad in list("OOB", NA, TRUE, c("oob", "inbag"), 1))
     expect_error(fit(1, transform_choice = bad), "`transform_choice` must be one of \"oob\", \"inbag\"")
+})
+
+test_that("a transformation split folded into its projections routes rows as the split it folds", {
+  # a one-split forest whose root split is replaced by random rules
+  base <- svforest(as.matrix(iris[, 1:4]), iris$Species, method = "transform", ntree = 1, max_depth = 1, seed = 1,
+                   num_threads = 1)
+  stopifnot(tree_n_nodes(base$forest$trees[[1]]) == 3)
+  codes <- svforest:::.svf_split_kinds()
+  with_rule <- function(kind, ints, reals) {
+    m <- base
+    tr <- m$forest$trees[[1]]
+    tr$split_kind[1] <- as.integer(kind)
+    tr$split_int <- as.integer(ints)
+    tr$split_real <- as.double(reals)
+    tr$split_int_start[1] <- 0L
+    tr$split_real_start[1] <- 0L
+    m$forest$trees[[1]] <- tr
+    m
+  }
+  withr_seed(3, {
+    p <- 4
+    x <- matrix(stats::rnorm(4000 * p), ncol = p)
+    orth <- function(r, k) qr.Q(qr(matrix(stats::rnorm(r * k), r, k)))
+    for (affine in c(FALSE, TRUE)) {
+      r <- 4
+      k <- 1
+      t_mat <- matrix(stats::rnorm(r * p), r, p)
+      values <- if (affine) {
+        c(stats::rnorm(p), t_mat, stats::rnorm(r), stats::rnorm(r), orth(r, k), orth(r, k))
+      } else {
+        c(t_mat, orth(r, k), orth(r, k))
+      }
+      kind <- if (affine) "affine_transform" else "transform"
+      folded <- svforest:::.svf_transform_rule(kind, r, k, values, p)
+      expect_identical(folded$kind, codes[[paste0("projected_", kind)]])
+      expect_lt(length(folded$reals), length(values))
+      as_learned <- with_rule(codes[[kind]], c(r, k), values)
+      as_folded <- with_rule(folded$kind, folded$ints, folded$reals)
+      leaf <- predict(as_learned, x, type = "leaf")
+      expect_identical(predict(as_folded, x, type = "leaf"), leaf)
+      expect_true(all(c(1L, 2L) %in% leaf))  # both sides are reached
+    }
+  })
 })

@@ -93,6 +93,119 @@ void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeV
 
 }  // namespace
 
+namespace {
+
+// Empty out-of-bag tallies for n rows (Aggregation.h).
+void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) {
+  oob.count.assign(n, 0);
+  oob.predicted.assign(n, -1);
+  if (regression) {
+    oob.sum_whole.assign(n, 0.0);
+    oob.sum_fraction.assign(n, 0.0);
+    return;
+  }
+  oob.votes.assign(n * K, 0);
+  oob.shares.assign(n * K, 0.0);
+  if (max_conf) {
+    oob.confidence.assign(n, 0.0);
+    oob.confident_class.assign(n, -1);
+  }
+}
+
+// Tree t's sample and structure; with a rival splitter, the better of the
+// two structures grown on that sample (TreeChoice.h).
+void grow_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
+                    const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
+  Rng rng(options.seed, stream_id(t, -1));
+  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
+  w.oob_rows = std::move(sample.oob);
+  if (rival == nullptr) {
+    grow_tree(data, std::move(sample.inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
+    return;
+  }
+  // both structures from the same sample and the same random stream
+  Rng rival_rng = rng;
+  GrownTree other;
+  grow_tree(data, sample.inbag, w.oob_rows, *rival, options.grow, rival_rng, inner, other);
+  grow_tree(data, std::move(sample.inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
+  if (oob_structure_loss(data, other, w.oob_rows) < oob_structure_loss(data, w.grown, w.oob_rows))
+    w.grown = std::move(other);
+}
+
+// Every leaf of a batch fitted at once, then each tree assembled. Tree
+// first_tree + b's leaf l draws from Rng(seed, stream_id(tree, l)).
+void fit_batch_leaves(const TrainingData& data, const LeafModel& leaf_model, bool scale_per_leaf,
+                      const ForestOptions& options, uint64_t first_tree, std::vector<TreeWork>& work,
+                      TaskRunner& runner) {
+  const int K = data.num_classes;
+  const size_t count = work.size();
+  std::vector<LeafTask> tasks;
+  std::vector<size_t> first_fit(count + 1, 0);
+  for (size_t b = 0; b < count; ++b) {
+    const int L = static_cast<int>(work[b].grown.tree.leaf_size.size());
+    for (int l = 0; l < L; ++l) tasks.push_back({b, l});
+    first_fit[b + 1] = tasks.size();
+  }
+  std::vector<LeafFit> fits(tasks.size());
+  runner.run(tasks.size(), [&](size_t k) {
+    const LeafTask& task = tasks[k];
+    const GrownTree& g = work[task.tree].grown;
+    Rng rng(options.seed, stream_id(first_tree + task.tree, task.leaf));
+    const size_t begin = g.leaf_begin[task.leaf], end = g.leaf_begin[task.leaf + 1];
+    const int* counts = g.leaf_counts.data() + static_cast<size_t>(task.leaf) * K;
+    if (scale_per_leaf) {
+      TrainingData leaf_data = data;
+      leaf_data.scaled = ScaledRows(*data.x, data.scaling, g.rows.data() + begin, end - begin);
+      leaf_model.fit(leaf_data, g.rows.data() + begin, end - begin, counts, rng, fits[k]);
+    } else {
+      leaf_model.fit(data, g.rows.data() + begin, end - begin, counts, rng, fits[k]);
+    }
+  });
+  runner.run(count, [&](size_t b) {
+    Tree& tree = work[b].grown.tree;
+    assemble_leaves(tree, fits.cbegin() + first_fit[b]);
+    tree.shrink_to_fit();
+    work[b].grown.rows = std::vector<int>();
+  });
+}
+
+// The forest's out-of-bag error as trees are added: misclassified rows or
+// the squared error of the rows' means, over the rows with votes.
+struct OobError {
+  long wrong = 0;
+  double sse = 0.0;
+};
+
+// Adds a finished tree's out-of-bag rows to the tallies (its rows in
+// parallel, in fixed chunks: they are distinct rows) and the error after it
+// to the curve.
+void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, const Tree& tree,
+                     const std::vector<int>& rows, const OutcomeShape& shape, const LeafReaders& readers,
+                     const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner) {
+  const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
+  std::vector<ChunkChange> change(n_chunks);
+  const TreeView view = view_of(tree);
+  runner.run(n_chunks, [&](size_t c) {
+    PredictScratch scratch;
+    std::vector<double> dist(shape.outputs());
+    const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
+    for (size_t k = c * kOobChunk; k < end; ++k)
+      add_oob_tree(data, options.aggregation, view, shape, readers, training_rows, rows[k], scratch, dist, oob,
+                   change[c]);
+  });
+  for (const ChunkChange& ch : change) {  // in chunk order
+    error.wrong += ch.wrong;
+    oob.n_rows_with_votes += ch.rows;
+    error.sse += ch.sse;
+  }
+  const double m = static_cast<double>(oob.n_rows_with_votes);
+  oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN
+                            : data.regression()        ? std::max(0.0, error.sse) / m
+                                                       : static_cast<double>(error.wrong) / m);
+}
+
+}  // namespace
+
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner) {
   const size_t n = data.x->n_rows(), p = data.x->n_cols();
@@ -110,25 +223,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   forest.trees.resize(options.ntree);
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
-  const bool regression = data.regression();
-  const bool max_conf = options.aggregation == Aggregation::MaxConfidence;
-  long oob_wrong = 0;
-  double oob_sse = 0.0;  // regression: squared error of the rows' current OOB means
-  if (oob.available) {
-    oob.count.assign(n, 0);
-    oob.predicted.assign(n, -1);
-    if (regression) {
-      oob.sum_whole.assign(n, 0.0);
-      oob.sum_fraction.assign(n, 0.0);
-    } else {
-      oob.votes.assign(n * K, 0);
-      oob.shares.assign(n * K, 0.0);
-      if (max_conf) {
-        oob.confidence.assign(n, 0.0);
-        oob.confident_class.assign(n, -1);
-      }
-    }
-  }
+  OobError oob_error;
+  if (oob.available) start_oob(oob, n, K, data.regression(), options.aggregation == Aggregation::MaxConfidence);
 
   // a rival structure per tree needs out-of-bag rows to choose on
   const std::unique_ptr<Splitter> rival = oob.available ? splitter.rival() : nullptr;
@@ -145,96 +241,24 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     batch = std::max(batch, std::min<size_t>(64, (size_t(1) << 22) / std::max<size_t>(n, 1)));
   for (size_t start = 0; start < options.ntree; start += batch) {
     const size_t count = std::min(batch, options.ntree - start);
+    const uint64_t first = options.first_tree + start;
     std::vector<TreeWork> work(count);
-
     // 1. tree structures
     SerialRunner serial;
-    auto grow = [&](size_t b, TaskRunner& inner) {
-      const uint64_t t = options.first_tree + start + b;
-      Rng rng(options.seed, stream_id(t, -1));
-      Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng, data.weights);
-      work[b].oob_rows = std::move(sample.oob);
-      if (rival) {
-        // both structures from the same sample and the same random stream
-        Rng rival_rng = rng;
-        GrownTree other;
-        grow_tree(data, sample.inbag, work[b].oob_rows, *rival, options.grow, rival_rng, inner, other);
-        grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
-                  work[b].grown);
-        if (oob_structure_loss(data, other, work[b].oob_rows) < oob_structure_loss(data, work[b].grown, work[b].oob_rows))
-          work[b].grown = std::move(other);
-        return;
-      }
-      grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
-                work[b].grown);
-    };
     if (splitter.parallel_inside() && count < runner.threads()) {
       // fewer trees than threads: one tree at a time, the threads work inside
       // its nodes (the splitter's result does not depend on this)
-      for (size_t b = 0; b < count; ++b) grow(b, runner);
+      for (size_t b = 0; b < count; ++b) grow_structure(data, splitter, rival.get(), options, first + b, runner, work[b]);
     } else {
-      runner.run(count, [&](size_t b) { grow(b, serial); });
+      runner.run(count, [&](size_t b) { grow_structure(data, splitter, rival.get(), options, first + b, serial, work[b]); });
     }
-
-    // 2. leaf models, all leaves of the batch at once
-    std::vector<LeafTask> tasks;
-    std::vector<size_t> first_fit(count + 1, 0);
+    // 2. leaf models, all leaves of the batch at once, and the trees assembled
+    fit_batch_leaves(data, leaf_model, scale_per_leaf, options, first, work, runner);
+    // 3. out-of-bag rows, tree after tree (a row's tally follows tree order, as in prediction)
     for (size_t b = 0; b < count; ++b) {
-      const int L = static_cast<int>(work[b].grown.tree.leaf_size.size());
-      for (int l = 0; l < L; ++l) tasks.push_back({b, l});
-      first_fit[b + 1] = tasks.size();
-    }
-    std::vector<LeafFit> fits(tasks.size());
-    runner.run(tasks.size(), [&](size_t k) {
-      const LeafTask& task = tasks[k];
-      const GrownTree& g = work[task.tree].grown;
-      const uint64_t t = options.first_tree + start + task.tree;
-      Rng rng(options.seed, stream_id(t, task.leaf));
-      const size_t begin = g.leaf_begin[task.leaf], end = g.leaf_begin[task.leaf + 1];
-      const int* counts = g.leaf_counts.data() + static_cast<size_t>(task.leaf) * K;
-      if (scale_per_leaf) {
-        TrainingData leaf_data = data;
-        leaf_data.scaled = ScaledRows(*data.x, data.scaling, g.rows.data() + begin, end - begin);
-        leaf_model.fit(leaf_data, g.rows.data() + begin, end - begin, counts, rng, fits[k]);
-      } else {
-        leaf_model.fit(data, g.rows.data() + begin, end - begin, counts, rng, fits[k]);
-      }
-    });
-
-    // 3. assemble the trees
-    runner.run(count, [&](size_t b) {
-      Tree& tree = work[b].grown.tree;
-      assemble_leaves(tree, fits.cbegin() + first_fit[b]);
-      tree.shrink_to_fit();
-      work[b].grown.rows = std::vector<int>();
-    });
-
-    // 4. out-of-bag rows, tree after tree (a row's tally follows tree order,
-    // as in prediction), each tree's rows in parallel (they are distinct)
-    for (size_t b = 0; b < count; ++b) {
-      if (oob.available) {
-        const std::vector<int>& rows = work[b].oob_rows;
-        const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
-        std::vector<ChunkChange> change(n_chunks);
-        const TreeView view = view_of(work[b].grown.tree);
-        runner.run(n_chunks, [&](size_t c) {
-          PredictScratch scratch;
-          std::vector<double> dist(shape.outputs());
-          const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
-          for (size_t k = c * kOobChunk; k < end; ++k)
-            add_oob_tree(data, options.aggregation, view, shape, readers, training_rows, rows[k], scratch, dist,
-                         oob, change[c]);
-        });
-        for (const ChunkChange& ch : change) {  // in chunk order
-          oob_wrong += ch.wrong;
-          oob.n_rows_with_votes += ch.rows;
-          oob_sse += ch.sse;
-        }
-        const double m = static_cast<double>(oob.n_rows_with_votes);
-        oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN
-                                  : regression               ? std::max(0.0, oob_sse) / m
-                                                             : static_cast<double>(oob_wrong) / m);
-      }
+      if (oob.available)
+        add_oob_of_tree(data, options, work[b].grown.tree, work[b].oob_rows, shape, readers, training_rows, oob,
+                        oob_error, runner);
       forest.trees[start + b] = std::move(work[b].grown.tree);
     }
     runner.progress(start + count, options.ntree);

@@ -2,24 +2,14 @@
 
 #include <algorithm>
 
-#include "leaves/LinearSvmLeaf.h"
-#include "leaves/LinearSvrLeaf.h"
-#include "leaves/LogisticLeaf.h"
-#include "leaves/RidgeLeaf.h"
 #include "tree/Route.h"
 
 namespace svf {
 
-bool is_linear_leaf_kind(int kind) {
-  return kind == LinearSvmLeafModel::kKind || kind == LogisticLeafModel::kKind || is_regression_linear_kind(kind);
-}
-
-bool is_regression_linear_kind(int kind) { return kind == RidgeLeafModel::kKind || kind == LinearSvrLeafModel::kKind; }
-
 bool forest_has_linear_leaves(const ForestView& forest) {
   for (const TreeView& t : forest.trees)
     for (size_t l = 0; l < t.n_leaves; ++l)
-      if (is_linear_leaf_kind(t.leaf_kind[l])) return true;
+      if (forest.readers[t.leaf_kind[l]].linear()) return true;
   return false;
 }
 
@@ -41,30 +31,25 @@ void local_linear(const ForestView& forest, const RowSource& rows, LocalLinearOu
       for (size_t t = 0; t < ntree; ++t) {
         const TreeView& tree = forest.trees[t];
         const int leaf = route(tree, p, [&](int col) { return rows.get(i, col); }, route_scratch);
-        if (!is_linear_leaf_kind(tree.leaf_kind[leaf])) continue;
-        const LeafPayload lp = leaf_payload(tree, leaf);
+        LinearTerms lt;
+        if (!forest.readers[tree.leaf_kind[leaf]].linear_terms(leaf_payload(tree, leaf), forest.shape, lt)) continue;
         auto add = [&](int slot, const double* weights, double sign) {
           double* s = sum.data() + static_cast<size_t>(slot) * p;
           for (size_t j = 0; j < p; ++j) s[j] += sign * weights[j];
           ++count[slot];
         };
-        if (is_regression_linear_kind(tree.leaf_kind[leaf])) {  // reals [lambda or C, weights (p + 1)]
-          add(0, lp.reals + 1, 1.0);
-          continue;
-        }
-        // ints [counts (K), nc, classes (nc)], reals [C, weights (outputs x (p + 1))]
-        const int nc = lp.ints[K];
-        const int* classes = lp.ints + K + 1;
-        const double* w = lp.reals + 1;
-        if (nc == 2) {  // one output: positive picks classes[1]
+        const double* w = lt.weights;
+        if (lt.n_classes == 0) {  // regression: one output
+          add(0, w, 1.0);
+        } else if (lt.n_classes == 2) {  // one output: positive picks classes[1]
           if (K == 2) {
             add(0, w, 1.0);
           } else {
-            add(classes[1], w, 1.0);
-            add(classes[0], w, -1.0);
+            add(lt.classes[1], w, 1.0);
+            add(lt.classes[0], w, -1.0);
           }
         } else {  // one-vs-rest: output o is class classes[o] (K > 2 here)
-          for (int o = 0; o < nc; ++o) add(classes[o], w + static_cast<size_t>(o) * (p + 1), 1.0);
+          for (int o = 0; o < lt.n_classes; ++o) add(lt.classes[o], w + static_cast<size_t>(o) * (p + 1), 1.0);
         }
       }
       for (int k = 0; k < outputs; ++k) {

@@ -21,11 +21,6 @@
 
 namespace svf {
 
-// Whether a leaf kind stores a linear model ([counts, c, classes] / [C,
-// weights], or for regression [lambda or C, weights]).
-bool is_linear_leaf_kind(int kind);
-bool is_regression_linear_kind(int kind);
-
 // Whether any leaf of the forest is linear.
 bool forest_has_linear_leaves(const ForestView& forest);
 

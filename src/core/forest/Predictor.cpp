@@ -10,9 +10,9 @@ namespace svf {
 
 LeafReaders all_leaf_readers() {
   LeafReaders r;
-  for (const auto& kind : leaf_kind_names()) {
-    if (kind.second >= static_cast<int>(r.by_kind.size())) r.by_kind.resize(kind.second + 1, nullptr);
-    r.by_kind[kind.second] = leaf_model_of_kind(kind.second);
+  for (const LeafKindInfo& info : leaf_kinds()) {
+    if (info.kind >= static_cast<int>(r.by_kind.size())) r.by_kind.resize(info.kind + 1, nullptr);
+    r.by_kind[info.kind] = leaf_model_of_kind(info.kind);
   }
   return r;
 }

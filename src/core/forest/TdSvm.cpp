@@ -8,7 +8,7 @@
 
 #include "Forest.h"
 #include "Predictor.h"
-#include "splitting/CartSplitter.h"
+#include "splitting/Splitter.h"
 #include "tree/SplitKinds.h"
 #include "tree/Route.h"
 
@@ -218,10 +218,10 @@ TdSearchResult td_search(const TrainingData& data, const std::vector<int>& train
   const size_t n_train = train_rows.size();
   GrownTree tree0;
   {
-    CartSplitter splitter(options.sigma0);
+    const std::unique_ptr<Splitter> splitter = make_cart_splitter(options.sigma0);
     Rng rng(options.seed, stream_id(0, -1));
     SerialRunner serial;
-    grow_tree(data, train_rows, std::vector<int>(), splitter, options.grow, rng, serial, tree0);
+    grow_tree(data, train_rows, std::vector<int>(), *splitter, options.grow, rng, serial, tree0);
   }
   Evaluator eval(data, valid, candidates, options, runner);
 

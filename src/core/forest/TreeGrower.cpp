@@ -24,6 +24,19 @@ struct PendingNode {
   size_t depth, begin, end, oob_begin, oob_end;
 };
 
+// Whether the node's rows have one class (their counts, classification) or
+// one outcome value (regression).
+bool node_is_pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) {
+  if (data.regression()) {
+    for (size_t k = 1; k < n; ++k)
+      if (data.response[rows[k]] != data.response[rows[0]]) return false;
+    return true;
+  }
+  std::fill(counts.begin(), counts.end(), 0);
+  for (size_t k = 0; k < n; ++k) ++counts[data.y[rows[k]]];
+  return std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
+}
+
 }  // namespace
 
 void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int> oob,
@@ -54,15 +67,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     stack.pop_back();
     const size_t n = nd.end - nd.begin;
 
-    bool pure;  // one class, or one outcome value
-    if (data.regression()) {
-      pure = true;
-      for (size_t k = nd.begin + 1; k < nd.end && pure; ++k) pure = data.response[in[k]] == data.response[in[nd.begin]];
-    } else {
-      std::fill(counts.begin(), counts.end(), 0);
-      for (size_t k = nd.begin; k < nd.end; ++k) ++counts[data.y[in[k]]];
-      pure = std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
-    }
+    const bool pure = node_is_pure(data, in.data() + nd.begin, n, counts);
 
     SplitRule rule;
     NodeContext node;

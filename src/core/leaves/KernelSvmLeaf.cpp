@@ -235,11 +235,33 @@ std::string KernelSvmLeafModel::check(const LeafPayload& leaf, const OutcomeShap
   return "";
 }
 
-int kernel_leaf_support_vectors(const LeafPayload& leaf, const OutcomeShape& shape) {
-  if (leaf.kind != KernelSvmLeafModel::kKind) return 0;
+// Support vectors a row evaluates in the leaf (the NSV of TD-SVM).
+int KernelSvmLeafModel::support_vectors(const LeafPayload& leaf, const OutcomeShape& shape) const {
   KernelView v;
   read_kernel(leaf, shape.num_classes, v, false);
   return v.l;
+}
+
+void KernelSvmLeafModel::describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const {
+  const int K = shape.num_classes;
+  KernelView v;
+  read_kernel(leaf, K, v, false);
+  const int* in = leaf.ints;
+  const double* re = leaf.reals;
+  describe_class_counts(leaf, shape, out);
+  out.flag("one_vs_one", v.ovo, K);
+  out.ints("n_classes", in, K + 1, 1);
+  out.ints("classes", in, v.classes - in, static_cast<size_t>(v.k));
+  out.ints("class_sv", in, v.class_sv - in, static_cast<size_t>(v.k));
+  out.ints("n_sv", in, v.class_sv + v.k - in, 1);
+  out.ints("sv_ptr", in, v.sv_ptr - in, static_cast<size_t>(v.l) + 1);
+  out.ints("sv_index", in, v.sv_index - in, static_cast<size_t>(v.sv_ptr[v.l]));
+  out.reals("cost", re, 0, 1);
+  out.reals("gamma", re, 1, 1);
+  out.reals("rho", re, 2, static_cast<size_t>(v.machines()));
+  // coefficients are stored row-major (rows x l): as R's column-major, l x rows
+  out.matrix("coef", re, v.coef - re, v.l, static_cast<int>(v.rows()));
+  out.reals("sv_value", re, v.sv_value - re, static_cast<size_t>(v.sv_ptr[v.l]));
 }
 
 KernelSvmOptions kernel_svm_options(const Params& params) {

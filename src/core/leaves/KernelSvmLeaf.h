@@ -47,6 +47,8 @@ class KernelSvmLeafModel : public LeafModel {
   void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
                double* out, double* confidence) const override;
   std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
+  void describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const override;
+  int support_vectors(const LeafPayload& leaf, const OutcomeShape& shape) const override;
 
  private:
   KernelSvmOptions opt_;
@@ -55,9 +57,6 @@ class KernelSvmLeafModel : public LeafModel {
 // The options of kernel leaves from parameters (the first cost and gamma).
 KernelSvmOptions kernel_svm_options(const Params& params);
 
-// Support vectors a row evaluates in a kernel leaf (the NSV of TD-SVM); 0
-// for other leaves.
-int kernel_leaf_support_vectors(const LeafPayload& leaf, const OutcomeShape& shape);
 
 }  // namespace svf
 #endif

@@ -71,6 +71,19 @@ void KernelSvrLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& sh
   if (confidence) *confidence = 0.0;
 }
 
+void KernelSvrLeafModel::describe(const LeafPayload& leaf, const OutcomeShape&, PayloadDescription& out) const {
+  const int l = leaf.ints[0];
+  const int nnz = leaf.ints[1 + l];
+  out.ints("n_sv", leaf.ints, 0, 1);
+  out.ints("sv_ptr", leaf.ints, 1, static_cast<size_t>(l) + 1);
+  out.ints("sv_index", leaf.ints, 2 + l, static_cast<size_t>(nnz));
+  out.reals("cost", leaf.reals, 0, 1);
+  out.reals("gamma", leaf.reals, 1, 1);
+  out.reals("rho", leaf.reals, 2, 1);
+  out.reals("coef", leaf.reals, 3, static_cast<size_t>(l));
+  out.reals("sv_value", leaf.reals, 3 + l, static_cast<size_t>(nnz));
+}
+
 std::string KernelSvrLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
   if (!shape.regression()) return "a regression leaf in a classification model";
   if (leaf.n_ints < 2) return "support vectors of a kernel SVR leaf are out of range";

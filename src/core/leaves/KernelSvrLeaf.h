@@ -31,6 +31,8 @@ class KernelSvrLeafModel : public LeafModel {
   void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
                double* out, double* confidence) const override;
   std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
+  void describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const override;
+  int support_vectors(const LeafPayload& leaf, const OutcomeShape&) const override { return leaf.ints[0]; }
 
  private:
   KernelSvrOptions opt_;

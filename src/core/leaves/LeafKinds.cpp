@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "ClassCountsLeaf.h"
 #include "ConstantLeaf.h"
 #include "KernelSvmLeaf.h"
 #include "KernelSvrLeaf.h"
@@ -19,18 +20,22 @@ struct LeafKindEntry {
   const char* name;
   int kind;
   std::unique_ptr<LeafModel> (*create)(const Params*);
+  // the leaf part R names that writes this kind (the kind's own name, or
+  // another part's: compact class counts and means are "constant" leaves)
+  const char* part;
 };
 
 // One line per leaf kind. Codes are saved in models: never reuse one.
 const LeafKindEntry kLeafKinds[] = {
-    {"constant", ConstantLeafModel::kKind, &ConstantLeafModel::create},
-    {"linear_svm", LinearSvmLeafModel::kKind, &LinearSvmLeafModel::create},
-    {"kernel_svm", KernelSvmLeafModel::kKind, &KernelSvmLeafModel::create},
-    {"logistic", LogisticLeafModel::kKind, &LogisticLeafModel::create},
-    {"mean", MeanLeafModel::kKind, &MeanLeafModel::create},
-    {"ridge", RidgeLeafModel::kKind, &RidgeLeafModel::create},
-    {"linear_svr", LinearSvrLeafModel::kKind, &LinearSvrLeafModel::create},
-    {"kernel_svr", KernelSvrLeafModel::kKind, &KernelSvrLeafModel::create},
+    {"constant", ConstantLeafModel::kKind, &ConstantLeafModel::create, "constant"},
+    {"linear_svm", LinearSvmLeafModel::kKind, &LinearSvmLeafModel::create, "linear_svm"},
+    {"kernel_svm", KernelSvmLeafModel::kKind, &KernelSvmLeafModel::create, "kernel_svm"},
+    {"logistic", LogisticLeafModel::kKind, &LogisticLeafModel::create, "logistic"},
+    {"mean", MeanLeafModel::kKind, &MeanLeafModel::create, "constant"},
+    {"ridge", RidgeLeafModel::kKind, &RidgeLeafModel::create, "ridge"},
+    {"linear_svr", LinearSvrLeafModel::kKind, &LinearSvrLeafModel::create, "linear_svr"},
+    {"kernel_svr", KernelSvrLeafModel::kKind, &KernelSvrLeafModel::create, "kernel_svr"},
+    {"class_counts", ClassCountsLeafModel::kKind, &ClassCountsLeafModel::create, "constant"},
 };
 
 // Models for prediction (default parameters: prediction reads only payloads).
@@ -45,7 +50,7 @@ struct Readers {
 
 std::unique_ptr<LeafModel> make_leaf_model(const std::string& name, const Params& params) {
   for (const LeafKindEntry& e : kLeafKinds)
-    if (name == e.name) return e.create(&params);
+    if (name == e.part && name == e.name) return e.create(&params);
   throw std::invalid_argument("unknown leaf model '" + name + "'");
 }
 
@@ -56,9 +61,13 @@ const LeafModel* leaf_model_of_kind(int kind) {
   return nullptr;
 }
 
-std::vector<std::pair<std::string, int>> leaf_kind_names() {
-  std::vector<std::pair<std::string, int>> out;
-  for (const LeafKindEntry& e : kLeafKinds) out.emplace_back(e.name, e.kind);
+std::vector<LeafKindInfo> leaf_kinds() {
+  std::vector<LeafKindInfo> out;
+  for (const LeafKindEntry& e : kLeafKinds) {
+    const LeafModel* m = leaf_model_of_kind(e.kind);
+    out.push_back(LeafKindInfo{e.name, e.kind, e.part, m->holds_model(), m->linear(),
+                               m->fits_classification(), m->fits_regression()});
+  }
   return out;
 }
 

@@ -20,8 +20,18 @@ std::unique_ptr<LeafModel> make_leaf_model(const std::string& name, const Params
 // is unknown.
 const LeafModel* leaf_model_of_kind(int kind);
 
-// Names and codes of all leaf kinds.
-std::vector<std::pair<std::string, int>> leaf_kind_names();
+// What R needs to know of a leaf kind: its name and code, the leaf part R
+// names that writes it (its own name, or another part's: compact class
+// counts are written by "constant"), whether it holds a fitted model and
+// whether a linear one, and the outcomes it fits.
+struct LeafKindInfo {
+  std::string name;
+  int kind;
+  std::string part;
+  bool holds_model, linear, classification, regression;
+  bool chosen_by_name() const { return name == part; }
+};
+std::vector<LeafKindInfo> leaf_kinds();
 
 // Empty when every leaf of the (structurally valid) tree is a valid leaf of
 // its kind; otherwise what is wrong.

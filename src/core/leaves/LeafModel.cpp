@@ -25,10 +25,8 @@ void class_frequencies(const int* counts, int num_classes, double* out, double* 
   if (confidence) *confidence = 2.0 * counts[best] / total - 1.0;
 }
 
-void constant_leaf(const int* counts, int num_classes, LeafFit& out) {
-  out = LeafFit();
-  out.kind = 0;
-  out.ints.assign(counts, counts + num_classes);
+void describe_class_counts(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) {
+  out.ints("counts", leaf.ints, 0, static_cast<size_t>(shape.num_classes));
 }
 
 }  // namespace svf

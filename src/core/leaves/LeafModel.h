@@ -14,6 +14,7 @@
 #include "common/Params.h"
 #include "common/Random.h"
 #include "data/TrainingData.h"
+#include "tree/Payload.h"
 #include "tree/Tree.h"
 
 namespace svf {
@@ -31,6 +32,18 @@ struct OutcomeShape {
   // regression (num_classes 0): a leaf outputs one value
   bool regression() const { return num_classes == 0; }
   int outputs() const { return num_classes > 0 ? num_classes : 1; }
+};
+
+// A leaf's linear model, on the scaled predictors: `outputs` rows of p + 1
+// weights (bias last). Classification: the outputs are for `classes` (n_classes
+// of them, ascending): with two classes one output, whose positive side picks
+// classes[1]; with more, one output per class (one-vs-rest). Regression: one
+// output, no classes.
+struct LinearTerms {
+  int outputs = 0;
+  const double* weights = nullptr;
+  const int* classes = nullptr;
+  int n_classes = 0;
 };
 
 class LeafModel {
@@ -52,14 +65,31 @@ class LeafModel {
                        double* out, double* confidence) const = 0;
   // Empty when the payload is a valid leaf of this kind; else what is wrong.
   virtual std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const = 0;
+
+  // What a (checked) payload holds, as named fields: every classification
+  // leaf describes "counts" (its K class counts); a leaf with a fitted model
+  // its settings ("cost", "lambda", "gamma") and parameters.
+  virtual void describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const = 0;
+  // Whether leaves of the kind hold a fitted model (not class frequencies or
+  // a mean).
+  virtual bool holds_model() const { return true; }
+  // Whether leaves of the kind are linear models (linear_terms() answers).
+  virtual bool linear() const { return false; }
+  // The linear model of a (checked) payload; false when it has none.
+  virtual bool linear_terms(const LeafPayload&, const OutcomeShape&, LinearTerms&) const { return false; }
+  // Support vectors a row evaluates in the leaf (kernel leaves; else 0).
+  virtual int support_vectors(const LeafPayload&, const OutcomeShape&) const { return 0; }
 };
 
 // Class counts (the first num_classes integers of every classification
 // leaf's payload) and the frequencies they give.
 std::string check_class_counts(const LeafPayload& leaf, const OutcomeShape& shape);
 void class_frequencies(const int* counts, int num_classes, double* out, double* confidence);
-// The payload of a leaf that keeps its class frequencies.
+// The payload of a leaf that keeps its class frequencies (the compact kind,
+// ClassCountsLeaf.h).
 void constant_leaf(const int* counts, int num_classes, LeafFit& out);
+// Describes the K class counts that start a payload's integers.
+void describe_class_counts(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out);
 
 }  // namespace svf
 #endif

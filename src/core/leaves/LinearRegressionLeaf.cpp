@@ -77,6 +77,20 @@ void LinearRegressionLeafModel::predict(const LeafPayload& leaf, const OutcomeSh
   if (confidence) *confidence = 0.0;
 }
 
+bool LinearRegressionLeafModel::linear_terms(const LeafPayload& leaf, const OutcomeShape&, LinearTerms& out) const {
+  out.outputs = 1;
+  out.weights = leaf.reals + 1;
+  out.classes = nullptr;
+  out.n_classes = 0;
+  return true;
+}
+
+void LinearRegressionLeafModel::describe(const LeafPayload& leaf, const OutcomeShape& shape,
+                                         PayloadDescription& out) const {
+  out.reals(value_name(), leaf.reals, 0, 1);
+  out.matrix("coef", leaf.reals, 1, static_cast<int>(shape.p) + 1, 1);
+}
+
 std::string LinearRegressionLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
   if (!shape.regression()) return "a regression leaf in a classification model";
   if (leaf.n_reals < shape.p + 2) return "coefficients of a regression leaf are out of range";

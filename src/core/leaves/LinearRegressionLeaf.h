@@ -35,9 +35,14 @@ class LinearRegressionLeafModel : public LeafModel {
   void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
                double* out, double* confidence) const override;
   std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
+  void describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const override;
+  bool linear() const override { return true; }
+  bool linear_terms(const LeafPayload& leaf, const OutcomeShape& shape, LinearTerms& out) const override;
 
  protected:
   virtual int kind() const = 0;
+  // The name of the regularisation value (the payload's first double).
+  virtual const char* value_name() const = 0;
   // Weights (p + 1, bias last) for rows[0..m) of the training data, given
   // also as a dense design X (m x (p + 1), bias column last) and outcome y,
   // with regularisation value `value`.

@@ -38,6 +38,103 @@ void select_rows(const Eigen::MatrixXd& from, const std::vector<int>& at, Eigen:
 
 }  // namespace
 
+// C by stratified k-fold cross-validation inside the leaf (folds from the
+// leaf's generator): the grid index with the most held-out rows right (ties:
+// the smaller C), and each output's mean fold solution at it (refit_start).
+size_t LinearSvmLeafModel::choose_cost(const TrainingData& data, const int* rows, size_t n,
+                                       const std::vector<int>& present, const std::vector<int>& positive,
+                                       double f_pos, double f_neg, bool newton, const Eigen::MatrixXd& x_leaf,
+                                       Rng& rng, std::vector<std::vector<double>>& refit_start) const {
+  const std::vector<double>& grid = opt_.cost_grid;
+  const int folds = opt_.cv_folds;
+  const size_t n_out = positive.size();
+  size_t best = 0;
+  // Stratified folds: shuffle, group by class, deal out round-robin.
+  std::vector<int> order(n);
+  for (size_t k = 0; k < n; ++k) order[k] = static_cast<int>(k);
+  rng.shuffle(order.data(), n);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return data.y[rows[a]] < data.y[rows[b]]; });
+  std::vector<int> fold(n);
+  for (size_t k = 0; k < n; ++k) fold[order[k]] = static_cast<int>(k % folds);
+
+  // Warm starts: along the C path within a fold; the first C of a fold
+  // starts from the previous fold's solution; the final refit starts from
+  // the folds' mean solution at the chosen C. CV solves stop at the looser
+  // cv_tolerance: only their held-out accuracy is used.
+  std::vector<std::vector<double>> warm(grid.size() * n_out);  // last fold's solutions
+  std::vector<std::vector<double>> mean(grid.size() * n_out);
+  std::vector<long> correct(grid.size(), 0);
+  std::vector<int> train_rows, test_rows, train_at, test_at;  // row ids, positions in the leaf
+  std::vector<double> dec, dec_row(n_out);
+  Eigen::MatrixXd x_train, x_test;
+  Eigen::VectorXd y_train, c_base;
+  int used_folds = 0;
+  for (int f = 0; f < folds; ++f) {
+    train_rows.clear();
+    test_rows.clear();
+    train_at.clear();
+    test_at.clear();
+    for (size_t k = 0; k < n; ++k) {
+      (fold[k] == f ? test_rows : train_rows).push_back(rows[k]);
+      (fold[k] == f ? test_at : train_at).push_back(static_cast<int>(k));
+    }
+    if (test_rows.empty()) continue;
+    ++used_folds;
+    const size_t nt = test_rows.size();
+    dec.assign(grid.size() * n_out * nt, 0.0);
+    // These solves only score C values. For few predictors the fold's rows
+    // are gathered once into dense matrices and solved by the full-Hessian
+    // Newton solver (same objective; LIBLINEAR's per-call set-up and CG
+    // steps dominate on leaf-sized problems). The leaf's own SVM below is
+    // always fitted by LIBLINEAR.
+    if (newton) {
+      select_rows(x_leaf, train_at, x_train);
+      select_rows(x_leaf, test_at, x_test);
+    }
+    for (size_t o = 0; o < n_out; ++o) {
+      if (newton)
+        binary_problem(data, train_rows.data(), train_rows.size(), positive[o], opt_.balanced,
+                       f_pos, f_neg, y_train, c_base);
+      std::vector<double> w;
+      for (size_t g = 0; g < grid.size(); ++g) {
+        std::vector<double>& slot = warm[g * n_out + o];
+        const std::vector<double>& start = w.empty() ? slot : w;
+        double* out_dec = &dec[(g * n_out + o) * nt];
+        if (newton) {
+          w = train_binary_svm_newton_dense(x_train, y_train, grid[g] * c_base,
+                                            opt_.cv_tolerance, start);
+          Eigen::Map<Eigen::VectorXd>(out_dec, nt) =
+              x_test * Eigen::Map<const Eigen::VectorXd>(w.data(), w.size());
+        } else {
+          w = train_binary_linear(data, train_rows.data(), train_rows.size(), positive[o],
+                                  grid[g], opt_.balanced, opt_.cv_tolerance, start, f_pos, f_neg,
+                                  liblinear_solver());
+          for (size_t t = 0; t < nt; ++t) out_dec[t] = dot(w.data(), data.scaled.row(test_rows[t]));
+        }
+        slot = w;
+        std::vector<double>& m = mean[g * n_out + o];
+        if (m.empty()) m.assign(w.size(), 0.0);
+        for (size_t k = 0; k < w.size(); ++k) m[k] += w[k];
+      }
+    }
+    for (size_t g = 0; g < grid.size(); ++g)
+      for (size_t t = 0; t < nt; ++t) {
+        for (size_t o = 0; o < n_out; ++o) dec_row[o] = dec[(g * n_out + o) * nt + t];
+        correct[g] += class_from_decisions(dec_row.data(), present.data(), present.size()) ==
+                      data.y[test_rows[t]];
+      }
+  }
+  for (size_t g = 1; g < grid.size(); ++g)
+    if (correct[g] > correct[best]) best = g;  // ties keep the smaller C
+  for (size_t o = 0; o < n_out; ++o) {
+    std::vector<double>& m = mean[best * n_out + o];
+    for (double& v : m) v /= used_folds;
+    refit_start[o] = m;
+  }
+  return best;
+}
+
 void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n,
                              const int* counts, Rng& rng, LeafFit& out) const {
   const int K = data.num_classes;
@@ -73,93 +170,11 @@ void LinearSvmLeafModel::fit(const TrainingData& data, const int* rows, size_t n
   size_t best = 0;
   const int folds = opt_.cv_folds;
   std::vector<std::vector<double>> refit_start(n_out);
-  if (grid.size() > 1 && folds > 1) {
-    // Stratified folds: shuffle, group by class, deal out round-robin.
-    std::vector<int> order(n);
-    for (size_t k = 0; k < n; ++k) order[k] = static_cast<int>(k);
-    rng.shuffle(order.data(), n);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return data.y[rows[a]] < data.y[rows[b]]; });
-    std::vector<int> fold(n);
-    for (size_t k = 0; k < n; ++k) fold[order[k]] = static_cast<int>(k % folds);
-
-    // Warm starts: along the C path within a fold; the first C of a fold
-    // starts from the previous fold's solution; the final refit starts from
-    // the folds' mean solution at the chosen C. CV solves stop at the looser
-    // cv_tolerance: only their held-out accuracy is used.
-    std::vector<std::vector<double>> warm(grid.size() * n_out);  // last fold's solutions
-    std::vector<std::vector<double>> mean(grid.size() * n_out);
-    std::vector<long> correct(grid.size(), 0);
-    std::vector<int> train_rows, test_rows, train_at, test_at;  // row ids, positions in the leaf
-    std::vector<double> dec, dec_row(n_out);
-    Eigen::MatrixXd x_train, x_test;
-    Eigen::VectorXd y_train, c_base;
-    int used_folds = 0;
-    for (int f = 0; f < folds; ++f) {
-      train_rows.clear();
-      test_rows.clear();
-      train_at.clear();
-      test_at.clear();
-      for (size_t k = 0; k < n; ++k) {
-        (fold[k] == f ? test_rows : train_rows).push_back(rows[k]);
-        (fold[k] == f ? test_at : train_at).push_back(static_cast<int>(k));
-      }
-      if (test_rows.empty()) continue;
-      ++used_folds;
-      const size_t nt = test_rows.size();
-      dec.assign(grid.size() * n_out * nt, 0.0);
-      // These solves only score C values. For few predictors the fold's rows
-      // are gathered once into dense matrices and solved by the full-Hessian
-      // Newton solver (same objective; LIBLINEAR's per-call set-up and CG
-      // steps dominate on leaf-sized problems). The leaf's own SVM below is
-      // always fitted by LIBLINEAR.
-      if (newton) {
-        select_rows(x_leaf, train_at, x_train);
-        select_rows(x_leaf, test_at, x_test);
-      }
-      for (size_t o = 0; o < n_out; ++o) {
-        if (newton)
-          binary_problem(data, train_rows.data(), train_rows.size(), positive[o], opt_.balanced,
-                         f_pos, f_neg, y_train, c_base);
-        std::vector<double> w;
-        for (size_t g = 0; g < grid.size(); ++g) {
-          std::vector<double>& slot = warm[g * n_out + o];
-          const std::vector<double>& start = w.empty() ? slot : w;
-          double* out_dec = &dec[(g * n_out + o) * nt];
-          if (newton) {
-            w = train_binary_svm_newton_dense(x_train, y_train, grid[g] * c_base,
-                                              opt_.cv_tolerance, start);
-            Eigen::Map<Eigen::VectorXd>(out_dec, nt) =
-                x_test * Eigen::Map<const Eigen::VectorXd>(w.data(), w.size());
-          } else {
-            w = train_binary_linear(data, train_rows.data(), train_rows.size(), positive[o],
-                                    grid[g], opt_.balanced, opt_.cv_tolerance, start, f_pos, f_neg,
-                                    liblinear_solver());
-            for (size_t t = 0; t < nt; ++t) out_dec[t] = dot(w.data(), data.scaled.row(test_rows[t]));
-          }
-          slot = w;
-          std::vector<double>& m = mean[g * n_out + o];
-          if (m.empty()) m.assign(w.size(), 0.0);
-          for (size_t k = 0; k < w.size(); ++k) m[k] += w[k];
-        }
-      }
-      for (size_t g = 0; g < grid.size(); ++g)
-        for (size_t t = 0; t < nt; ++t) {
-          for (size_t o = 0; o < n_out; ++o) dec_row[o] = dec[(g * n_out + o) * nt + t];
-          correct[g] += class_from_decisions(dec_row.data(), present.data(), present.size()) ==
-                        data.y[test_rows[t]];
-        }
-    }
-    for (size_t g = 1; g < grid.size(); ++g)
-      if (correct[g] > correct[best]) best = g;  // ties keep the smaller C
-    for (size_t o = 0; o < n_out; ++o) {
-      std::vector<double>& m = mean[best * n_out + o];
-      for (double& v : m) v /= used_folds;
-      refit_start[o] = m;
-    }
-  }
+  if (grid.size() > 1 && folds > 1)
+    best = choose_cost(data, rows, n, present, positive, f_pos, f_neg, newton, x_leaf, rng, refit_start);
 
   out.kind = kind();
+  out.ints.assign(counts, counts + K);  // the payload starts with the full class counts
   out.ints.push_back(static_cast<int>(present.size()));
   out.ints.insert(out.ints.end(), present.begin(), present.end());
   out.reals.assign(1, grid[best]);
@@ -258,6 +273,26 @@ void LinearSvmLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& sh
 
 std::string LinearSvmLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
   return check_linear_payload(leaf, shape);
+}
+
+bool LinearSvmLeafModel::linear_terms(const LeafPayload& leaf, const OutcomeShape& shape, LinearTerms& out) const {
+  const int K = shape.num_classes;
+  out.n_classes = leaf.ints[K];
+  out.classes = leaf.ints + K + 1;
+  out.outputs = static_cast<int>(linear_outputs(static_cast<size_t>(out.n_classes)));
+  out.weights = leaf.reals + 1;
+  return true;
+}
+
+void LinearSvmLeafModel::describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const {
+  const int K = shape.num_classes;
+  describe_class_counts(leaf, shape, out);
+  LinearTerms lt;
+  linear_terms(leaf, shape, lt);
+  out.ints("n_classes", leaf.ints, K, 1);
+  out.ints("classes", leaf.ints, K + 1, static_cast<size_t>(lt.n_classes));
+  out.reals("cost", leaf.reals, 0, 1);
+  out.matrix("coef", leaf.reals, 1, static_cast<int>(shape.p) + 1, lt.outputs);
 }
 
 }  // namespace svf

@@ -8,6 +8,7 @@
 #ifndef SVFOREST_LINEARSVMLEAF_H
 #define SVFOREST_LINEARSVMLEAF_H
 
+#include <Eigen/Dense>
 #include <vector>
 #include "LeafModel.h"
 
@@ -43,6 +44,9 @@ class LinearSvmLeafModel : public LeafModel {
   void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node* row,
                double* out, double* confidence) const override;
   std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
+  void describe(const LeafPayload& leaf, const OutcomeShape& shape, PayloadDescription& out) const override;
+  bool linear() const override { return true; }
+  bool linear_terms(const LeafPayload& leaf, const OutcomeShape& shape, LinearTerms& out) const override;
 
  protected:
   // Leaf kinds with the same payload and fit but another loss (logistic
@@ -51,6 +55,10 @@ class LinearSvmLeafModel : public LeafModel {
   virtual int kind() const { return kKind; }
   virtual int liblinear_solver() const;
   virtual bool squared_hinge() const { return true; }
+  // C by cross-validation inside the leaf (LinearSvmLeaf.cpp)
+  size_t choose_cost(const TrainingData& data, const int* rows, size_t n, const std::vector<int>& present,
+                     const std::vector<int>& positive, double f_pos, double f_neg, bool newton,
+                     const Eigen::MatrixXd& x_leaf, Rng& rng, std::vector<std::vector<double>>& refit_start) const;
   LinearSvmOptions opt_;
 };
 

@@ -18,6 +18,7 @@ class LinearSvrLeafModel : public LinearRegressionLeafModel {
 
  protected:
   int kind() const override { return kKind; }
+  const char* value_name() const override { return "cost"; }
   std::vector<double> solve(const TrainingData& data, const int* rows, size_t m, const Eigen::MatrixXd& X,
                             const Eigen::VectorXd& y, double cost) const override;
 };

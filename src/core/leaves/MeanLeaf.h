@@ -23,6 +23,10 @@ class MeanLeafModel : public LeafModel {
     if (confidence) *confidence = 0.0;
   }
   std::string check(const LeafPayload& leaf, const OutcomeShape& shape) const override;
+  void describe(const LeafPayload& leaf, const OutcomeShape&, PayloadDescription& out) const override {
+    out.reals("mean", leaf.reals, 0, 1);
+  }
+  bool holds_model() const override { return false; }
 };
 
 // The payload of a leaf predicting the mean outcome of rows[0..n).

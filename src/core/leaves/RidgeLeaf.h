@@ -17,6 +17,7 @@ class RidgeLeafModel : public LinearRegressionLeafModel {
 
  protected:
   int kind() const override { return kKind; }
+  const char* value_name() const override { return "lambda"; }
   std::vector<double> solve(const TrainingData& data, const int* rows, size_t m, const Eigen::MatrixXd& X,
                             const Eigen::VectorXd& y, double lambda) const override;
 };

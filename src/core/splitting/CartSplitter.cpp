@@ -20,6 +20,10 @@ std::unique_ptr<Splitter> CartSplitter::create(const Params& params) {
   return std::unique_ptr<Splitter>(new CartSplitter(sigma > 0 ? sigma : params.integer("sigma0")));
 }
 
+std::unique_ptr<Splitter> make_cart_splitter(size_t sigma) {
+  return std::unique_ptr<Splitter>(new CartSplitter(sigma));
+}
+
 bool CartSplitter::find_split(const NodeContext& node, Rng& , SplitRule& rule) const {
   const TrainingData& data = *node.data;
   const int* rows = node.rows;

@@ -10,299 +10,6 @@
 
 namespace svf {
 
-int NodeSvm::predict(const feature_node* row, size_t p) const {
-  if (classes.size() < 2) return constant;
-  double decision;
-  return linear_class(w.data(), classes.data(), classes.size(), p, row, &decision);
-}
-
-namespace {
-
-// Four dot products side by side, each summed in index order as a single
-// loop would sum it: out[i] = sum_j w[i][j] * x[i][j].
-inline void four_dots(const double* const w[4], const double* const x[4], size_t len, double out[4]) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  for (size_t j = 0; j < len; ++j) {
-    s0 += w[0][j] * x[0][j];
-    s1 += w[1][j] * x[1][j];
-    s2 += w[2][j] * x[2][j];
-    s3 += w[3][j] * x[3][j];
-  }
-  out[0] = s0;
-  out[1] = s1;
-  out[2] = s2;
-  out[3] = s3;
-}
-
-// One binary SVM: the full-Hessian Newton solver on the node's dense design
-// for few predictors, else LIBLINEAR on the rows repeated as often as they
-// were drawn. negative >= 0: a two-class SVM, whose sides get opt.class_factor.
-std::vector<double> binary_svm(const TrainingData& data, const NewtonDesign* design, const int* rows,
-                               const int* mult, size_t n, int positive, int negative,
-                               const OobSvmOptions& opt, const std::vector<double>& init,
-                               const double* init_z = nullptr) {
-  const bool factors = negative >= 0 && !opt.class_factor.empty();
-  const double f_pos = factors ? opt.class_factor[positive] : 1.0;
-  const double f_neg = factors ? opt.class_factor[negative] : 1.0;
-  if (design)
-    return train_binary_svm_newton(*design, positive, opt.cost, opt.balanced, opt.tolerance, init, f_pos,
-                                   f_neg, opt.max_iter, init_z);
-  if (!mult)
-    return train_binary_svm(data, rows, n, positive, opt.cost, opt.balanced, opt.tolerance, init,
-                            f_pos, f_neg);
-  std::vector<int> expanded;
-  for (size_t k = 0; k < n; ++k) expanded.insert(expanded.end(), mult[k], rows[k]);
-  return train_binary_svm(data, expanded.data(), expanded.size(), positive, opt.cost,
-                          opt.balanced, opt.tolerance, init, f_pos, f_neg);
-}
-
-}  // namespace
-
-NodeSvm fit_node_svm(const TrainingData& data, const int* rows, const int* mult, size_t n,
-                     const OobSvmOptions& opt, const std::vector<std::vector<double>>* warm,
-                     std::vector<std::vector<double>>* solutions, const NewtonDesign* from,
-                     const int* from_pos, const std::vector<std::vector<double>>* from_z) {
-  const int K = data.num_classes;
-  const size_t p1 = data.x->n_cols() + 1;
-  std::vector<int> counts(K, 0);
-  for (size_t k = 0; k < n; ++k) counts[data.y[rows[k]]] += mult ? mult[k] : 1;
-  NodeSvm svm;
-  // the constant class is the leaf's majority class (first on ties), as in leaf_class()
-  svm.constant = static_cast<int>(std::max_element(counts.begin(), counts.end()) - counts.begin());
-  if (solutions) solutions->assign(K, std::vector<double>());
-  bool constant = false;
-  for (int k = 0; k < K; ++k) {
-    if (counts[k] <= 0) continue;
-    if (counts[k] < opt.min_class_rows) {
-      if (!opt.rare_as_negative) constant = true;
-      continue;
-    }
-    svm.classes.push_back(k);
-  }
-  if (constant || svm.classes.size() < 2) {
-    svm.classes.clear();
-    return svm;
-  }
-  // the rows as one dense design, shared by the class SVMs (Newton solver;
-  // LIBLINEAR only for sparse data with many predictors)
-  NewtonDesign design;
-  const bool newton = static_cast<int>(p1) <= kNewtonMaxDim || !data.x->is_sparse();
-  if (newton && from && from_pos && from->xt.rows() == static_cast<Eigen::Index>(p1)) {
-    design.xt.resize(static_cast<Eigen::Index>(p1), static_cast<Eigen::Index>(n));
-    design.weight.resize(n);
-    design.label.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      design.xt.col(static_cast<Eigen::Index>(i)) = from->xt.col(from_pos[i]);
-      design.weight[i] = mult ? mult[i] : 1.0;
-      design.label[i] = data.y[rows[i]];
-    }
-  } else if (newton) {
-    build_newton_design(data, rows, mult, n, design);
-  }
-  const NewtonDesign* dp = newton ? &design : nullptr;
-  static const std::vector<double> none;
-  auto start = [&](int k) -> const std::vector<double>& {
-    return warm && !(*warm)[k].empty() ? (*warm)[k] : none;
-  };
-  // Newton solver: the one-vs-rest problems' gradients at 0 from per-class
-  // sums (one pass over the rows for all), and the starting decision values
-  // from the node's (from_z), not recomputed: two matrix-vector products
-  // over the rows per class saved (7% of an RSVF fit on letter, same model)
-  if (newton && svm.classes.size() > 2) sum_design_classes(design, K);
-  std::vector<double> z_start;
-  auto start_z = [&](int k, double sign) -> const double* {
-    if (!newton || !from || !from_pos || !from_z || (*from_z)[k].empty() || start(k).empty()) return nullptr;
-    z_start.resize(n);
-    for (size_t i = 0; i < n; ++i) z_start[i] = sign * (*from_z)[k][from_pos[i]];
-    return z_start.data();
-  };
-  if (svm.classes.size() == 2) {
-    const int pos = svm.classes[1], neg = svm.classes[0];
-    std::vector<double> init = start(pos);
-    const double* init_z = start_z(pos, 1.0);
-    if (init.empty() && !start(neg).empty()) {
-      init = start(neg);
-      for (double& v : init) v = -v;
-      init_z = start_z(neg, -1.0);
-    }
-    svm.w = binary_svm(data, dp, rows, mult, n, pos, neg, opt, init, init_z);
-    if (solutions) {
-      (*solutions)[pos] = svm.w;
-      (*solutions)[neg] = svm.w;
-      for (double& v : (*solutions)[neg]) v = -v;
-    }
-    return svm;
-  }
-  svm.w.reserve(svm.classes.size() * p1);
-  for (int k : svm.classes) {
-    std::vector<double> w = binary_svm(data, dp, rows, mult, n, k, -1, opt, start(k), start_z(k, 1.0));
-    svm.w.insert(svm.w.end(), w.begin(), w.end());
-    if (solutions) (*solutions)[k] = std::move(w);
-  }
-  return svm;
-}
-
-size_t count_errors(const NodeSvm& svm, const TrainingData& data, const int* rows, size_t n) {
-  const size_t p = data.x->n_cols();
-  size_t wrong = 0;
-  for (size_t k = 0; k < n; ++k)
-    wrong += svm.predict(data.scaled.row(rows[k]), p) != data.y[rows[k]];
-  return wrong;
-}
-
-void gather_oob_rows(const TrainingData& data, const int* oob, size_t n, OobRows& out) {
-  out.ids = oob;
-  out.n = n;
-  out.p1 = data.x->n_cols() + 1;
-  out.x.assign(n * out.p1, 0.0);
-  for (size_t k = 0; k < n; ++k) {
-    double* row = out.x.data() + k * out.p1;
-    for (const feature_node* e = data.scaled.row(oob[k]); e->index != -1; ++e) row[e->index - 1] = e->value;
-  }
-}
-
-size_t count_errors(const NodeSvm& svm, const TrainingData& data, const OobRows& rows, const int* at,
-                    size_t n) {
-  const size_t p1 = rows.p1;
-  const int* y = data.y;
-  if (svm.classes.size() < 2) {
-    size_t wrong = 0;
-    for (size_t k = 0; k < n; ++k) wrong += svm.constant != y[rows.ids[at[k]]];
-    return wrong;
-  }
-  // Each decision value is summed in column order, as dot() sums a row's
-  // non-zero entries (a zero entry adds +-0, which leaves the sum as it is),
-  // so the classes are those of count_errors(); four sums run side by side.
-  size_t wrong = 0;
-  const double* w = svm.w.data();
-  if (svm.classes.size() == 2) {
-    size_t k = 0;
-    for (; k + 4 <= n; k += 4) {
-      const double* const ws[4] = {w, w, w, w};
-      const double* const xs[4] = {&rows.x[at[k] * p1], &rows.x[at[k + 1] * p1], &rows.x[at[k + 2] * p1],
-                                   &rows.x[at[k + 3] * p1]};
-      double s[4];
-      four_dots(ws, xs, p1, s);
-      for (size_t i = 0; i < 4; ++i)
-        wrong += (s[i] > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k + i]]];
-    }
-    for (; k < n; ++k) {
-      const double* x = &rows.x[at[k] * p1];
-      double s = 0.0;
-      for (size_t j = 0; j < p1; ++j) s += w[j] * x[j];
-      wrong += (s > 0.0 ? svm.classes[1] : svm.classes[0]) != y[rows.ids[at[k]]];
-    }
-    return wrong;
-  }
-  const size_t n_out = svm.classes.size();
-  std::vector<double> dec(n_out);
-  for (size_t k = 0; k < n; ++k) {
-    const double* x = &rows.x[at[k] * p1];
-    size_t o = 0;
-    for (; o + 4 <= n_out; o += 4) {
-      const double* const ws[4] = {w + o * p1, w + (o + 1) * p1, w + (o + 2) * p1, w + (o + 3) * p1};
-      const double* const xs[4] = {x, x, x, x};
-      four_dots(ws, xs, p1, &dec[o]);
-    }
-    for (; o < n_out; ++o) {
-      const double* wo = w + o * p1;
-      double s = 0.0;
-      for (size_t j = 0; j < p1; ++j) s += wo[j] * x[j];
-      dec[o] = s;
-    }
-    size_t best = 0;
-    for (size_t c = 1; c < n_out; ++c)
-      if (dec[c] > dec[best]) best = c;
-    wrong += svm.classes[best] != y[rows.ids[at[k]]];
-  }
-  return wrong;
-}
-
-namespace {
-
-// The rows of a candidate's two children: in-bag rows (with multiplicities;
-// rows within `band` of tau go to both) and out-of-bag rows (plain rule).
-struct ChildRows {
-  std::vector<int> left, right, mult_left, mult_right, oob_left, oob_right;
-  std::vector<int> at_left, at_right;  // positions of oob_left, oob_right in the node's OOB rows
-  std::vector<int> pos_left, pos_right;  // positions of left, right in rows[0..n)
-};
-
-// False when the split is invalid: a child with fewer than min_leaf in-bag
-// rows, or with all of them (rows count mult times).
-bool split_children(const int* rows, const int* mult, size_t n, const double* proj_in, const int* oob,
-                    size_t n_oob, const double* proj_oob, double tau, double band, size_t min_leaf,
-                    ChildRows& c) {
-  size_t n_all = 0, n_left = 0, n_right = 0;
-  for (size_t k = 0; k < n; ++k) {
-    const int times = mult ? mult[k] : 1;
-    n_all += times;
-    if (proj_in[k] <= tau + band) {
-      c.left.push_back(rows[k]);
-      c.mult_left.push_back(times);
-      c.pos_left.push_back(static_cast<int>(k));
-      n_left += times;
-    }
-    if (proj_in[k] > tau - band) {
-      c.right.push_back(rows[k]);
-      c.mult_right.push_back(times);
-      c.pos_right.push_back(static_cast<int>(k));
-      n_right += times;
-    }
-  }
-  if (n_left < min_leaf || n_right < min_leaf || n_left >= n_all || n_right >= n_all) return false;
-  for (size_t k = 0; k < n_oob; ++k) {
-    const bool left = proj_oob[k] <= tau;
-    (left ? c.oob_left : c.oob_right).push_back(oob[k]);
-    (left ? c.at_left : c.at_right).push_back(static_cast<int>(k));
-  }
-  return true;
-}
-
-}  // namespace
-
-long score_split(const TrainingData& data, const int* rows, const int* mult, size_t n,
-                 const double* proj_in, const int* oob, size_t n_oob, const double* proj_oob,
-                 double tau, double band, const OobSvmOptions& opt,
-                 const std::vector<std::vector<double>>& warm, long give_up, const OobRows* dense_oob,
-                 const NewtonDesign* node_design, const int* node_pos,
-                 const std::vector<std::vector<double>>* node_z) {
-  ChildRows c;
-  if (!split_children(rows, mult, n, proj_in, oob, n_oob, proj_oob, tau, band, opt.min_leaf, c)) return -1;
-  if (dense_oob && dense_oob->x.empty()) dense_oob = nullptr;
-  if (node_design && node_pos) {  // positions in rows -> positions in the node's design
-    for (int& k : c.pos_left) k = node_pos[k];
-    for (int& k : c.pos_right) k = node_pos[k];
-  }
-  const bool copy = node_design && node_design->xt.cols() > 0;
-  // a child without OOB rows adds no error whatever its SVM: not fitted
-  long errors = 0;
-  if (!c.oob_left.empty()) {
-    const NodeSvm svm = fit_node_svm(data, c.left.data(), c.mult_left.data(), c.left.size(), opt, &warm, nullptr,
-                                     copy ? node_design : nullptr, c.pos_left.data(), node_z);
-    errors = dense_oob ? count_errors(svm, data, *dense_oob, c.at_left.data(), c.at_left.size())
-                       : count_errors(svm, data, c.oob_left.data(), c.oob_left.size());
-    if (errors > give_up) return -2;
-  }
-  if (!c.oob_right.empty()) {
-    const NodeSvm svm = fit_node_svm(data, c.right.data(), c.mult_right.data(), c.right.size(), opt, &warm, nullptr,
-                                     copy ? node_design : nullptr, c.pos_right.data(), node_z);
-    errors += dense_oob ? count_errors(svm, data, *dense_oob, c.at_right.data(), c.at_right.size())
-                        : count_errors(svm, data, c.oob_right.data(), c.oob_right.size());
-  }
-  return errors;
-}
-
-long best_split(const std::vector<long>& child_errors, long parent_errors) {
-  long best = -1;
-  for (size_t c = 0; c < child_errors.size(); ++c) {
-    const long e = child_errors[c];
-    if (e < 0 || e >= parent_errors) continue;
-    if (best < 0 || e < child_errors[best]) best = static_cast<long>(c);
-  }
-  return best;
-}
-
 OobSvmSplitter::OobSvmSplitter(const OobSvmOptions& options) : opt_(options) {
   if (opt_.proj_dim < 1) opt_.proj_dim = 1;
   if (opt_.min_leaf < 1) opt_.min_leaf = 1;
@@ -503,6 +210,64 @@ bool OobSvmSplitter::find_regression_split(const NodeContext& node, const std::v
   return true;
 }
 
+namespace {
+
+// 2a. screening: with more candidates than screen_keep, each is first
+// scored with child SVMs trained on a random share (screen_fraction) of the
+// node's distinct in-bag rows, and only the screen_keep best go on to 2b.
+// Returns the finalists (all candidates without screening), in drawing order.
+std::vector<size_t> screen_candidates(const NodeContext& node, const OobSvmOptions& opt, const std::vector<int>& unique,
+                                      const std::vector<int>& mult, const std::vector<Projection>& projections,
+                                      const std::vector<Candidate>& candidates,
+                                      const std::vector<std::vector<double>>& parent_solution,
+                                      const OobRows& dense_oob, const NewtonDesign& node_design,
+                                      const std::vector<std::vector<double>>& node_z, Rng& rng) {
+  const TrainingData& data = *node.data;
+  const int* oob = node.oob;
+  const size_t n_oob = node.n_oob, nu = unique.size();
+  std::vector<size_t> finalists(candidates.size());
+  for (size_t c = 0; c < candidates.size(); ++c) finalists[c] = c;
+  const size_t n_screen = static_cast<size_t>(std::ceil(opt.screen_fraction * static_cast<double>(nu)));
+  if (opt.screen_fraction < 1.0 && candidates.size() > opt.screen_keep && n_screen >= kMinScreenRows &&
+      n_screen < nu) {
+    // the subsample: n_screen of the distinct rows (partial Fisher-Yates), in row order
+    std::vector<size_t> pick(nu);
+    for (size_t k = 0; k < nu; ++k) pick[k] = k;
+    for (size_t k = 0; k < n_screen; ++k) std::swap(pick[k], pick[k + rng.below(nu - k)]);
+    pick.resize(n_screen);
+    std::sort(pick.begin(), pick.end());
+    std::vector<int> sub_rows(n_screen), sub_mult(n_screen), pick_pos(n_screen);
+    for (size_t k = 0; k < n_screen; ++k) {
+      pick_pos[k] = static_cast<int>(pick[k]);
+      sub_rows[k] = unique[pick[k]];
+      sub_mult[k] = mult[pick[k]];
+    }
+    std::vector<long> screen_errors(candidates.size(), -1);
+    // no early abandoning here: the ranking must not depend on thread timing
+    node.inner->run(candidates.size(), [&](size_t c) {
+      const Projection& pr = projections[candidates[c].projection];
+      std::vector<double> sub_proj(n_screen);
+      for (size_t k = 0; k < n_screen; ++k) sub_proj[k] = pr.in[pick[k]];
+      screen_errors[c] = score_split(data, sub_rows.data(), sub_mult.data(), n_screen, sub_proj.data(), oob, n_oob,
+                                     pr.out.data(), candidates[c].tau, opt.delta_tau * (pr.hi - pr.lo), opt,
+                                     parent_solution, std::numeric_limits<long>::max(), &dense_oob, &node_design,
+                                     pick_pos.data(), &node_z);
+    });
+    // fewest screening errors first, invalid (-1) last, ties in drawing order
+    auto rank = [&](size_t a, size_t b) {
+      const long ea = screen_errors[a] < 0 ? std::numeric_limits<long>::max() : screen_errors[a];
+      const long eb = screen_errors[b] < 0 ? std::numeric_limits<long>::max() : screen_errors[b];
+      return ea < eb || (ea == eb && a < b);
+    };
+    std::sort(finalists.begin(), finalists.end(), rank);
+    finalists.resize(opt.screen_keep);
+    std::sort(finalists.begin(), finalists.end());
+  }
+  return finalists;
+}
+
+}  // namespace
+
 bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const {
   const TrainingData& data = *node.data;
   const int* rows = node.rows;
@@ -556,47 +321,9 @@ bool OobSvmSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule& ru
   if (static_cast<int>(data.x->n_cols()) + 1 <= kNewtonMaxDim || !data.x->is_sparse())
     gather_oob_rows(data, oob, n_oob, dense_oob);
 
-  // 2a. screening: with more candidates than screen_keep, each is first
-  // scored with child SVMs trained on a random share (screen_fraction) of the
-  // node's distinct in-bag rows, and only the screen_keep best go on to 2b
-  std::vector<size_t> finalists(candidates.size());
-  for (size_t c = 0; c < candidates.size(); ++c) finalists[c] = c;
-  const size_t n_screen = static_cast<size_t>(std::ceil(opt_.screen_fraction * static_cast<double>(nu)));
-  if (opt_.screen_fraction < 1.0 && candidates.size() > opt_.screen_keep && n_screen >= kMinScreenRows &&
-      n_screen < nu) {
-    // the subsample: n_screen of the distinct rows (partial Fisher-Yates), in row order
-    std::vector<size_t> pick(nu);
-    for (size_t k = 0; k < nu; ++k) pick[k] = k;
-    for (size_t k = 0; k < n_screen; ++k) std::swap(pick[k], pick[k + rng.below(nu - k)]);
-    pick.resize(n_screen);
-    std::sort(pick.begin(), pick.end());
-    std::vector<int> sub_rows(n_screen), sub_mult(n_screen), pick_pos(n_screen);
-    for (size_t k = 0; k < n_screen; ++k) {
-      pick_pos[k] = static_cast<int>(pick[k]);
-      sub_rows[k] = unique[pick[k]];
-      sub_mult[k] = mult[pick[k]];
-    }
-    std::vector<long> screen_errors(candidates.size(), -1);
-    // no early abandoning here: the ranking must not depend on thread timing
-    node.inner->run(candidates.size(), [&](size_t c) {
-      const Projection& pr = projections[candidates[c].projection];
-      std::vector<double> sub_proj(n_screen);
-      for (size_t k = 0; k < n_screen; ++k) sub_proj[k] = pr.in[pick[k]];
-      screen_errors[c] = score_split(data, sub_rows.data(), sub_mult.data(), n_screen, sub_proj.data(), oob, n_oob,
-                                     pr.out.data(), candidates[c].tau, opt_.delta_tau * (pr.hi - pr.lo), opt_,
-                                     parent_solution, std::numeric_limits<long>::max(), &dense_oob, &node_design,
-                                     pick_pos.data(), &node_z);
-    });
-    // fewest screening errors first, invalid (-1) last, ties in drawing order
-    auto rank = [&](size_t a, size_t b) {
-      const long ea = screen_errors[a] < 0 ? std::numeric_limits<long>::max() : screen_errors[a];
-      const long eb = screen_errors[b] < 0 ? std::numeric_limits<long>::max() : screen_errors[b];
-      return ea < eb || (ea == eb && a < b);
-    };
-    std::sort(finalists.begin(), finalists.end(), rank);
-    finalists.resize(opt_.screen_keep);
-    std::sort(finalists.begin(), finalists.end());
-  }
+  // 2a. screening (see screen_candidates())
+  const std::vector<size_t> finalists = screen_candidates(node, opt_, unique, mult, projections, candidates,
+                                                          parent_solution, dense_oob, node_design, node_z, rng);
 
   // 2b. score them; a candidate stops early once it cannot beat the best so far
   std::vector<long> child_errors(candidates.size(), -1);

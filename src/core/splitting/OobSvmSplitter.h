@@ -106,6 +106,21 @@ long score_split(const TrainingData& data, const int* rows, const int* mult, siz
 // among those with fewer than parent_errors (delta_e > 0); -1 if none.
 long best_split(const std::vector<long>& child_errors, long parent_errors);
 
+// The rows of a candidate's two children: in-bag rows (with multiplicities;
+// rows within `band` of tau go to both) and out-of-bag rows (plain rule).
+struct ChildRows {
+  std::vector<int> left, right, mult_left, mult_right, oob_left, oob_right;
+  std::vector<int> at_left, at_right;  // positions of oob_left, oob_right in the node's OOB rows
+  std::vector<int> pos_left, pos_right;  // positions of left, right in rows[0..n)
+};
+
+// The children of a candidate (OobSvmCriteria.cpp); false when the split is
+// invalid: a child with fewer than min_leaf in-bag rows, or with all of them
+// (rows count mult times).
+bool split_children(const int* rows, const int* mult, size_t n, const double* proj_in, const int* oob,
+                    size_t n_oob, const double* proj_oob, double tau, double band, size_t min_leaf,
+                    ChildRows& c);
+
 // Screening is skipped when the subsample would have fewer rows: on smaller
 // subsamples the ranking of candidates is too noisy (with 25% of the rows,
 // screening every node cost 3-6 points on glass, urban land cover and wine

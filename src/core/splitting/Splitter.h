@@ -52,6 +52,11 @@ class Splitter {
 // A splitter built from its parameters; throws std::invalid_argument for an
 // unknown name. The registry is splitting/Splitters.cpp.
 std::unique_ptr<Splitter> make_splitter(const std::string& name, const Params& params);
+// The names make_splitter() knows.
+std::vector<std::string> splitter_names();
+// The CART splitter with minimum node size sigma (TD-SVM's search grows its
+// first tree with it; CartSplitter.cpp).
+std::unique_ptr<Splitter> make_cart_splitter(size_t sigma);
 
 }  // namespace svf
 #endif

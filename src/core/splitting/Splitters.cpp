@@ -33,4 +33,10 @@ std::unique_ptr<Splitter> make_splitter(const std::string& name, const Params& p
   throw std::invalid_argument("unknown splitter '" + name + "'");
 }
 
+std::vector<std::string> splitter_names() {
+  std::vector<std::string> out;
+  for (const SplitterEntry& e : kSplitters) out.emplace_back(e.name);
+  return out;
+}
+
 }  // namespace svf

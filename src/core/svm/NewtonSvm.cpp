@@ -80,6 +80,77 @@ void sum_design_classes(NewtonDesign& design, int num_classes) {
     design.class_sum.col(design.label[i]).noalias() += design.weight[i] * design.xt.col(i);
 }
 
+namespace {
+
+// The Newton direction s = -H^-1 g with the full Hessian H = I + 2 X_A' C_A
+// X_A over the active rows (a != 0), summed in blocks of rows (rank-k
+// updates of `block`'s width); root_c = sqrt(2 c).
+void full_newton_direction(const Eigen::MatrixXd& xt, const Eigen::VectorXd& a, const Eigen::VectorXd& root_c,
+                           const Eigen::VectorXd& g, Eigen::MatrixXd& H, Eigen::MatrixXd& block, Eigen::VectorXd& s) {
+  const Eigen::Index m = xt.cols(), kBlock = block.cols();
+  H.setIdentity();
+  Eigen::Index filled = 0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (a[i] == 0.0) continue;
+    block.col(filled) = root_c[i] * xt.col(i);
+    if (++filled == kBlock) {
+      H.selfadjointView<Eigen::Lower>().rankUpdate(block);
+      filled = 0;
+    }
+  }
+  if (filled > 0) H.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(filled));
+  s = -H.selfadjointView<Eigen::Lower>().llt().solve(g);
+}
+
+// Scratch of cg_newton_direction() (d predictors, m rows).
+struct CgBuffers {
+  Eigen::MatrixXd active;
+  Eigen::VectorXd ca, tmp, precond, r, zc, dir, hd;
+  CgBuffers(Eigen::Index d, Eigen::Index m)
+      : active(d, m), ca(m), tmp(m), precond(d), r(d), zc(d), dir(d), hd(d) {}
+};
+
+// Many predictors: H s = -g by conjugate gradients with H v = v + 2 X_A' C_A
+// X_A v over the active rows (gathered once per step), diagonally
+// preconditioned, to a residual of 0.1 |g| (LIBLINEAR's TRON).
+void cg_newton_direction(const Eigen::MatrixXd& xt, const Eigen::VectorXd& a, const Eigen::VectorXd& c,
+                         const Eigen::VectorXd& g, CgBuffers& b, Eigen::VectorXd& s) {
+  const Eigen::Index d = xt.rows(), m = xt.cols();
+  Eigen::Index k = 0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (a[i] == 0.0) continue;
+    b.active.col(k) = xt.col(i);
+    b.ca[k++] = 2.0 * c[i];
+  }
+  const auto xa = b.active.leftCols(k);
+  const auto cak = b.ca.head(k);
+  b.precond.setOnes();
+  if (k > 0) b.precond.noalias() += xa.cwiseAbs2() * cak;
+  s.setZero();
+  b.r = -g;
+  b.zc = b.r.cwiseQuotient(b.precond);
+  b.dir = b.zc;
+  double rz = b.r.dot(b.zc);
+  const double cg_stop = 0.1 * g.norm();
+  for (Eigen::Index cg = 0; cg < 2 * d && b.r.norm() > cg_stop; ++cg) {
+    b.hd = b.dir;
+    if (k > 0) {
+      b.tmp.head(k).noalias() = xa.transpose() * b.dir;
+      b.tmp.head(k).array() *= cak.array();
+      b.hd.noalias() += xa * b.tmp.head(k);
+    }
+    const double alpha = rz / b.dir.dot(b.hd);
+    s += alpha * b.dir;
+    b.r -= alpha * b.hd;
+    b.zc = b.r.cwiseQuotient(b.precond);
+    const double rz_new = b.r.dot(b.zc);
+    b.dir = b.zc + (rz_new / rz) * b.dir;
+    rz = rz_new;
+  }
+}
+
+}  // namespace
+
 std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int positive_class,
                                             double cost, bool balanced, double tolerance,
                                             const std::vector<double>& init, double pos_factor,
@@ -124,9 +195,7 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
   const bool full = d <= kNewtonMaxDim;
   const Eigen::Index kBlock = 64;
   Eigen::MatrixXd H(full ? d : 0, full ? d : 0), block(full ? d : 0, full ? kBlock : 0);
-  Eigen::MatrixXd active(full ? 0 : d, full ? 0 : m);
-  Eigen::VectorXd ca(full ? 0 : m), tmp(full ? 0 : m), precond(full ? 0 : d), r(full ? 0 : d), zc(full ? 0 : d),
-      dir(full ? 0 : d), hd(full ? 0 : d);
+  CgBuffers cg(full ? 0 : d, full ? 0 : m);
   // sqrt(2 c_i), the scale of an active row's Hessian term (computed once)
   Eigen::VectorXd root_c(full ? m : 0);
   if (full) root_c = (2.0 * c).cwiseSqrt();
@@ -142,53 +211,9 @@ std::vector<double> train_binary_svm_newton(const NewtonDesign& design, int posi
     g.noalias() += xt * a;
     if (g.norm() <= stop) break;
     if (full) {
-      H.setIdentity();
-      Eigen::Index filled = 0;
-      for (Eigen::Index i = 0; i < m; ++i) {
-        if (a[i] == 0.0) continue;
-        block.col(filled) = root_c[i] * xt.col(i);
-        if (++filled == kBlock) {
-          H.selfadjointView<Eigen::Lower>().rankUpdate(block);
-          filled = 0;
-        }
-      }
-      if (filled > 0) H.selfadjointView<Eigen::Lower>().rankUpdate(block.leftCols(filled));
-      s = -H.selfadjointView<Eigen::Lower>().llt().solve(g);
+      full_newton_direction(xt, a, root_c, g, H, block, s);
     } else {
-      // many predictors: H s = -g by conjugate gradients with H v = v +
-      // 2 X_A' C_A X_A v over the active rows (gathered once per step),
-      // diagonally preconditioned, to a residual of 0.1 |g| (LIBLINEAR's TRON)
-      Eigen::Index k = 0;
-      for (Eigen::Index i = 0; i < m; ++i) {
-        if (a[i] == 0.0) continue;
-        active.col(k) = xt.col(i);
-        ca[k++] = 2.0 * c[i];
-      }
-      const auto xa = active.leftCols(k);
-      const auto cak = ca.head(k);
-      precond.setOnes();
-      if (k > 0) precond.noalias() += xa.cwiseAbs2() * cak;
-      s.setZero();
-      r = -g;
-      zc = r.cwiseQuotient(precond);
-      dir = zc;
-      double rz = r.dot(zc);
-      const double cg_stop = 0.1 * g.norm();
-      for (Eigen::Index cg = 0; cg < 2 * d && r.norm() > cg_stop; ++cg) {
-        hd = dir;
-        if (k > 0) {
-          tmp.head(k).noalias() = xa.transpose() * dir;
-          tmp.head(k).array() *= cak.array();
-          hd.noalias() += xa * tmp.head(k);
-        }
-        const double alpha = rz / dir.dot(hd);
-        s += alpha * dir;
-        r -= alpha * hd;
-        zc = r.cwiseQuotient(precond);
-        const double rz_new = r.dot(zc);
-        dir = zc + (rz_new / rz) * dir;
-        rz = rz_new;
-      }
+      cg_newton_direction(xt, a, c, g, cg, s);
     }
     u.noalias() = xt.transpose() * s;
     // phi'(t) and phi''(t) of phi(t) = f(w + t s); only rows active now or

@@ -16,6 +16,17 @@
 //             affine subspace m_A + span(U_A) is at least as close to z as
 //             m_B + span(U_B): ||z - m_A||^2 - ||U_A' (z - m_A)||^2 <= the
 //             same for B. (T holds the node's scaling of the predictors.)
+//   projected int [rank, dim]    real [P_A (dim x p), P_B (dim x p)]
+//             the subspace rule with T folded into the bases, P = U' T:
+//             left when ||P_A x|| >= ||P_B x||.
+//   projected_affine  int [rank, dim]
+//             real [w (p), e, b_A (dim), b_B (dim), P_A (dim x p), P_B (dim x p)]
+//             the affine rule folded: with P = U' T, b = P c + U' m,
+//             w = T' (m_A - m_B) and e = 2 c' w + ||m_A||^2 - ||m_B||^2, left when
+//             e - 2 w' x - ||P_A x - b_A||^2 + ||P_B x - b_B||^2 <= 0.
+//   The projected kinds store 2 dim p values against rank (p + 2 dim): the
+//   transformation splits are written in the smaller form (SplitRule). Their
+//   rank (of the T folded in) is kept for the record; routing does not read it.
 //
 // A new split kind is a new code here, its layout, routing and check.
 #ifndef SVFOREST_SPLITKINDS_H
@@ -26,9 +37,18 @@
 #include <string>
 #include <vector>
 
+#include "Payload.h"
+
 namespace svf {
 
-enum SplitKind { kSplitAxis = 0, kSplitOblique = 1, kSplitSubspace = 2, kSplitAffine = 3 };
+enum SplitKind {
+  kSplitAxis = 0,
+  kSplitOblique = 1,
+  kSplitSubspace = 2,
+  kSplitAffine = 3,
+  kSplitProjected = 4,
+  kSplitProjectedAffine = 5
+};
 
 // Subspace rule on payload v = [T, U_A, U_B]; z is scratch of length r.
 template <typename Get>
@@ -84,6 +104,64 @@ bool affine_goes_left(const double* v, int r, int k, size_t p, Get get, double* 
   return residual(ma, ua) <= residual(mb, ub);
 }
 
+// Projected rule on payload v = [P_A, P_B] (dim x p each, column-major);
+// a is scratch of length 2 dim.
+template <typename Get>
+bool projected_goes_left(const double* v, int k, size_t p, Get get, double* a) {
+  std::fill(a, a + 2 * k, 0.0);
+  const double* pb = v + p * k;
+  for (size_t j = 0; j < p; ++j) {
+    const double xj = get(static_cast<int>(j));
+    if (xj == 0.0) continue;
+    const double* aj = v + j * k;
+    const double* bj = pb + j * k;
+    for (int i = 0; i < k; ++i) {
+      a[i] += aj[i] * xj;
+      a[k + i] += bj[i] * xj;
+    }
+  }
+  double ea = 0.0, eb = 0.0;
+  for (int i = 0; i < k; ++i) {
+    ea += a[i] * a[i];
+    eb += a[k + i] * a[k + i];
+  }
+  return ea >= eb;
+}
+
+// Projected affine rule on payload v = [w, e, b_A, b_B, P_A, P_B]; a is
+// scratch of length 2 dim.
+template <typename Get>
+bool projected_affine_goes_left(const double* v, int k, size_t p, Get get, double* a) {
+  const double* w = v;
+  const double e = v[p];
+  const double* ba = v + p + 1;
+  const double* bb = ba + k;
+  const double* pa = bb + k;
+  const double* pb = pa + p * k;
+  for (int i = 0; i < k; ++i) {
+    a[i] = -ba[i];
+    a[k + i] = -bb[i];
+  }
+  double wx = 0.0;
+  for (size_t j = 0; j < p; ++j) {
+    const double xj = get(static_cast<int>(j));
+    if (xj == 0.0) continue;
+    wx += w[j] * xj;
+    const double* aj = pa + j * k;
+    const double* bj = pb + j * k;
+    for (int i = 0; i < k; ++i) {
+      a[i] += aj[i] * xj;
+      a[k + i] += bj[i] * xj;
+    }
+  }
+  double ea = 0.0, eb = 0.0;
+  for (int i = 0; i < k; ++i) {
+    ea += a[i] * a[i];
+    eb += a[k + i] * a[k + i];
+  }
+  return e - 2.0 * wx - ea + eb <= 0.0;
+}
+
 // The projection compared with the threshold by axis and oblique splits.
 template <typename Get>
 double split_projection(int kind, const int* ints, const double* reals, Get get) {
@@ -106,8 +184,45 @@ bool split_goes_left(int kind, const int* ints, const double* reals, size_t p, G
     scratch.resize(ints[0]);
     return affine_goes_left(reals, ints[0], ints[1], p, get, scratch.data());
   }
+  if (kind == kSplitProjected) {
+    scratch.resize(2 * static_cast<size_t>(ints[1]));
+    return projected_goes_left(reals, ints[1], p, get, scratch.data());
+  }
+  if (kind == kSplitProjectedAffine) {
+    scratch.resize(2 * static_cast<size_t>(ints[1]));
+    return projected_affine_goes_left(reals, ints[1], p, get, scratch.data());
+  }
   return split_projection(kind, ints, reals, get) <= reals[0];
 }
+
+// Names and codes of the split kinds (for R's tree accessors).
+std::vector<std::pair<std::string, int>> split_kinds();
+
+// Whether a split of this kind is a linear projection compared with a
+// threshold (axis, oblique: split_projection() and split_weights() answer).
+inline bool split_has_projection(int kind) { return kind == kSplitAxis || kind == kSplitOblique; }
+
+// The columns a split reads, as weights of its projection: add(col, weight)
+// for each term (a column may come twice; weights add up). False, adding
+// nothing, for a kind that is no projection (it reads every column).
+template <typename Add>
+bool split_weights(int kind, const int* ints, const double* reals, Add add) {
+  if (kind == kSplitAxis) {
+    add(ints[0], 1.0);
+    return true;
+  }
+  if (kind == kSplitOblique) {
+    for (int k = 0; k < ints[0]; ++k) add(ints[1 + k], reals[1 + k]);
+    return true;
+  }
+  return false;
+}
+
+// Whether a split reads any column flagged in `in_group` (p flags).
+bool split_reads_columns(int kind, const int* ints, const double* reals, const std::vector<char>& in_group);
+
+// The named fields of a (checked) split payload on p predictors.
+void describe_split(int kind, const int* ints, const double* reals, size_t p, PayloadDescription& out);
 
 // Payload lengths of a node's split (the payload must have passed
 // check_split()).
@@ -132,10 +247,12 @@ struct SplitRule {
 
   static SplitRule axis(int var, double value);
   static SplitRule oblique(const std::vector<int>& index, const std::vector<double>& weight, double value);
-  // values = [T, U_A, U_B] as in the layout above
-  static SplitRule subspace(int rank, int dim, std::vector<double> values);
-  // values = [c, T, m_A, m_B, U_A, U_B] as in the layout above
-  static SplitRule affine(int rank, int dim, std::vector<double> values);
+  // values = [T, U_A, U_B] as in the layout above, on p predictors; the
+  // projected kind when that is smaller
+  static SplitRule subspace(int rank, int dim, std::vector<double> values, size_t p);
+  // values = [c, T, m_A, m_B, U_A, U_B] as in the layout above; the
+  // projected affine kind when that is smaller
+  static SplitRule affine(int rank, int dim, std::vector<double> values, size_t p);
 
   bool has_projection() const { return kind == kSplitAxis || kind == kSplitOblique; }
   double threshold() const { return reals[0]; }
