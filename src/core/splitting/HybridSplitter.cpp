@@ -41,6 +41,14 @@ bool best_cut_along(const NodeOutcome& node, const double* values,
   if (!(sorted.back().first > sorted.front().first)) return false;
   bool found = false;
   const double dn = static_cast<double>(n);
+  // a cut between values a < b with gain g
+  auto consider = [&](double g, double a, double b) {
+    if (!(g > gain)) return;
+    gain = g;
+    found = true;
+    cut = a + (b - a) / 2.0;
+    if (!(cut < b)) cut = a;
+  };
   if (node.data->regression()) {
     const double base = node.total * node.total / dn;
     double sum_left = 0.0;
@@ -49,13 +57,7 @@ bool best_cut_along(const NodeOutcome& node, const double* values,
       const double a = sorted[k].first, b = sorted[k + 1].first;
       if (!(b > a)) continue;
       const double nl = static_cast<double>(k + 1), sum_right = node.total - sum_left;
-      const double g = sum_left * sum_left / nl + sum_right * sum_right / (dn - nl) - base;
-      if (g > gain) {
-        gain = g;
-        found = true;
-        cut = a + (b - a) / 2.0;
-        if (!(cut < b)) cut = a;
-      }
+      consider(sum_left * sum_left / nl + sum_right * sum_right / (dn - nl) - base, a, b);
     }
     return found;
   }
@@ -74,13 +76,7 @@ bool best_cut_along(const NodeOutcome& node, const double* values,
     const double a = sorted[k].first, b = sorted[k + 1].first;
     if (!(b > a)) continue;
     const double nl = static_cast<double>(k + 1);
-    const double g = sq_left / nl + sq_right / (dn - nl) - base;
-    if (g > gain) {
-      gain = g;
-      found = true;
-      cut = a + (b - a) / 2.0;
-      if (!(cut < b)) cut = a;
-    }
+    consider(sq_left / nl + sq_right / (dn - nl) - base, a, b);
   }
   return found;
 }
