@@ -25,8 +25,8 @@
     invisible(.Call(`_svforest_svf_init`))
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence = FALSE) {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence)
+.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence = FALSE, want_tree_values = FALSE, want_tree_sd = FALSE) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence, want_tree_values, want_tree_sd)
 }
 
 .svf_check_forest <- function(forest) {

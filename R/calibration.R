@@ -194,9 +194,15 @@ calibration_ok <- function(cal, K) {
 # class, drawn from the seed's stream), or NULL for no calibration.
 calibration_rows <- function(calibrate, fraction, y, outcome, seed) {
   if (is.null(calibrate)) calibrate <- "none"
+  if (identical(calibrate, "conformal") && outcome == "classification") {
+    stop("`calibrate = \"conformal\"` calibrates prediction intervals of a regression forest (a numeric outcome); for class probabilities use \"platt\", \"temperature\" or \"isotonic\".", call. = FALSE)
+  }
   calibrate <- check_choice(calibrate, "calibrate", c("none", "platt", "temperature", "isotonic"))
   if (calibrate == "none") return(NULL)
-  if (outcome == "regression") stop("`calibrate` is for classification forests.", call. = FALSE)
+  if (outcome == "regression") {
+    stop(sprintf("For a numeric outcome `calibrate` must be \"conformal\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
+                 describe(calibrate), describe(calibrate)), call. = FALSE)
+  }
   fraction <- if (is.null(fraction)) 0.25 else fraction
   if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 || fraction >= 1) {
     stop("`calibration_fraction` must be a number between 0 and 1 (exclusive).", call. = FALSE)

@@ -308,7 +308,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
   user[["importance"]] <- NULL
   # rows held out for calibration (R/calibration.R): the trees do not see them
-  calibration <- calibration_rows(user[["calibrate"]], user[["calibration_fraction"]], y, outcome, seed)
+  calibration <- if (outcome == "regression" && identical(user[["calibrate"]], "conformal")) {
+    conformal_rows(user[["calibration_fraction"]], n, seed)  # R/uncertainty.R
+  } else calibration_rows(user[["calibrate"]], user[["calibration_fraction"]], y, outcome, seed)
   user[["calibrate"]] <- NULL
   user[["calibration_fraction"]] <- NULL
   if (!is.null(calibration)) {
@@ -376,7 +378,10 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   )
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
   model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
-  if (!is.null(calibration)) {
+  model$splitter_uses_oob <- isTRUE(res$splitter_uses_oob)  # R/uncertainty.R
+  if (!is.null(calibration) && outcome == "regression") {
+    model$conformal <- fit_conformal(model, x, cal_x, cal_y, num_threads)
+  } else if (!is.null(calibration)) {
     prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob
     model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)
   }

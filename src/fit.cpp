@@ -143,7 +143,9 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                                                  : svf::train_forest(td, *splitter, *leaf, opt, runner);
     runner.finish();
     result = List::create(Named("forest") = forest_to_r(td, forest), Named("oob") = R_NilValue,
-                          Named("tuning") = R_NilValue);
+                          Named("tuning") = R_NilValue,
+                          // out-of-bag rows that chose splits are no honest test rows (R/uncertainty.R)
+                          Named("splitter_uses_oob") = splitter->uses_oob());
     if (forest.oob.available && regression) {
       result["oob"] = List::create(Named("sum") = Rcpp::wrap(forest.oob.sum), Named("count") = Rcpp::wrap(forest.oob.count),
                                    Named("error") = forest.oob.error,

@@ -12,7 +12,7 @@ using Rcpp::Named;
 
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class,
-                 bool want_max_confidence = false) {
+                 bool want_max_confidence = false, bool want_tree_values = false, bool want_tree_sd = false) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -33,10 +33,18 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
   out.tree_class = want_tree_class ? tree_class.begin() : nullptr;
   Rcpp::IntegerVector max_conf(want_max_confidence ? n : 0);
   out.max_confidence_class = want_max_confidence ? max_conf.begin() : nullptr;
+  // regression: per-tree values (n x ntree) and their spread (n), on the
+  // engine's standardised outcome scale
+  const bool regression = K == 0;
+  Rcpp::NumericMatrix tree_values(want_tree_values && regression ? n : 0, want_tree_values && regression ? ntree : 0);
+  Rcpp::NumericVector tree_sd(want_tree_sd && regression ? n : 0);
+  out.tree_value = want_tree_values && regression ? tree_values.begin() : nullptr;
+  out.tree_sd = want_tree_sd && regression ? tree_sd.begin() : nullptr;
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
   return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
-                      Named("tree_class") = tree_class, Named("max_confidence_class") = max_conf);
+                      Named("tree_class") = tree_class, Named("max_confidence_class") = max_conf,
+                      Named("tree_values") = tree_values, Named("tree_sd") = tree_sd);
 }
 
 // Checks a forest list without predicting; returns TRUE or raises an R error.

@@ -46,6 +46,9 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
       std::fill(votes.begin(), votes.end(), 0);
       double best_confidence = -HUGE_VAL;
       int best_class = 0;
+      // Welford's running mean and sum of squared deviations of the trees'
+      // predictions (no cancellation when the spread is small beside the mean)
+      double run_mean = 0.0, run_ss = 0.0;
       for (size_t t = 0; t < ntree; ++t) {
         int leaf;
         double conf;
@@ -55,6 +58,12 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         if (K > 0) ++votes[cls];
         if (out.leaves) out.leaves[t * n + i] = leaf;
         if (out.tree_class) out.tree_class[t * n + i] = cls;
+        if (out.tree_value) out.tree_value[t * n + i] = dist[0];
+        if (out.tree_sd) {
+          const double delta = dist[0] - run_mean;
+          run_mean += delta / static_cast<double>(t + 1);
+          run_ss += delta * (dist[0] - run_mean);
+        }
         // the first of the most confident trees
         if (out.max_confidence_class && (t == 0 || conf > best_confidence)) {
           best_confidence = conf;
@@ -62,6 +71,7 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         }
       }
       if (out.max_confidence_class) out.max_confidence_class[i] = best_class;
+      if (out.tree_sd) out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, run_ss) / static_cast<double>(ntree)) : 0.0;
       for (int k = 0; k < outputs; ++k)
         if (out.prob) out.prob[k * n + i] = prob[k] / static_cast<double>(ntree);
       for (int k = 0; k < K; ++k)

@@ -38,6 +38,11 @@ struct PredictOutput {
   int* leaves = nullptr;
   int* tree_class = nullptr;
   int* max_confidence_class = nullptr;  // n: class of the most confident tree
+  // Regression only: n x ntree per-tree predictions, and n standard deviations
+  // of the trees' predictions around their mean (the local scale of the
+  // conformal intervals, R/uncertainty.R).
+  double* tree_value = nullptr;
+  double* tree_sd = nullptr;
 };
 
 // Scratch space of one thread.

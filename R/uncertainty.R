@@ -1,0 +1,134 @@
+# Prediction intervals and quantiles of regression forests: conformal
+# calibration on rows the trees did not see (held-out rows, or honest
+# out-of-bag rows), with the spread of the trees' predictions as local scale.
+# Everything here works from the model's own elements, for any method that
+# fits a numeric outcome.
+
+# The rows `calibrate = "conformal"` holds out of a regression fit: a random
+# `fraction` share (default 0.25) drawn from `seed`.
+conformal_rows <- function(fraction, n, seed) {
+  fraction <- if (is.null(fraction)) 0.25 else fraction
+  if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 || fraction >= 1) {
+    stop("`calibration_fraction` must be a number between 0 and 1 (exclusive).", call. = FALSE)
+  }
+  held <- with_seed(seed, sample.int(n, floor(fraction * n + 0.5)))
+  if (length(held) < 2 || length(held) > n - 2) {
+    stop(sprintf("`calibration_fraction = %s` leaves %d of %d rows for calibration; it needs at least 2, and 2 to fit.",
+                 format(fraction), length(held), n), call. = FALSE)
+  }
+  list(method = "conformal", held = sort(held))
+}
+
+# Mean and spread (standard deviation) of the trees' predictions of engine
+# rows `data`, on the engine's standardised outcome scale.
+forest_moments <- function(forest, data, num_threads) {
+  res <- .svf_predict(forest, data, num_threads, FALSE, FALSE, FALSE, FALSE, TRUE)
+  list(mean = res$prob[, 1], sd = res$tree_sd)
+}
+
+# The conformal calibration of a forest from held-out rows (cal_x, engine
+# design; cal_y on the original scale) and the rows it was grown on (train_x:
+# the scale offset comes from them, so the score function does not depend on
+# the calibration rows). Scores are signed: (y - fit) / (sd + offset) on the
+# engine's scale, sorted.
+fit_conformal <- function(model, train_x, cal_x, cal_y, num_threads) {
+  # offset: the median spread of the trees on (at most 2000, evenly spaced)
+  # training rows; it keeps rows where the trees happen to agree from
+  # getting huge scores
+  take <- unique(round(seq(1, nrow(train_x), length.out = min(nrow(train_x), 2000))))
+  offset <- stats::median(forest_moments(model$forest, engine_data(train_x[take, , drop = FALSE]), num_threads)$sd)
+  normalised <- model$ntree > 1 && is.finite(offset) && offset > 1e-8
+  if (!normalised) offset <- 1  # one tree (or trees that agree): plain residuals
+  m <- forest_moments(model$forest, engine_data(cal_x), num_threads)
+  y <- (cal_y - model$outcome_center) / model$outcome_scale
+  scale <- if (normalised) m$sd + offset else rep(1, length(y))
+  list(method = "split", scores = sort((y - m$mean) / scale), normalised = normalised, offset = offset,
+       ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
+}
+
+# The calibration scores predict() uses: the held-out rows' (`model$conformal`),
+# else out-of-bag residuals when they are honest (the sampler left rows out
+# and no out-of-bag row chose a split). Errors name the way to get them.
+conformal_calibration <- function(object) {
+  cal <- object$conformal
+  if (!is.null(cal)) {
+    ok <- is.list(cal) && identical(cal$method, "split") && is.numeric(cal$scores) && length(cal$scores) >= 1 &&
+      !anyNA(cal$scores) && !is.unsorted(cal$scores) && is.logical(cal$normalised) && length(cal$normalised) == 1 &&
+      !is.na(cal$normalised) && is.numeric(cal$offset) && length(cal$offset) == 1 && is.finite(cal$offset) &&
+      cal$offset > 0
+    if (!ok) stop("The model's conformal calibration (`conformal`) is damaged.", call. = FALSE)
+    if (!identical(as.integer(cal$ntree), as.integer(object$ntree)) ||
+        !identical(as.integer(cal$first_tree), as.integer(part_first_tree(object)))) {
+      stop(sprintf("The model's conformal calibration belongs to a forest of %d trees, and this one has %d (combined or altered after the fit); its scores do not apply. Fit with `calibrate = \"conformal\"` on the whole forest.",
+                   as.integer(cal$ntree), as.integer(object$ntree)), call. = FALSE)
+    }
+    return(cal)
+  }
+  if (!is.null(object$oob_sum) && isFALSE(object$splitter_uses_oob)) {
+    has <- object$oob_count > 0
+    if (sum(has) < 1) stop("No row was out of bag: the model has no calibration rows for intervals.", call. = FALSE)
+    y <- (object$oob_y[has] - object$outcome_center) / object$outcome_scale
+    pred <- object$oob_sum[has] / object$oob_count[has]
+    return(list(method = "oob", scores = sort(y - pred), normalised = FALSE, offset = 1))
+  }
+  why <- if (isTRUE(object$splitter_uses_oob)) {
+    sprintf("its \"%s\" splitter chooses splits on the out-of-bag rows, so their residuals are optimistic", object$params$splitter)
+  } else if (is.null(object$oob_sum)) {
+    sprintf("its \"%s\" sampler leaves no row out of bag", object$params$sampler)
+  } else {
+    "it was fitted by a version that did not record whether its out-of-bag rows chose splits"
+  }
+  stop(sprintf("This forest holds no rows it did not see for calibrating intervals: %s. Fit it with `calibrate = \"conformal\"` (holds out `calibration_fraction` of the rows, default 0.25).", why),
+       call. = FALSE)
+}
+
+# Order statistics of the sorted scores for quantile levels tau: the
+# ceiling(tau (n + 1))-th for tau >= 1/2 (Inf beyond n), the
+# floor(tau (n + 1))-th for tau < 1/2 (-Inf below 1), so that a new row's
+# score is at most the upper one with probability >= tau and below the lower
+# one with probability <= tau.
+conformal_levels <- function(scores, tau) {
+  n <- length(scores)
+  k <- ifelse(tau >= 0.5, ceiling(tau * (n + 1) - 1e-9), floor(tau * (n + 1) + 1e-9))
+  ifelse(k > n, Inf, ifelse(k < 1, -Inf, scores[pmin(pmax(k, 1), n)]))
+}
+
+# Quantiles (n x length(tau)) from the point prediction and spread of each
+# row (engine scale) and a calibration, on the outcome's scale.
+conformal_quantiles <- function(object, mean, sd, cal, tau) {
+  r <- conformal_levels(cal$scores, tau)
+  scale <- if (cal$normalised) sd + cal$offset else rep(cal$offset, length(mean))
+  q <- mean + outer(scale, r)
+  q <- q * object$outcome_scale + object$outcome_center
+  dim(q) <- c(length(mean), length(tau))
+  colnames(q) <- quantile_names(tau)
+  q
+}
+
+quantile_names <- function(tau) paste0("quantile_", format(tau, trim = TRUE, drop0trailing = TRUE, scientific = FALSE))
+
+check_quantile_levels <- function(quantiles) {
+  if (!is.numeric(quantiles) || length(quantiles) == 0 || anyNA(quantiles) || any(quantiles <= 0 | quantiles >= 1)) {
+    stop(sprintf("`quantiles` must be numbers strictly between 0 and 1, not %s.", describe(quantiles)), call. = FALSE)
+  }
+  as.double(quantiles)
+}
+
+check_level <- function(level) {
+  if (!is.numeric(level) || length(level) != 1 || is.na(level) || level <= 0 || level >= 1) {
+    stop(sprintf("`level` must be one number strictly between 0 and 1 (e.g. 0.9 for a 90%% interval), not %s.",
+                 describe(level)), call. = FALSE)
+  }
+  as.double(level)
+}
+
+# Quantiles or intervals of a regression forest for `newdata` (predict()).
+predict_uncertainty <- function(object, newdata, type, quantiles, level, num_threads) {
+  cal <- conformal_calibration(object)
+  moments <- predict_chunked(object, newdata, "moments", num_threads)  # R/predict.svforest.R
+  if (type == "quantiles") return(conformal_quantiles(object, moments[, 1], moments[, 2], cal, quantiles))
+  q <- conformal_quantiles(object, moments[, 1], moments[, 2], cal, c((1 - level) / 2, (1 + level) / 2))
+  out <- cbind(fit = moments[, 1] * object$outcome_scale + object$outcome_center, lower = q[, 1], upper = q[, 2])
+  attr(out, "level") <- level
+  out
+}
