@@ -29,12 +29,21 @@
 #' afterwards with `svforest_calibrate()` on data of your own lets the trees
 #' use every training row.
 #'
-#' @param object An `svforest` classification model.
+#' A regression forest is calibrated for prediction intervals instead
+#' (`method = "conformal"`, its default and only method): the held-out rows'
+#' scores are stored in the model, and `predict(type = "interval")` and
+#' `"quantiles"` use them (see the section "Prediction intervals and
+#' quantiles" of [predict.svforest()]). This lets the trees use every
+#' training row, where `svforest(..., calibrate = "conformal")` holds some
+#' out.
+#'
+#' @param object An `svforest` model.
 #' @param x,y Held-out predictors (as for [predict.svforest()]) and their
-#'   classes (a factor or character vector with the model's levels). Rows the
+#'   classes (a factor or character vector with the model's levels), or outcomes (numbers) for a regression forest. Rows the
 #'   forest was trained on give over-confident maps.
 #' @param method `"platt"` (default), `"temperature"` or `"isotonic"`;
-#'   `"none"` removes a calibration.
+#'   `"none"` removes a calibration. Regression: `"conformal"` (default) or
+#'   `"none"`.
 #' @param num_threads As for [predict.svforest()].
 #' @return The model with element `calibration`.
 #' @examples
@@ -48,7 +57,7 @@ svforest_calibrate <- function(object, x, y, method = c("platt", "temperature", 
                                num_threads = NULL) {
   check_model(object)
   if (identical(object$type, "regression")) {
-    stop("Calibration is for class probabilities; this is a regression forest.", call. = FALSE)
+    return(calibrate_conformal(object, x, y, method, num_threads))  # R/uncertainty.R
   }
   if (identical(method, c("platt", "temperature", "isotonic", "none"))) method <- "platt"
   method <- check_choice(method, "method", c("platt", "temperature", "isotonic", "none"))

@@ -141,6 +141,9 @@
 #' `predict(type = "prob")` applies; see [svforest_calibrate()] (which
 #' calibrates a fitted model on data of your own instead). `num_rows` and
 #' the out-of-bag elements then count the rows the trees were grown on.
+#' For a numeric outcome, `calibrate = "conformal"` holds out a random
+#' `calibration_fraction` share (default 0.25) in the same way, for the
+#' conformal prediction intervals and quantiles of [predict.svforest()].
 #'
 #' @section Missing values (`na_action`):
 #' `na_action` (passed through `...`, matched by its exact name) says what
@@ -378,9 +381,12 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   )
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
   model$variable_importance <- fit_importance(model, x, y, importance, num_threads)
-  model$splitter_uses_oob <- isTRUE(res$splitter_uses_oob)  # R/uncertainty.R
+  if (outcome == "regression") {  # R/uncertainty.R
+    model$splitter_uses_oob <- isTRUE(res$splitter_uses_oob)
+    model$spread_offset <- spread_offset(forest, x, ntree, num_threads)
+  }
   if (!is.null(calibration) && outcome == "regression") {
-    model$conformal <- fit_conformal(model, x, cal_x, cal_y, num_threads)
+    model$conformal <- fit_conformal(model, engine_data(cal_x), cal_y, num_threads)
   } else if (!is.null(calibration)) {
     prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob
     model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)

@@ -26,24 +26,54 @@ forest_moments <- function(forest, data, num_threads) {
   list(mean = res$prob[, 1], sd = res$tree_sd)
 }
 
-# The conformal calibration of a forest from held-out rows (cal_x, engine
-# design; cal_y on the original scale) and the rows it was grown on (train_x:
-# the scale offset comes from them, so the score function does not depend on
-# the calibration rows). Scores are signed: (y - fit) / (sd + offset) on the
-# engine's scale, sorted.
-fit_conformal <- function(model, train_x, cal_x, cal_y, num_threads) {
-  # offset: the median spread of the trees on (at most 2000, evenly spaced)
-  # training rows; it keeps rows where the trees happen to agree from
-  # getting huge scores
+# The offset added to the trees' spread in the scores: the median spread on
+# (at most 2000, evenly spaced) rows the trees were grown on, fixed before
+# any calibration row is looked at; it keeps rows where the trees happen to
+# agree from getting huge scores. NA when the spread carries no information
+# (one tree, or trees that agree everywhere): scores are plain residuals then.
+spread_offset <- function(forest, train_x, ntree, num_threads) {
+  if (ntree < 2) return(NA_real_)
   take <- unique(round(seq(1, nrow(train_x), length.out = min(nrow(train_x), 2000))))
-  offset <- stats::median(forest_moments(model$forest, engine_data(train_x[take, , drop = FALSE]), num_threads)$sd)
-  normalised <- model$ntree > 1 && is.finite(offset) && offset > 1e-8
-  if (!normalised) offset <- 1  # one tree (or trees that agree): plain residuals
-  m <- forest_moments(model$forest, engine_data(cal_x), num_threads)
-  y <- (cal_y - model$outcome_center) / model$outcome_scale
+  offset <- stats::median(forest_moments(forest, engine_data(train_x[take, , drop = FALSE]), num_threads)$sd)
+  if (is.finite(offset) && offset > 1e-8) offset else NA_real_
+}
+
+# The conformal calibration of a forest from rows it did not see (`data`,
+# engine rows; `y` on the original scale). Scores are signed:
+# (y - fit) / (sd + offset) on the engine's scale, sorted.
+fit_conformal <- function(model, data, y, num_threads) {
+  offset <- model$spread_offset
+  if (is.null(offset)) {
+    stop("This model was fitted by a version that did not store the trees' spread on its training rows; refit it to calibrate intervals.",
+         call. = FALSE)
+  }
+  normalised <- !is.na(offset)
+  if (!normalised) offset <- 1  # plain residuals
+  m <- forest_moments(model$forest, data, num_threads)
+  y <- (y - model$outcome_center) / model$outcome_scale
   scale <- if (normalised) m$sd + offset else rep(1, length(y))
   list(method = "split", scores = sort((y - m$mean) / scale), normalised = normalised, offset = offset,
        ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
+}
+
+# svforest_calibrate() of a regression forest: conformal scores from
+# held-out rows x, y of the user's (method "conformal"), or none ("none").
+calibrate_conformal <- function(object, x, y, method, num_threads) {
+  if (identical(method, c("platt", "temperature", "isotonic", "none"))) method <- "conformal"
+  if (!is.character(method) || length(method) != 1 || !method %in% c("conformal", "none")) {
+    stop(sprintf("A regression forest is calibrated with method \"conformal\" (or \"none\"), not %s.", describe(method)),
+         call. = FALSE)
+  }
+  object$conformal <- NULL
+  if (method == "none") return(object)
+  if (missing(x) || missing(y)) stop("Calibration needs held-out rows: give `x` and `y`.", call. = FALSE)
+  if (!is.numeric(y) || is.factor(y) || length(y) != NROW(x) || any(!is.finite(y))) {
+    stop(sprintf("`y` must be finite numbers, one per row of `x` (%d), not %s.", NROW(x), describe(y)), call. = FALSE)
+  }
+  if (length(y) < 1) stop("Calibration needs at least one held-out row.", call. = FALSE)
+  num_threads <- engine_threads(resolve_threads(num_threads))
+  object$conformal <- fit_conformal(object, new_engine_data(object, x), as.double(y), num_threads)
+  object
 }
 
 # The calibration scores predict() uses: the held-out rows' (`model$conformal`),

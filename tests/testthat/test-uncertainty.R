@@ -164,3 +164,28 @@ test_that("bad quantiles, levels and types give clear errors", {
   broken$conformal$scores <- rev(broken$conformal$scores)
   expect_error(predict(broken, tr, type = "interval"), "conformal calibration .* is damaged")
 })
+
+test_that("svforest_calibrate() calibrates a regression forest grown on every training row", {
+  tr <- friedman_frame(400, 14)
+  held <- friedman_frame(200, 15)
+  te <- friedman_frame(3000, 16)
+  fit <- svforest(y ~ ., tr, ntree = 6, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1)
+  expect_identical(fit$num_rows, 400L)
+  expect_error(predict(fit, te, type = "interval"), "calibrate = \"conformal\"")
+  cal <- svforest_calibrate(fit, held[, -1], held$y)
+  expect_identical(cal$forest, fit$forest)
+  expect_length(cal$conformal$scores, 200)
+  iv <- predict(cal, te, type = "interval")
+  covered <- mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
+  expect_gt(covered, 0.85)
+  expect_lt(covered, 0.96)
+  # the same scores as a fit-time hold-out of those rows would give
+  expect_identical(svforest_calibrate(fit, held, held$y)$conformal, cal$conformal)
+  expect_null(svforest_calibrate(cal, method = "none")$conformal)
+  expect_error(svforest_calibrate(fit, held[, -1], as.character(held$y)), "`y` must be finite numbers")
+  expect_error(svforest_calibrate(fit, held[, -1], held$y[-1]), "one per row of `x`")
+  expect_error(svforest_calibrate(fit, held[, -1], held$y, method = "isotonic"), "calibrated with method \"conformal\"")
+  old <- fit
+  old$spread_offset <- NULL
+  expect_error(svforest_calibrate(old, held[, -1], held$y), "did not store the trees' spread")
+})
