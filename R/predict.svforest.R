@@ -90,6 +90,18 @@
 #'     from `seed`) that the trees are not grown on; the guarantee above
 #'     holds exactly. This works for every method and sampler, and is needed
 #'     by the default method and whenever the sampler leaves no row out.}
+#'   \item{`svforest(..., calibrate = "cv")`}{cross-conformal: the forest
+#'     is grown on every row, and five more forests, grown the same way on
+#'     four fifths of the rows each, score the fifth they did not see (so
+#'     every training row is a calibration row; the fit takes about five
+#'     times longer). The scores come from forests of 80% of the rows while
+#'     new rows are predicted by the forest of all rows, so the guarantee is
+#'     approximate: the theory for this family (CV+; Barber, Candes, Ramdas
+#'     and Tibshirani, 2021) guarantees `1 - 2 (1 - level)` in the worst
+#'     case, and with a forest that is no worse for more rows the intervals
+#'     are usually at or slightly above `level`. Narrower intervals on small
+#'     data (the point prediction uses every row, and the quantiles rest on
+#'     all rows' scores rather than a quarter's).}
 #'   \item{Out-of-bag rows (otherwise)}{when the sampler leaves rows out
 #'     (`"bootstrap"`, `"subsample"`) and the splitter does not choose splits
 #'     on out-of-bag rows, each training row's out-of-bag residual is a score

@@ -311,12 +311,12 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   importance <- user[["importance"]]  # what to compute after the fit (R/importance.R)
   user[["importance"]] <- NULL
   # rows held out for calibration (R/calibration.R): the trees do not see them
-  calibration <- if (outcome == "regression" && identical(user[["calibrate"]], "conformal")) {
-    conformal_rows(user[["calibration_fraction"]], n, seed)  # R/uncertainty.R
+  calibration <- if (outcome == "regression" && isTRUE(user[["calibrate"]] %in% c("conformal", "cv"))) {
+    conformal_rows(user[["calibrate"]], user[["calibration_fraction"]], n, seed)  # R/uncertainty.R
   } else calibration_rows(user[["calibrate"]], user[["calibration_fraction"]], y, outcome, seed)
   user[["calibrate"]] <- NULL
   user[["calibration_fraction"]] <- NULL
-  if (!is.null(calibration)) {
+  if (!is.null(calibration$held)) {
     cal_x <- x[calibration$held, , drop = FALSE]
     cal_y <- y[calibration$held]
     x <- x[-calibration$held, , drop = FALSE]
@@ -334,7 +334,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     if (!all(vapply(rank$columns, is.null, TRUE))) {
       design$spec$rank <- rank
       x <- rank_apply(x, rank)
-      if (!is.null(calibration)) cal_x <- rank_apply(cal_x, rank)
+      if (!is.null(calibration$held)) cal_x <- rank_apply(cal_x, rank)
     }
   }
   parts <- used_parts(params)
@@ -385,7 +385,21 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     model$splitter_uses_oob <- isTRUE(res$splitter_uses_oob)
     model$spread_offset <- spread_offset(forest, x, ntree, num_threads)
   }
-  if (!is.null(calibration) && outcome == "regression") {
+  if (identical(calibration$method, "cv")) {
+    # fold forests, grown as this one on the other folds' rows
+    fold_fit <- function(rows) {
+      # as a fit to these rows alone would: parameters that depend on the
+      # number of rows, and the outcome's scaling
+      fold_params <- finish_parameters(resolve_parameters(method, user, length(rows), outcome), ncol(x))
+      fold_scaling <- outcome_scaling(y[rows])
+      forest <- engine_fit(engine_data(x[rows, , drop = FALSE]), (y[rows] - fold_scaling$center) / fold_scaling$scale,
+                           weights$sampling[rows], 0L,
+                           engine_parameters(fold_params, y[rows], ntree, seed, first_tree, progress_delay),
+                           valid, num_threads, verbose)$forest
+      list(forest = forest, scaling = fold_scaling)
+    }
+    model$conformal <- fit_conformal_cv(model, x, y, calibration$folds, fold_fit, num_threads)
+  } else if (!is.null(calibration) && outcome == "regression") {
     model$conformal <- fit_conformal(model, engine_data(cal_x), cal_y, num_threads)
   } else if (!is.null(calibration)) {
     prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob

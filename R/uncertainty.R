@@ -5,8 +5,14 @@
 # fits a numeric outcome.
 
 # The rows `calibrate = "conformal"` holds out of a regression fit: a random
-# `fraction` share (default 0.25) drawn from `seed`.
-conformal_rows <- function(fraction, n, seed) {
+# `fraction` share (default 0.25) drawn from `seed`. `calibrate = "cv"` holds
+# none out: every row gets a fold (1 to 5, random from `seed`).
+conformal_rows <- function(calibrate, fraction, n, seed) {
+  if (calibrate == "cv") {
+    if (!is.null(fraction)) stop("`calibration_fraction` is for `calibrate = \"conformal\"`; `calibrate = \"cv\"` scores every row.", call. = FALSE)
+    if (n < 10) stop(sprintf("`calibrate = \"cv\"` needs at least 10 rows (5 folds of 2), not %d.", n), call. = FALSE)
+    return(list(method = "cv", folds = with_seed(seed, sample(rep_len(1:5, n)))))
+  }
   fraction <- if (is.null(fraction)) 0.25 else fraction
   if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 || fraction >= 1) {
     stop("`calibration_fraction` must be a number between 0 and 1 (exclusive).", call. = FALSE)
@@ -17,6 +23,23 @@ conformal_rows <- function(fraction, n, seed) {
                  format(fraction), length(held), n), call. = FALSE)
   }
   list(method = "conformal", held = sort(held))
+}
+
+# Cross-conformal scores (`calibrate = "cv"`): each row scored by a forest
+# grown, as the model was, on the other four folds (`fold_fit(rows)` grows
+# one); the offset is the model's own. The model itself keeps every row.
+fit_conformal_cv <- function(model, x, y, folds, fold_fit, num_threads) {
+  cal <- NULL
+  mean <- sd <- double(length(y))
+  for (k in 1:5) {
+    out <- which(folds == k)
+    fold <- fold_fit(which(folds != k))
+    m <- forest_moments(fold$forest, engine_data(x[out, , drop = FALSE]), num_threads)
+    # from the fold forest's outcome scale to the model's
+    mean[out] <- (m$mean * fold$scaling$scale + fold$scaling$center - model$outcome_center) / model$outcome_scale
+    sd[out] <- m$sd * fold$scaling$scale / model$outcome_scale
+  }
+  conformal_scores(model, mean, sd, y, "cv")
 }
 
 # Mean and spread (standard deviation) of the trees' predictions of engine
@@ -47,12 +70,19 @@ fit_conformal <- function(model, data, y, num_threads) {
     stop("This model was fitted by a version that did not store the trees' spread on its training rows; refit it to calibrate intervals.",
          call. = FALSE)
   }
+  m <- forest_moments(model$forest, data, num_threads)
+  conformal_scores(model, m$mean, m$sd, y, "split")
+}
+
+# The calibration element: sorted signed scores of rows with outcomes y
+# (original scale) and the forest's mean and spread for them (engine scale).
+conformal_scores <- function(model, mean, sd, y, method) {
+  offset <- model$spread_offset
   normalised <- !is.na(offset)
   if (!normalised) offset <- 1  # plain residuals
-  m <- forest_moments(model$forest, data, num_threads)
   y <- (y - model$outcome_center) / model$outcome_scale
-  scale <- if (normalised) m$sd + offset else rep(1, length(y))
-  list(method = "split", scores = sort((y - m$mean) / scale), normalised = normalised, offset = offset,
+  scale <- if (normalised) sd + offset else rep(1, length(y))
+  list(method = method, scores = sort((y - mean) / scale), normalised = normalised, offset = offset,
        ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
 }
 
@@ -82,7 +112,7 @@ calibrate_conformal <- function(object, x, y, method, num_threads) {
 conformal_calibration <- function(object) {
   cal <- object$conformal
   if (!is.null(cal)) {
-    ok <- is.list(cal) && identical(cal$method, "split") && is.numeric(cal$scores) && length(cal$scores) >= 1 &&
+    ok <- is.list(cal) && isTRUE(cal$method %in% c("split", "cv")) && is.numeric(cal$scores) && length(cal$scores) >= 1 &&
       !anyNA(cal$scores) && !is.unsorted(cal$scores) && is.logical(cal$normalised) && length(cal$normalised) == 1 &&
       !is.na(cal$normalised) && is.numeric(cal$offset) && length(cal$offset) == 1 && is.finite(cal$offset) &&
       cal$offset > 0

@@ -189,3 +189,31 @@ test_that("svforest_calibrate() calibrates a regression forest grown on every tr
   old$spread_offset <- NULL
   expect_error(svforest_calibrate(old, held[, -1], held$y), "did not store the trees' spread")
 })
+
+test_that("calibrate = 'cv' grows the forest on every row and scores every row with fold forests", {
+  tr <- friedman_frame(400, 17)
+  te <- friedman_frame(3000, 18)
+  fit <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, calibrate = "cv", seed = 2, num_threads = 1)
+  plain <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, seed = 2, num_threads = 1)
+  expect_identical(fit$forest, plain$forest)  # the model is the one without calibration
+  expect_identical(fit$conformal$method, "cv")
+  expect_length(fit$conformal$scores, 400)
+  iv <- predict(fit, te, type = "interval")
+  covered <- mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
+  expect_gt(covered, 0.86)
+  expect_lt(covered, 0.96)
+  # the scores are those of forests grown without the rows they score
+  folds <- svforest:::with_seed(2, sample(rep_len(1:5, 400)))
+  k1 <- svforest(y ~ ., tr[folds != 1, ], method = "rsvt", ntree = 5, seed = 2, num_threads = 1)
+  trees <- (predict(k1, tr[folds == 1, ], type = "trees") - fit$outcome_center) / fit$outcome_scale
+  m <- rowMeans(trees)
+  s <- sqrt(rowMeans((trees - m)^2))
+  r <- ((tr$y[folds == 1] - fit$outcome_center) / fit$outcome_scale - m) / (s + fit$conformal$offset)
+  expect_true(all(vapply(r, function(v) any(abs(fit$conformal$scores - v) < 1e-9), TRUE)))
+  b <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, calibrate = "cv", seed = 2, num_threads = 2)
+  expect_identical(b$conformal, fit$conformal)
+  expect_error(svforest(y ~ ., tr, method = "rsvt", ntree = 2, calibrate = "cv", calibration_fraction = 0.2,
+                        seed = 1, num_threads = 1), "`calibration_fraction` is for `calibrate = \"conformal\"`")
+  expect_error(svforest(y ~ ., tr[1:8, ], method = "rsvt", ntree = 2, calibrate = "cv", seed = 1, num_threads = 1),
+               "at least 10 rows")
+})
