@@ -168,7 +168,7 @@ predict.svforest <- function(object, newdata,
   regression <- identical(object$type, "regression")
   all_types <- c("class", "prob", "votes", "leaf", "local", "response", "trees", "quantiles", "interval")
   if (identical(type, all_types)) type <- if (regression) "response" else "class"
-  if (!regression && is.character(type) && length(type) == 1 && type %in% c("quantiles", "interval", "response")) {
+  if (!regression && is.character(type) && length(type) == 1 && type %in% c("quantiles", "interval")) {
     stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest is a classifier. Use type = \"prob\" for its class probabilities.",
                  type), call. = FALSE)
   }

@@ -34,12 +34,22 @@ fit_conformal_cv <- function(model, x, y, folds, fold_fit, num_threads) {
   for (k in 1:5) {
     out <- which(folds == k)
     fold <- fold_fit(which(folds != k))
-    m <- forest_moments(fold$forest, engine_data(x[out, , drop = FALSE]), num_threads)
+    m <- forest_moments(fold$forest, design_rows(fold$forest, x[out, , drop = FALSE]), num_threads)
     # from the fold forest's outcome scale to the model's
     mean[out] <- (m$mean * fold$scaling$scale + fold$scaling$center - model$outcome_center) / model$outcome_scale
     sd[out] <- m$sd * fold$scaling$scale / model$outcome_scale
   }
   conformal_scores(model, mean, sd, y, "cv")
+}
+
+# Prediction input for rows of a training design matrix `x` (dense, or a
+# dgCMatrix: compressed rows, as new_engine_data() gives the engine; dense
+# when the forest centres predictors).
+design_rows <- function(forest, x) {
+  if (!methods::is(x, "dgCMatrix")) return(engine_data(x))
+  if (!all(forest$scale_center == 0)) return(list(type = "dense", x = as.matrix(x)))
+  tx <- Matrix::t(x)
+  list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(x), ncol = ncol(x))
 }
 
 # Mean and spread (standard deviation) of the trees' predictions of engine
@@ -57,7 +67,7 @@ forest_moments <- function(forest, data, num_threads) {
 spread_offset <- function(forest, train_x, ntree, num_threads) {
   if (ntree < 2) return(NA_real_)
   take <- unique(round(seq(1, nrow(train_x), length.out = min(nrow(train_x), 2000))))
-  offset <- stats::median(forest_moments(forest, engine_data(train_x[take, , drop = FALSE]), num_threads)$sd)
+  offset <- stats::median(forest_moments(forest, design_rows(forest, train_x[take, , drop = FALSE]), num_threads)$sd)
   if (is.finite(offset) && offset > 1e-8) offset else NA_real_
 }
 

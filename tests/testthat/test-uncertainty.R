@@ -217,3 +217,16 @@ test_that("calibrate = 'cv' grows the forest on every row and scores every row w
   expect_error(svforest(y ~ ., tr[1:8, ], method = "rsvt", ntree = 2, calibrate = "cv", seed = 1, num_threads = 1),
                "at least 10 rows")
 })
+
+test_that("sparse training data calibrate as dense data do", {
+  tr <- friedman_frame(300, 19)
+  x <- as.matrix(tr[, -1])
+  x[x < 0.3] <- 0
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  for (calibrate in c("conformal", "cv")) {
+    sparse <- svforest(xs, tr$y, method = "rsvt", ntree = 3, calibrate = calibrate, seed = 1, num_threads = 1)
+    dense <- svforest(x, tr$y, method = "rsvt", ntree = 3, calibrate = calibrate, seed = 1, num_threads = 1)
+    expect_equal(sparse$conformal$scores, dense$conformal$scores)
+    expect_equal(predict(sparse, xs[1:5, ], type = "interval"), predict(dense, x[1:5, ], type = "interval"))
+  }
+})
