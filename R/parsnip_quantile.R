@@ -10,6 +10,9 @@
 #' `.pred_quantile` of class `hardhat::quantile_pred` holding the conformal
 #' quantiles at `quantile_levels` (see the section "Prediction intervals and
 #' quantiles" of [predict.svforest()] for what they guarantee).
+#' `set_engine("svforest", calibrate = "cv")` keeps every row for the
+#' forest and scores them with five fold forests instead (narrower on small
+#' data, about five times the fit time, approximate coverage).
 #'
 #' In mode `"regression"`, `predict(fit, new_data, type = "pred_int", level
 #' = 0.95)` gives the conformal prediction interval (`.pred_lower`,
