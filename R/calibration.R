@@ -209,7 +209,7 @@ calibration_rows <- function(calibrate, fraction, y, outcome, seed) {
   calibrate <- check_choice(calibrate, "calibrate", c("none", "platt", "temperature", "isotonic"))
   if (calibrate == "none") return(NULL)
   if (outcome == "regression") {
-    stop(sprintf("For a numeric outcome `calibrate` must be \"conformal\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
+    stop(sprintf("For a numeric outcome `calibrate` must be \"conformal\" or \"cv\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
                  describe(calibrate), describe(calibrate)), call. = FALSE)
   }
   fraction <- if (is.null(fraction)) 0.25 else fraction
