@@ -143,7 +143,9 @@
 #' the out-of-bag elements then count the rows the trees were grown on.
 #' For a numeric outcome, `calibrate = "conformal"` holds out a random
 #' `calibration_fraction` share (default 0.25) in the same way, for the
-#' conformal prediction intervals and quantiles of [predict.svforest()].
+#' conformal prediction intervals and quantiles of [predict.svforest()];
+#' `calibrate = "cv"` holds none out and scores every row with five fold
+#' forests instead (cross-conformal, about five times the fit time).
 #'
 #' @section Missing values (`na_action`):
 #' `na_action` (passed through `...`, matched by its exact name) says what
