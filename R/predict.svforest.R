@@ -89,7 +89,8 @@
 #'     `calibration_fraction` share of the training rows (default 0.25, drawn
 #'     from `seed`) that the trees are not grown on; the guarantee above
 #'     holds exactly. This works for every method and sampler, and is needed
-#'     by the default method and whenever the sampler leaves no row out.}
+#'     (or `"cv"`, or [svforest_calibrate()]) when the splitter scores splits
+#'     on out-of-bag rows or the sampler leaves no row out.}
 #'   \item{`svforest(..., calibrate = "cv")`}{cross-conformal: the forest
 #'     is grown on every row, and five more forests, grown the same way on
 #'     four fifths of the rows each, score the fifth they did not see (so
