@@ -148,7 +148,7 @@ conformal_calibration <- function(object) {
   } else {
     "it was fitted by a version that did not record whether its out-of-bag rows chose splits"
   }
-  stop(sprintf("This forest holds no rows it did not see for calibrating intervals: %s. Fit it with `calibrate = \"conformal\"` (holds out `calibration_fraction` of the rows, default 0.25).", why),
+  stop(sprintf("This forest holds no rows it did not see for calibrating intervals: %s. Fit it with `calibrate = \"conformal\"` (holds out `calibration_fraction` of the rows, default 0.25) or `calibrate = \"cv\"` (five fold forests), or calibrate it on rows it did not see with svforest_calibrate().", why),
        call. = FALSE)
 }
 
