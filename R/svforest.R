@@ -404,7 +404,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   } else if (!is.null(calibration) && outcome == "regression") {
     model$conformal <- fit_conformal(model, design_rows(forest, cal_x), cal_y, num_threads)
   } else if (!is.null(calibration)) {
-    prob <- .svf_predict(forest, engine_data(cal_x), num_threads, FALSE, FALSE, FALSE)$prob
+    prob <- .svf_predict(forest, design_rows(forest, cal_x), num_threads, FALSE, FALSE, FALSE)$prob
     model$calibration <- fit_calibration(prob, as.integer(cal_y), calibration$method)
   }
   model

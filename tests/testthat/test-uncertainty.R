@@ -230,3 +230,14 @@ test_that("sparse training data calibrate as dense data do", {
     expect_equal(predict(sparse, xs[1:5, ], type = "interval"), predict(dense, x[1:5, ], type = "interval"))
   }
 })
+
+test_that("class probability calibration at fit time takes sparse input (its held-out rows went to the engine as dense-only data)", {
+  x <- as.matrix(iris[, 1:4])
+  x[x < 1.5] <- 0
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  sparse <- svforest(xs, iris$Species, calibrate = "platt", ntree = 2, seed = 1, num_threads = 1)
+  expect_identical(sparse$calibration$method, "platt")
+  expect_identical(sparse$calibration$rows, 39L)  # 13 of each class's 50
+  prob <- predict(sparse, xs, type = "prob")
+  expect_equal(unname(rowSums(prob)), rep(1, 150))
+})
