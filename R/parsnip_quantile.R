@@ -2,8 +2,9 @@
 #'
 #' With parsnip versions that have the `"quantile regression"` mode,
 #' svforest registers engine `"svforest"` of [parsnip::rand_forest()] in it:
-#' `rand_forest(mode = "quantile regression", quantile_levels = c(0.1, 0.5, 0.9))
-#' |> set_engine("svforest")` fits a regression forest with
+#' `rand_forest() |> set_mode("quantile regression", quantile_levels =
+#' c(0.1, 0.5, 0.9)) |> set_engine("svforest")` (parsnip takes the levels in
+#' [parsnip::set_mode()]) fits a regression forest with
 #' `calibrate = "conformal"` (a quarter of the rows held out for the
 #' conformal calibration; `calibration_fraction` and the other arguments of
 #' [svforest()] are engine arguments) and `predict()` returns a column
@@ -25,9 +26,9 @@
 #' @examples
 #' if (requireNamespace("parsnip", quietly = TRUE) &&
 #'     "quantile regression" %in% parsnip::get_model_env()$rand_forest_modes) {
-#'   spec <- parsnip::set_engine(parsnip::rand_forest(trees = 5, mode = "quantile regression",
-#'                                                    quantile_levels = c(0.1, 0.5, 0.9)),
-#'                               "svforest", method = "rsvt")
+#'   spec <- parsnip::set_mode(parsnip::rand_forest(trees = 5), "quantile regression",
+#'                             quantile_levels = c(0.1, 0.5, 0.9))
+#'   spec <- parsnip::set_engine(spec, "svforest", method = "rsvt", num_threads = 1)
 #'   fit <- parsnip::fit(spec, Ozone ~ ., data = na.omit(airquality))
 #'   predict(fit, na.omit(airquality)[1:3, ])
 #' }
