@@ -7,6 +7,7 @@
 # Usage (from the repository root):
 #   Rscript bench/uncertainty_bench.R [data folder] [--only=friedman1,boston] [--threads=2]
 #                                     [--seeds=3] [--no-grf] [--method=rsvf] [--args=name:value,...]
+#                                     [--no-timing] [--out=uncertainty_bench]
 # Data: Friedman 1 (mlbench, 2,000 training and 5,000 test rows, drawn per
 # seed), BostonHousing (mlbench), airquality (complete cases), diamonds
 # (ggplot2, 5,000 random rows, log price), wine quality red and white
@@ -31,6 +32,7 @@ a <- bench_args()
 threads <- as.integer(if (length(a$value("threads"))) a$value("threads") else 2)
 n_seeds <- as.integer(if (length(a$value("seeds"))) a$value("seeds") else 3)
 method <- if (length(a$value("method"))) a$value("method") else NULL  # NULL: svforest's default
+out_name <- if (length(a$value("out"))) a$value("out") else "uncertainty_bench"
 extra <- list()
 for (kv in a$value("args")) {  # --args=name:value,... extra svforest arguments (numbers or text)
   parts <- strsplit(kv, ":", fixed = TRUE)[[1]]
@@ -161,7 +163,7 @@ for (name in chosen) {
   }
 }
 out <- do.call(rbind, rows)
-utils::write.csv(out, results_csv("uncertainty_bench"), row.names = FALSE)
+utils::write.csv(out, results_csv(out_name), row.names = FALSE)
 
 agg <- aggregate(cbind(coverage90, width90, pinball, below05, above95, fit_s) ~ dataset + model, out, mean)
 agg <- agg[order(match(agg$dataset, chosen), agg$model), ]
@@ -187,27 +189,29 @@ for (variant in c("svforest", "svforest_cv")) {
 }
 
 # time for 100,000 rows: quantiles against point predictions (svforest: median of 3)
-set.seed(1)
-tr <- mlbench::mlbench.friedman1(2000, 1)
-big <- mlbench::mlbench.friedman1(100000, 1)$x
-colnames(big) <- colnames(tr$x) <- paste0("x", 1:10)
-fit <- sv_fit(tr$x, tr$y, 1)
-med3 <- function(f) stats::median(vapply(1:3, function(i) system.time(f())[["elapsed"]], 0))
-point_s <- med3(function() predict(fit, big, num_threads = threads))
-quant_s <- med3(function() predict(fit, big, type = "quantiles", quantiles = taus, num_threads = threads))
-interval_s <- med3(function() predict(fit, big, type = "interval", level = 0.9, num_threads = threads))
-lines <- c(lines, "", sprintf("100,000 rows (Friedman 1, %d trees): point %.2fs, quantiles %.2fs (%.0f%% of point), interval %.2fs (%.0f%%)",
-                              fit$ntree, point_s, quant_s, 100 * quant_s / point_s, interval_s, 100 * interval_s / point_s))
-# the peers once each (their quantiles take minutes)
-once <- function(f) system.time(f())[["elapsed"]]
-rf <- ranger::ranger(x = tr$x, y = tr$y, num.trees = 500, quantreg = TRUE, seed = 1, num.threads = threads)
-lines <- c(lines, sprintf("  ranger quantreg (500 trees): point %.2fs, quantiles %.2fs",
-                          once(function() predict(rf, big, num.threads = threads)),
-                          once(function() predict(rf, big, type = "quantiles", quantiles = taus, num.threads = threads))))
-if (has_grf) {
-  gq <- grf::quantile_forest(tr$x, tr$y, quantiles = taus, seed = 1, num.threads = threads)
-  lines <- c(lines, sprintf("  grf quantile_forest (2000 trees): quantiles %.2fs",
-                            once(function() predict(gq, big, quantiles = taus, num.threads = threads))))
+if (!a$flag("no-timing")) {
+  set.seed(1)
+  tr <- mlbench::mlbench.friedman1(2000, 1)
+  big <- mlbench::mlbench.friedman1(100000, 1)$x
+  colnames(big) <- colnames(tr$x) <- paste0("x", 1:10)
+  fit <- sv_fit(tr$x, tr$y, 1)
+  med3 <- function(f) stats::median(vapply(1:3, function(i) system.time(f())[["elapsed"]], 0))
+  point_s <- med3(function() predict(fit, big, num_threads = threads))
+  quant_s <- med3(function() predict(fit, big, type = "quantiles", quantiles = taus, num_threads = threads))
+  interval_s <- med3(function() predict(fit, big, type = "interval", level = 0.9, num_threads = threads))
+  lines <- c(lines, "", sprintf("100,000 rows (Friedman 1, %d trees): point %.2fs, quantiles %.2fs (%.0f%% of point), interval %.2fs (%.0f%%)",
+                                fit$ntree, point_s, quant_s, 100 * quant_s / point_s, interval_s, 100 * interval_s / point_s))
+  # the peers once each (their quantiles take minutes)
+  once <- function(f) system.time(f())[["elapsed"]]
+  rf <- ranger::ranger(x = tr$x, y = tr$y, num.trees = 500, quantreg = TRUE, seed = 1, num.threads = threads)
+  lines <- c(lines, sprintf("  ranger quantreg (500 trees): point %.2fs, quantiles %.2fs",
+                            once(function() predict(rf, big, num.threads = threads)),
+                            once(function() predict(rf, big, type = "quantiles", quantiles = taus, num.threads = threads))))
+  if (has_grf) {
+    gq <- grf::quantile_forest(tr$x, tr$y, quantiles = taus, seed = 1, num.threads = threads)
+    lines <- c(lines, sprintf("  grf quantile_forest (2000 trees): quantiles %.2fs",
+                              once(function() predict(gq, big, quantiles = taus, num.threads = threads))))
+  }
 }
 say("\n", paste(lines, collapse = "\n"), "\n")
-writeLines(lines, sub("\\.csv$", ".txt", results_csv("uncertainty_bench")))
+writeLines(lines, sub("\\.csv$", ".txt", results_csv(out_name)))
