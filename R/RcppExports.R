@@ -9,6 +9,10 @@
     .Call(`_svforest_svf_fit`, data, y, weights, num_classes, params, valid_data, valid_y, num_threads, verbose)
 }
 
+.svf_decide_classes <- function(aggregation, votes, shares, count, confident_class) {
+    .Call(`_svforest_svf_decide_classes`, aggregation, votes, shares, count, confident_class)
+}
+
 .svf_leaf_kinds <- function() {
     .Call(`_svforest_svf_leaf_kinds`)
 }
@@ -25,8 +29,8 @@
     invisible(.Call(`_svforest_svf_init`))
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence = FALSE, want_tree_values = FALSE, want_tree_sd = FALSE) {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence, want_tree_values, want_tree_sd)
+.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, aggregation = "", want_class_curve = FALSE, want_tree_values = FALSE, want_tree_sd = FALSE) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve, want_tree_values, want_tree_sd)
 }
 
 .svf_check_forest <- function(forest) {

@@ -22,7 +22,16 @@
 #' to fit, `na.omit` to predict): use `train(..., na.action = na.pass)` and
 #' `predict(..., na.action = na.pass)` to keep rows with missing values.
 #'
-#' @param method Method preset, see [svforest_methods()].
+#' @param method Method preset, see [svforest_methods()]; the default is
+#'   svforest()'s, `"hybrid"`.
+#' Arguments given to `train(...)` itself (e.g. `ntree = 20, cost = 1`,
+#' `importance = "permutation"`) reach every fit too, overriding those of
+#' `svforest_caret()`. `caret::varImp()` returns the forest's importance: the
+#' one computed at fit time (`train(..., importance = "permutation")`), else
+#' the coefficient importance of models with linear leaves or oblique
+#' splits (see [svforest_importance()]). The final model's `call` refers to
+#' the data by name and holds no copy of it.
+#'
 #' @param ... Fixed method parameters passed to every [svforest()] fit.
 #' @param tune Names of the parameters to tune (see Details), or `NULL` for
 #'   the method's default.
@@ -39,7 +48,7 @@
 #'   tuned$bestTune
 #' }
 #' @export
-svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_threads = 1L) {
+svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = NULL, num_threads = 1L) {
   preset <- svf_method(method)
   fixed <- list(...)
   if (is.null(tune)) tune <- default_tuned(method)
@@ -82,10 +91,25 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
   fit <- function(x, y, wts, param, lev, last, weights, classProbs, ...) {
     tuned <- if (length(tune)) as.list(param[1, tune, drop = FALSE]) else list()
     for (p in names(tuned)) if (caret_ranges[[p]]$integer) tuned[[p]] <- as.integer(round(tuned[[p]]))
-    do.call(svforest, c(list(x = x, y = y, method = method, ntree = ntree, num_threads = num_threads,
-                             verbose = FALSE), fixed, tuned,
-                        # caret's `weights` arrive as `wts`: case weights
-                        if (!missing(wts) && !is.null(wts)) list(case_weights = wts)))
+    # arguments of train(...) (ntree = 20, cost = 1, importance = ...) reach
+    # the fit, overriding the fixed ones; a tuned parameter cannot be given
+    dots <- list(...)
+    if (any(names(dots) %in% tune)) {
+      stop(sprintf("`%s` is tuned by svforest_caret(); give it in `tuneGrid`, or leave it out of `tune`.",
+                   intersect(names(dots), tune)[1]), call. = FALSE)
+    }
+    args <- utils::modifyList(c(list(method = method, ntree = ntree, num_threads = num_threads, verbose = FALSE),
+                                fixed), dots)
+    args <- c(args, tuned)
+    # caret's `weights` arrive as `wts`: case weights
+    if (!missing(wts) && !is.null(wts)) args$case_weights <- wts
+    # the data (and long vectors) go in as symbols, so the model's call holds
+    # no copy of the training data
+    env <- environment()
+    big <- names(args)[lengths(args) > 20]
+    for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
+    args[big] <- lapply(paste0(".arg_", big), as.name)
+    eval(as.call(c(quote(svforest::svforest), list(x = quote(x), y = quote(y)), args)), env)
   }
 
   list(
@@ -107,6 +131,19 @@ svforest_caret <- function(method = "rsvt", ..., tune = NULL, ntree = NULL, num_
     },
     sort = function(x) x,
     levels = function(x) x$levels,
+    # the forest's own importance: the one stored at fit time
+    # (train(..., importance = "permutation") or "coefficients"), else the
+    # coefficient importance where the model has linear parts
+    varImp = function(object, ...) {
+      imp <- object$variable_importance
+      if (is.null(imp) && has_coefficient_parts(object$params)) imp <- coefficient_importance(object)
+      if (is.null(imp)) {
+        stop("This model holds no variable importance: train with `importance = \"permutation\"` (passed on to svforest()).",
+             call. = FALSE)
+      }
+      if (is.matrix(imp)) imp <- imp[, "overall"]
+      data.frame(Overall = as.numeric(imp), row.names = names(imp))
+    },
     tags = c("Random Forest", "Support Vector Machines", "Ensemble Model"),
     loop = NULL
   )
@@ -120,7 +157,9 @@ caret_ranges <- list(
   sample_fraction = list(lower = 0.3, upper = 1, integer = FALSE),
   max_depth = list(lower = 2, upper = 30, integer = TRUE),
   n_min = list(lower = 1, upper = 20, integer = TRUE),
-  subspace_dim = list(lower = 1, upper = 30, integer = TRUE)
+  subspace_dim = list(lower = 1, upper = 30, integer = TRUE),
+  min_node_size = list(lower = 2, upper = 40, integer = TRUE),
+  oblique_mtry = list(lower = 2, upper = 32, integer = TRUE)
 )
 
 # The parameters tuned by default: the preset's own choice when it names

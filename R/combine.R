@@ -17,9 +17,13 @@
 #' concatenated in the order given (a valid forest of independent trees; its
 #' `seed` is `NA`).
 #'
-#' Out-of-bag votes add up over trees, so the out-of-bag error and
-#' predictions of the combined forest are recomputed exactly from the parts'
-#' votes. The out-of-bag error *curve* (error after 1, 2, ... trees) needs
+#' Each part stores, per training row, a tally of its out-of-bag trees that
+#' adds up exactly (vote counts, class probability sums, the most confident
+#' tree for `aggregation = "max_confidence"`, exact prediction sums for
+#' regression), so the out-of-bag predictions, error, probabilities, Brier
+#' score and log-loss of the combined forest are those of the forest grown
+#' whole, for every aggregation. When a part has no tally (saved by an older
+#' version), they are `NA` and `oob_unavailable` says why. The out-of-bag error *curve* (error after 1, 2, ... trees) needs
 #' every tree's out-of-bag predictions, which are not stored: it is dropped
 #' (`plot()` then draws the error curve on `newdata` when given).
 #'
@@ -71,38 +75,15 @@ combine <- function(...) {
 
   out <- parts[[1]]
   out$forest$trees <- do.call(c, lapply(parts, function(p) p$forest$trees))
-  # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R);
-  # the parts' importance does not carry over
+  # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R)
   out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
-  out$variable_importance <- NULL
-  if (any(vapply(parts, function(m) !is.null(m$calibration), TRUE))) {
-    warning("The combined forest is not calibrated (its parts' calibrations do not apply to it); calibrate it with svforest_calibrate().",
-            call. = FALSE)
-    out$calibration <- NULL
-  }
+  out <- stage_combine(out, parts)  # each post-fit stage's rule (R/stages.R)
   out$ntree <- length(out$forest$trees)
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L
   out$call <- match.call()
 
-  out$oob_error_curve <- NULL
-  if (identical(out$type, "regression")) return(combine_regression_oob(out, parts))
-  votes <- lapply(parts, `[[`, "oob_votes")
-  if (all(!vapply(votes, is.null, TRUE))) {
-    out$oob_votes <- Reduce(`+`, votes)
-    y <- out$oob_y
-    has_votes <- rowSums(out$oob_votes) > 0
-    cls <- max.col(out$oob_votes, ties.method = "first")
-    cls[!has_votes] <- NA
-    out$oob_predictions <- factor(out$levels[cls], levels = out$levels)
-    out$oob_error <- if (any(has_votes)) mean(cls[has_votes] != y[has_votes]) else NA_real_
-  } else {
-    # a model without stored votes (or without out-of-bag rows) cannot be merged exactly
-    out$oob_votes <- NULL
-    out$oob_predictions <- NULL
-    out$oob_error <- NA_real_
-  }
-  out
+  combine_oob(out, parts)  # R/aggregation.R
 }
 
 # First tree index of a model (models fitted before first_tree was stored
@@ -153,25 +134,4 @@ strip_environments <- function(x) {
     attributes(x) <- at
   }
   x
-}
-
-# Regression: out-of-bag prediction sums and counts add up over parts (on
-# the engine's outcome scale), which gives the combined OOB predictions,
-# mean squared error and R^2.
-combine_regression_oob <- function(out, parts) {
-  sums <- lapply(parts, `[[`, "oob_sum")
-  if (any(vapply(sums, is.null, TRUE))) {
-    out[c("oob_sum", "oob_count", "oob_predictions", "oob_rsquared")] <- list(NULL)
-    out$oob_error <- NA_real_
-    return(out)
-  }
-  out$oob_sum <- Reduce(`+`, sums)
-  out$oob_count <- Reduce(`+`, lapply(parts, `[[`, "oob_count"))
-  has <- out$oob_count > 0
-  out$oob_predictions <- ifelse(has, out$oob_sum / pmax(out$oob_count, 1L), NA_real_) * out$outcome_scale +
-    out$outcome_center
-  y <- out$oob_y
-  out$oob_error <- if (any(has)) mean((out$oob_predictions[has] - y[has])^2) else NA_real_
-  out$oob_rsquared <- oob_rsquared(out$oob_error, y[has])
-  out
 }

@@ -1,3 +1,6 @@
+#' @include stages.R
+NULL
+
 #' Variable importance of a support vector forest
 #'
 #' Permutation importance (every method) or model-based importance from the
@@ -41,7 +44,7 @@
 #' on the original scale times the predictor's range (or largest absolute
 #' value): this makes predictors measured in different units comparable.
 #' With `scale = "rank"` the original scale is the rank scale (see
-#' [svforest()], "Predictor scaling").
+#' [svforest_scaling]).
 #' Oblique splits act on the original predictors; their weights are
 #' multiplied by the range in the same way, and each node's weights are
 #' divided by their sum of absolute values (only a split's direction
@@ -54,7 +57,8 @@
 #' @param object A fitted [svforest()] model.
 #' @param x,y Labelled data for permutation importance: predictors as for
 #'   [predict.svforest()]'s `newdata` and one class (or, for regression, one
-#'   number) per row. Not used by
+#'   number) per row. For a formula model, `x` may be a data frame holding the
+#'   outcome: `y = NULL` takes it from there. Not used by
 #'   `type = "coefficients"`.
 #' @param type `"permutation"` or `"coefficients"`.
 #' @param per_class Also report the importance per class (permutation only).
@@ -84,6 +88,14 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
   if (type == "coefficients") {
     if (per_class) stop("`per_class` is available for permutation importance only.", call. = FALSE)
     return(coefficient_importance(object))
+  }
+  if (is.null(y) && is.data.frame(x) && !is.null(object$outcome)) {
+    # a formula model: the outcome is a column (or expression) of `x`
+    y <- tryCatch(eval(object$outcome, x, baseenv()), error = function(e) NULL)
+    if (is.null(y)) {
+      stop(sprintf("`y` is missing and `x` has no outcome `%s` (the model's formula): give `y` or a data frame with the outcome.",
+                   deparse1(object$outcome)), call. = FALSE)
+    }
   }
   if (is.null(x) || is.null(y)) {
     stop(sprintf("Permutation importance needs labelled data: give `x` (predictors) and `y` (%s).",
@@ -220,6 +232,12 @@ fit_importance <- function(object, x, y, importance, num_threads) {
 # and, for coefficients, that the fit has parts with coefficients.
 check_importance_arg <- function(importance, params, outcome = "classification") {
   if (is.null(importance)) return("none")
+  # ranger's and randomForest's values
+  if (isTRUE(importance) || identical(importance, "impurity_corrected") || identical(importance, "impurity")) {
+    stop(sprintf("`importance = %s` has no equivalent here: trees with SVM leaves have no impurity decrease. Use `importance = \"permutation\"` (ranger's and randomForest's permutation importance) or \"coefficients\".",
+                 describe(importance)), call. = FALSE)
+  }
+  if (isFALSE(importance)) return("none")
   importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))
   if (importance == "coefficients" && !has_coefficient_parts(params)) {
     stop(sprintf("`importance = \"coefficients\"` needs linear leaves (\"linear_svm\", \"logistic\", \"ridge\", \"linear_svr\") or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
@@ -396,3 +414,21 @@ register_vip_method <- function(...) {
   registerS3method("vi_model", "svforest", vi_model_svforest, envir = asNamespace("vip"))
   invisible(TRUE)
 }
+
+# The post-fit stage (R/stages.R): svforest(..., importance = ) computes
+# the importance right after the fit, into `variable_importance`; a
+# combined forest drops it (svforest_importance() computes it again).
+importance_stage <- new_stage(
+  name = "importance",
+  field = "variable_importance",
+  args = "importance",
+  setup = function(args, y, outcome, seed) {
+    if (is.null(args$importance)) return(NULL)
+    list(kind = args$importance)
+  },
+  prepare = function(settings, params, outcome) {
+    kind <- check_importance_arg(settings$kind, params, outcome)
+    if (kind == "none") NULL else list(kind = kind)
+  },
+  run = function(model, settings, data) fit_importance(model, data$x, data$y, settings$kind, data$num_threads)
+)

@@ -8,10 +8,11 @@ NULL
 register_method("psvm", sampler = "all", splitter = "psvm", leaf = "constant",
                 aggregation = "vote", ntree = 100L)
 
-register_part("splitter", "psvm", parameters = c("nu", "m_max", "n_min", "psvm_cut", "node_tries"), tune = "nu")
+register_part("splitter", "psvm", parameters = c("nu", "m_max", "n_min", "psvm_cut", "node_tries"), tune = "nu",
+              node_size = "n_min", predictors = "m_max")
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "psvm" (proximal SVM trees):
 #' Every tree sees all rows; leaves keep class frequencies; trees are
 #' unpruned and vote. At each node the classes present are shuffled and put

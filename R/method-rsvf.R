@@ -17,10 +17,10 @@ register_part("splitter", "oob_svm",
               parameters = c("n_theta", "n_omega", "n_tau", "proj_dim", "delta_tau", "split_tolerance",
                              "split_max_iter", "screen_fraction", "screen_keep",
                              "min_leaf_size", "cost", "min_class_rows", "rare_classes", "balanced"),
-              tune = "max_depth", outcomes = c("classification", "regression"))
+              tune = "max_depth", node_size = "min_leaf_size", predictors = "proj_dim", outcomes = c("classification", "regression"))
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "rsvf" (randomized support vector forest):
 #' Each tree grows on a bootstrap sample and keeps its out-of-bag (OOB) rows.
 #' At a node, candidates `(theta, omega, tau)` are drawn: `theta` is

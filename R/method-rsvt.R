@@ -9,14 +9,14 @@ register_method("rsvt", sampler = "all", splitter = "random_axis", leaf = "linea
 
 register_part("splitter", "random_axis",
               parameters = c("leaf_size_factor", "min_leaf_size", "split_rule"),
-              tune = "leaf_size_factor", outcomes = c("classification", "regression"),
+              tune = "leaf_size_factor", node_size = "min_leaf_size", outcomes = c("classification", "regression"),
               print_lines = function(x) {
                 cat("  Minimum leaf size:    ", x$params$min_leaf_size, sprintf("(%s rule)", x$params$split_rule), "\n")
               },
               summary = function(object) list(min_leaf_size = object$params$min_leaf_size))
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "rsvt" (random support vector trees):
 #' Every tree sees all rows. Splits are totally random: a predictor drawn
 #' uniformly among those not constant in the node, a cut drawn uniformly. A

@@ -23,7 +23,7 @@ register_part("splitter", "cart",
                 }
               },
               check = function(params, y, validation) if (is.null(validation)) check_cart_holdout(params, y),
-              uses_validation = TRUE, outcomes = c("classification", "regression"))
+              uses_validation = TRUE, node_size = "sigma", outcomes = c("classification", "regression"))
 
 # Without `validation`, the search of the cart splitter needs a non-empty
 # held-out part and at least 2 training rows (the engine's stratified
@@ -47,8 +47,8 @@ check_cart_holdout <- function(params, y) {
   invisible()
 }
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "tdsvm" (tree decomposition SVM):
 #' One CART tree cuts the data into leaves of fewer than `sigma` rows (the
 #' ceiling size); RBF-kernel C-SVMs (LIBSVM, on scaled predictors) are fitted

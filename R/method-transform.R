@@ -14,10 +14,10 @@ register_method("transform", sampler = "subsample", splitter = "transform", leaf
 register_part("splitter", "transform",
               parameters = c("transform_rank", "transform_center", "subspace_dim", "dim_per_class", "transform_choice", "transform_iter",
                              "transform_step", "node_tries", "min_node_size"),
-              tune = "subspace_dim")
+              tune = "subspace_dim", node_size = "min_node_size")
 
-#' @rdname svforest
-#' @name svforest
+#' @rdname svforest_methods
+#' @name svforest_methods
 #' @section Method "transform" (transformation forests):
 #' Each tree grows on a random subsample (`sample_fraction`, default 0.632,
 #' without replacement) to `max_depth = 9` (the paper's depth); leaves keep
@@ -94,7 +94,7 @@ register_part("splitter", "transform",
 #' generator) and the square `32 x 32` transform `W` is learned from the
 #' identity, so a step costs `O(32^2 n)` instead of `O(p^2 n)` (madelon,
 #' 2,000 x 500: about 14 s instead of more than 5 minutes on 2 threads).
-#' `transform_rank = r` (2 to `p - 1`) learns a "fat" `r x p` transform
+#' `transform_rank = r` (2 to `p - 1`) learns a "fat" `r` x `p` transform
 #' freely, started from the node's top `r` principal directions;
 #' `transform_rank = ncol(x)` (or more) gives the square `T` on any data.
 #' The paper's method is `transform_center = FALSE, transform_rank = ncol(x)`.
@@ -108,7 +108,7 @@ register_part("splitter", "transform",
 #' node minus the size-weighted entropies of the children; ties: the earlier
 #' draw); the fit costs about `t` times as much. Predictors constant in a
 #' node are left out of its transform (they get zero weight). A subspace of
-#' `subspace_dim` dimensions (at most `r - 1`, with `r` the transform's
+#' `subspace_dim` dimensions (at most `r` - 1, with `r` the transform's
 #' rank) must leave room for a residual, so transformation splits need at
 #' least two (non-constant) predictors: with one predictor every tree is a
 #' single leaf and every row gets the same prediction. Cost per node (square

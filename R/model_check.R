@@ -35,7 +35,8 @@ check_model <- function(object) {
   if (!is.null(w) && (!is.double(w) || anyNA(w) || any(!is.finite(w)) || any(w <= 0))) {
     fail("'sampling_weights' is damaged")
   }
-  if (!calibration_ok(object$calibration, length(object$levels))) fail("'calibration' is damaged")
+  damaged <- stage_damage(object)  # the post-fit stages' elements (R/stages.R)
+  if (!is.null(damaged)) fail(sprintf("'%s' is damaged", damaged))
   check_design(object$design, fail)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)

@@ -90,8 +90,27 @@ svf_parameters <- list(
                   check = function(x) check_choice(x, "psvm_cut", c("plane", "gain"))),
   node_tries = list(default = function(preset, n) 1L,
                     check = function(x) check_count(x, "node_tries", 1, 1000)),
-  min_node_size = list(default = function(preset, n) 5L,
+  min_node_size = list(default = function(preset, n) preset_default(preset, "min_node_size", 5L),
                        check = function(x) check_count(x, "min_node_size", 2)),
+  # the hybrid splitter (the default method): predictors drawn per node (NA:
+  # sqrt(p) for classes, p / 3 for numbers), oblique candidates per node and
+  # their ridge penalty (times the node's rows, on standardised predictors)
+  mtry = list(default = function(preset, n) NA_integer_,
+              check = function(x) check_count_or_na(x, "mtry", 1),
+              finish = function(x, p) if (is.na(x)) x else min(x, p)),
+  oblique_mtry = list(default = function(preset, n) NA_integer_,
+                      check = function(x) check_count_or_na(x, "oblique_mtry", 2),
+                      finish = function(x, p) if (is.na(x)) x else min(x, p)),
+  n_oblique = list(default = function(preset, n) preset_default(preset, "n_oblique", 1L),
+                   check = function(x) check_count(x, "n_oblique", 0, 100)),
+  split_ridge = list(default = function(preset, n) preset_default(preset, "split_ridge", 0.01),
+                     check = function(x) check_number(x, "split_ridge", 0, min_open = TRUE)),
+  oblique_choice = list(default = function(preset, n) preset_default(preset, "oblique_choice", "oob"),
+                        check = function(x) check_choice(x, "oblique_choice", c("inbag", "oob"))),
+  tree_choice = list(default = function(preset, n) preset_default(preset, "tree_choice", "oob"),
+                     check = function(x) check_choice(x, "tree_choice", c("oob", "none"))),
+  oblique_rows = list(default = function(preset, n) preset_default(preset, "oblique_rows", 0),
+                      check = function(x) check_number(x, "oblique_rows", 0)),
   cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),
               check = function(x) sort(unique(check_numbers(x, "cost")))),
   cv_folds = list(default = function(preset, n) preset_default(preset, "cv_folds", 3L),
@@ -205,6 +224,13 @@ parameter_default <- function(name, preset, n, args) {
 resolve_parameters <- function(method, user, n, outcome = "classification") {
   preset <- outcome_preset(svf_method(method), outcome)
   unknown <- setdiff(names(user), names(svf_parameters))
+  # ranger's and randomForest's names (num.trees, min.node.size, ...): say
+  # what they are called here (R/generics.R)
+  for (name in intersect(unknown, names(foreign_arguments))) {
+    selectors <- tryCatch(lapply(stats::setNames(nm = part_selectors), function(s)
+      if (is.null(user[[s]])) parameter_default(s, preset, n, list()) else user[[s]]), error = function(e) NULL)
+    stop(foreign_argument_message(name, selectors), call. = FALSE)
+  }
   if (length(unknown) > 0 || (length(user) > 0 && is.null(names(user))) || any(names(user) == "")) {
     stop(sprintf("Unknown argument%s %s. Method parameters are: %s.",
                  if (length(unknown) > 1) "s" else "",
@@ -220,6 +246,10 @@ resolve_parameters <- function(method, user, n, outcome = "classification") {
   used <- used_parameter_names(used_parts(args))
   unused <- setdiff(names(user)[!vapply(user, is.null, TRUE)], used)  # NULL: the default
   if (length(unused)) {
+    # ranger's name of a parameter of another splitter (`mtry` is the hybrid
+    # splitter's): name this fit's own one
+    own <- if (unused[1] %in% names(foreign_arguments)) foreign_argument_message(unused[1], args)
+    if (!is.null(own) && !startsWith(own, sprintf("`%s` is called `%s`", unused[1], unused[1]))) stop(own, call. = FALSE)
     owners <- parameter_owners(unused[1])
     stop(sprintf("`%s` is a parameter of %s, %s (its parts: %s sampler, %s splitter, %s leaves).",
                  unused[1], owners, if (grepl(" and |, ", owners)) "none of which this fit uses" else "which this fit does not use",

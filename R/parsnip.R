@@ -5,12 +5,34 @@
 #' loaded before or after svforest), so support vector forests work with
 #' workflows, tune and the rest of tidymodels.
 #'
-#' Main arguments: `trees` is `ntree`; `min_n` is `min_leaf_size`, the
-#' fewest training rows a leaf may hold (as for parsnip's randomForest
-#' engine, where `min_n` is the terminal node size; used by the random axis
-#' splitter of `"rsvt"`). `mtry` has no counterpart and is not used. The
-#' method and all other parameters of [svforest()] are engine arguments:
-#' `set_engine("svforest", method = "psvm", nu = 100)`.
+#' Main arguments: `trees` is `ntree`. `min_n` is each method's own node
+#' size parameter, the one its splitter reads (registered with the splitter,
+#' see [svforest_methods()]): `min_leaf_size` for `"rsvt"` and `"rsvf"`
+#' (fewest rows a leaf may hold, as `min_n` is the terminal node size of
+#' parsnip's randomForest engine), `n_min` for `"psvm"` (fewest rows of each
+#' overlay group for a split), `min_node_size` for `"transform"` (nodes with
+#' fewer rows are leaves) and `sigma` for `"tdsvm"` (nodes with fewer rows
+#' are leaves; giving it skips the method's search of `sigma`). `mtry` is
+#' the number of predictors a split draws where the splitter draws them:
+#' `m_max` for `"psvm"` (at most `mtry` predictors per proximal SVM) and
+#' `proj_dim` for `"rsvf"` (predictors per random projection); for splitters
+#' that do not draw a number of predictors (`"rsvt"` draws one, the others
+#' use all) `mtry` is not used, with a warning. Engine arguments given for a
+#' method whose parts do not read them (e.g. `cost` when tuning `method` over
+#' `"psvm"`, whose leaves have no SVM) are left out with a warning, so that
+#' a grid over `method` and method parameters runs.
+#' The method and all other parameters of [svforest()] are engine arguments:
+#' `set_engine("svforest", method = "psvm", nu = 100)`. Each tunable engine
+#' argument has a dials parameter object ([svforest_dials], e.g.
+#' [svf_cost()]) registered with parsnip, so `tune()` on `cost`, `method`,
+#' `leaf_size_factor`, ... works with `tune_grid(grid = n)` without a
+#' parameter set of your own.
+#'
+#' `multi_predict(fit, new_data, trees = c(5, 10))` predicts with the
+#' first `trees` trees of the forest (the forest of the first `k` trees is
+#' the one `ntree = k` would grow with the same seed). Sparse predictors
+#' (`Matrix::dgCMatrix`, e.g. from `fit_xy()` or a recipe with sparse
+#' output) are passed to [svforest()] as they are.
 #'
 #' As for the ranger engine, the defaults are safe under parallel tuning:
 #' `num_threads = 1` and a `seed` drawn from R's random generator (so
@@ -52,22 +74,29 @@ register_parsnip_engine <- function(...) {
         # parsnip's case weights arrive as `case_weights`
         protect = c("x", "y", "weights"),
         data = c(x = "x", y = "y", weights = "case_weights"),
-        func = c(pkg = "svforest", fun = "svforest"),
+        func = c(pkg = "svforest", fun = "svforest_parsnip_fit"),
         defaults = list(num_threads = 1L, seed = quote(sample.int(10^5, 1)), verbose = FALSE)
       )
     )
     parsnip::set_encoding(
       model = "rand_forest", eng = "svforest", mode = mode,
       options = list(predictor_indicators = "none", compute_intercept = FALSE,
-                     remove_intercept = FALSE, allow_sparse_x = FALSE)
+                     remove_intercept = FALSE, allow_sparse_x = TRUE)
     )
   }
 
+  # main arguments: translated per method by svforest_parsnip_fit()
   parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = "trees", original = "ntree",
-                         func = list(pkg = "dials", fun = "trees"), has_submodel = FALSE)
-  parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = "min_n",
-                         original = "min_leaf_size", func = list(pkg = "dials", fun = "min_n"),
-                         has_submodel = FALSE)
+                         func = list(pkg = "svforest", fun = "svf_trees"), has_submodel = FALSE)
+  parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = "min_n", original = "min_n",
+                         func = list(pkg = "dials", fun = "min_n"), has_submodel = FALSE)
+  parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = "mtry", original = "mtry",
+                         func = list(pkg = "dials", fun = "mtry"), has_submodel = FALSE)
+  # engine arguments with a dials object: tunable() lists them
+  for (name in names(svf_dials)) {
+    parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = name, original = name,
+                           func = list(pkg = "svforest", fun = svf_dials[[name]]), has_submodel = FALSE)
+  }
 
   parsnip::set_pred(
     model = "rand_forest", eng = "svforest", mode = "classification", type = "class",
@@ -95,3 +124,243 @@ register_parsnip_engine <- function(...) {
   register_parsnip_uncertainty()  # R/parsnip_quantile.R
   invisible(TRUE)
 }
+
+#' Fit function of the parsnip engine
+#'
+#' Called by parsnip for `rand_forest() |> set_engine("svforest")`: maps
+#' `min_n` and `mtry` to the method's own parameters and leaves out engine
+#' arguments the method does not read (see [svforest_engine]), then calls
+#' [svforest()]. Not meant to be called directly.
+#' @param x,y Predictors and outcome.
+#' @param ... Arguments of [svforest()].
+#' @param min_n,mtry parsnip's main arguments.
+#' @return An [svforest()] model.
+#' @keywords internal
+#' @export
+svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
+  args <- list(...)
+  # fit_xy() turns a dgCMatrix into a data frame of sparse vectors, and
+  # predict() turns such new data back into a dgCMatrix: fit on the matrix
+  if (is.data.frame(x) && requireNamespace("sparsevctrs", quietly = TRUE) &&
+      sparsevctrs::has_sparse_elements(x)) {
+    x <- sparsevctrs::coerce_to_sparse_matrix(x)
+  }
+  outcome <- outcome_type(y)
+  preset <- svf_method(if (is.null(args$method)) default_method(outcome) else args$method)
+  splitter <- if (!is.null(args$splitter)) args$splitter else preset$splitter
+  if (!is.null(min_n)) {
+    own <- splitter_node_size(splitter)
+    if (length(own)) {
+      args[[own]] <- min_n
+    } else {
+      warning(sprintf("`min_n` is not used: the %s splitter (method \"%s\") has no node size parameter.",
+                      splitter, preset$name), call. = FALSE)
+    }
+  }
+  if (!is.null(mtry)) {
+    own <- splitter_predictors(splitter)
+    if (length(own)) {
+      args[[own]] <- min(as.integer(mtry), NCOL(x))
+    } else {
+      warning(sprintf("`mtry` is not used: the %s splitter (method \"%s\") does not draw a number of predictors per split.",
+                      splitter, preset$name), call. = FALSE)
+    }
+  }
+  # method parameters of parts this fit does not use (a grid over `method`
+  # and `cost` gives cost to methods without SVM leaves): left out
+  known <- intersect(names(args), names(svf_parameters))
+  if (length(known)) {
+    selectors <- args[intersect(part_selectors, names(args))]
+    parts <- tryCatch(names(resolve_parameters(preset$name, selectors, max(2L, NROW(x)), outcome)),
+                      error = function(e) NULL)
+    unused <- if (!is.null(parts)) setdiff(known, parts) else character()
+    if (length(unused)) {
+      warning(sprintf("Method \"%s\" does not use %s: left out.", preset$name,
+                      paste0("`", unused, "`", collapse = ", ")), call. = FALSE)
+      args[unused] <- NULL
+    }
+  }
+  # the data go in as symbols, so the model's call stays small
+  env <- environment()
+  big <- names(args)[lengths(args) > 20]
+  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
+  args[big] <- lapply(paste0(".arg_", big), as.name)
+  eval(as.call(c(quote(svforest::svforest), list(x = quote(x), y = quote(y)), args)), env)
+}
+
+# The first k trees of a model: the forest that `ntree = k` grows with the
+# same seed (out-of-bag elements, which belong to the whole forest, dropped).
+first_trees <- function(object, k) {
+  k <- check_count(k, "trees", 1, length(object$forest$trees))
+  object$forest$trees <- object$forest$trees[seq_len(k)]
+  object$ntree <- k
+  drop <- grep("^oob_", names(object), value = TRUE)
+  object[drop] <- NULL
+  object$oob_error <- NA_real_
+  object$variable_importance <- NULL
+  object
+}
+
+# parsnip's multi_predict() over the number of trees: one tibble per row of
+# new_data with a row per value of `trees`.
+#' @rawNamespace S3method(parsnip::multi_predict, "_svforest")
+multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL, ...) {
+  model <- object$fit
+  if (is.null(trees)) trees <- model$ntree
+  trees <- sort(unique(as.integer(trees)))
+  if (is.null(type)) type <- if (identical(object$spec$mode, "classification")) "class" else "numeric"
+  type <- check_choice(type, "type", c("class", "prob", "numeric"))
+  n <- nrow(new_data)
+  preds <- lapply(trees, function(k) {
+    sub <- first_trees(model, k)
+    out <- switch(type,
+      class = tibble::tibble(.pred_class = stats::predict(sub, new_data, type = "class")),
+      prob = {
+        p <- stats::predict(sub, new_data, type = "prob")
+        tibble::as_tibble(stats::setNames(as.data.frame(p), paste0(".pred_", colnames(p))))
+      },
+      numeric = tibble::tibble(.pred = stats::predict(sub, new_data, type = "response")))
+    out$trees <- rep(k, n)
+    out$.row <- seq_len(n)
+    out
+  })
+  res <- do.call(rbind, preds)
+  res <- res[order(res$.row, res$trees), c("trees", setdiff(names(res), c("trees", ".row")))]
+  rows <- rep(seq_len(n), each = length(trees))
+  tibble::tibble(.pred = unname(split(res, rows)))
+}
+
+# --- dials parameter objects ------------------------------------------------------
+
+# Engine arguments with a dials object: name -> function (tunable() lists them).
+svf_dials <- c(method = "svf_method_name", cost = "svf_cost", leaf = "svf_leaf", splitter = "svf_splitter",
+               sampler = "svf_sampler", aggregation = "svf_aggregation", scale = "svf_scale",
+               leaf_size_factor = "svf_leaf_size_factor", sample_fraction = "svf_sample_fraction",
+               max_depth = "svf_max_depth", nu = "svf_nu", subspace_dim = "svf_subspace_dim",
+               node_tries = "svf_node_tries", lambda = "svf_lambda", gamma = "svf_gamma",
+               epsilon = "svf_epsilon", n_theta = "svf_n_theta", n_tau = "svf_n_tau",
+               screen_fraction = "svf_screen_fraction", cv_folds = "svf_cv_folds",
+               split_rule = "svf_split_rule", psvm_cut = "svf_psvm_cut",
+               transform_choice = "svf_transform_choice", min_gain = "svf_min_gain")
+
+svf_log10 <- function() scales::transform_log10()
+svf_log2 <- function() scales::transform_log2()
+svf_quant <- function(name, label, type, range, trans = NULL) {
+  dials::new_quant_param(type = type, range = range, inclusive = c(TRUE, TRUE), trans = trans,
+                         label = stats::setNames(label, name))
+}
+svf_qual <- function(name, label, values) {
+  dials::new_qual_param(type = "character", values = values, label = stats::setNames(label, name))
+}
+
+#' dials parameter objects for the svforest engine
+#'
+#' Parameter objects (package dials) for the engine arguments of
+#' `rand_forest() |> set_engine("svforest", ...)`, registered with parsnip
+#' so that `tune()` on them works with `tune_grid(grid = n)` and
+#' `extract_parameter_set_dials()` without a parameter set of your own. Each
+#' is named after the [svforest()] argument it tunes (`svf_method_name()`
+#' tunes `method`). Ranges are on the transformed scale where there is a
+#' `trans` (log10 for `cost`, `nu`, `lambda`, `gamma`: `range = c(-2, 3)`
+#' is 0.01 to 1000). `svf_trees()` is the `trees` parameter of the engine:
+#' 1 to 100 trees (each tree fits SVMs, so forests stay smaller than
+#' ranger's). The qualitative ones list every registered value
+#' ([svforest_methods()], the engine parts); for regression choose among
+#' the methods that fit a numeric outcome, e.g.
+#' `svf_method_name(values = c("rsvt", "rsvf", "tdsvm"))`.
+#'
+#' @param range Two numbers: the range (on the `trans` scale).
+#' @param trans A `scales` transformation, or `NULL`.
+#' @param values Possible values.
+#' @return A dials `param` object.
+#' @name svforest_dials
+#' @examples
+#' if (requireNamespace("dials", quietly = TRUE)) {
+#'   svf_cost()
+#'   svf_method_name()
+#' }
+NULL
+
+#' @rdname svforest_dials
+#' @export
+svf_trees <- function(range = c(1L, 100L), trans = NULL) svf_quant("trees", "# Trees", "integer", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_method_name <- function(values = method_names()) svf_qual("method", "Method", values)
+#' @rdname svforest_dials
+#' @export
+svf_cost <- function(range = c(-2, 3), trans = svf_log10()) svf_quant("cost", "Leaf SVM cost (C)", "double", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_leaf <- function(values = part_names("leaf")) svf_qual("leaf", "Leaf model", values)
+#' @rdname svforest_dials
+#' @export
+svf_splitter <- function(values = part_names("splitter")) svf_qual("splitter", "Splitter", values)
+#' @rdname svforest_dials
+#' @export
+svf_sampler <- function(values = part_names("sampler")) svf_qual("sampler", "Row sampler", values)
+#' @rdname svforest_dials
+#' @export
+svf_aggregation <- function(values = c("vote", "prob", "max_confidence")) svf_qual("aggregation", "Aggregation", values)
+#' @rdname svforest_dials
+#' @export
+svf_scale <- function(values = c("minmax", "rank", "none")) svf_qual("scale", "Predictor scaling", values)
+#' @rdname svforest_dials
+#' @export
+svf_leaf_size_factor <- function(range = c(-2, 2), trans = svf_log2()) {
+  svf_quant("leaf_size_factor", "Leaf size factor", "double", range, trans)
+}
+#' @rdname svforest_dials
+#' @export
+svf_sample_fraction <- function(range = c(0.3, 1), trans = NULL) {
+  svf_quant("sample_fraction", "Sampled share of rows", "double", range, trans)
+}
+#' @rdname svforest_dials
+#' @export
+svf_max_depth <- function(range = c(2L, 15L), trans = NULL) svf_quant("max_depth", "Tree depth", "integer", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_nu <- function(range = c(1, 4), trans = svf_log10()) svf_quant("nu", "Proximal SVM nu", "double", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_subspace_dim <- function(range = c(1L, 30L), trans = NULL) {
+  svf_quant("subspace_dim", "Subspace dimension", "integer", range, trans)
+}
+#' @rdname svforest_dials
+#' @export
+svf_node_tries <- function(range = c(1L, 10L), trans = NULL) svf_quant("node_tries", "Tries per node", "integer", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_lambda <- function(range = c(-4, 2), trans = svf_log10()) svf_quant("lambda", "Ridge penalty", "double", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_gamma <- function(range = c(-2, 2), trans = svf_log10()) svf_quant("gamma", "RBF kernel gamma", "double", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_epsilon <- function(range = c(0, 1), trans = NULL) svf_quant("epsilon", "SVR tube epsilon", "double", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_n_theta <- function(range = c(1L, 32L), trans = NULL) svf_quant("n_theta", "Predictor sets per node", "integer", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_n_tau <- function(range = c(1L, 16L), trans = NULL) svf_quant("n_tau", "Thresholds per node", "integer", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_screen_fraction <- function(range = c(0.05, 1), trans = NULL) {
+  svf_quant("screen_fraction", "Screening share of rows", "double", range, trans)
+}
+#' @rdname svforest_dials
+#' @export
+svf_cv_folds <- function(range = c(1L, 10L), trans = NULL) svf_quant("cv_folds", "Leaf CV folds", "integer", range, trans)
+#' @rdname svforest_dials
+#' @export
+svf_split_rule <- function(values = c("admissible", "published")) svf_qual("split_rule", "Random axis split rule", values)
+#' @rdname svforest_dials
+#' @export
+svf_psvm_cut <- function(values = c("gain", "plane")) svf_qual("psvm_cut", "PSVM split offset", values)
+#' @rdname svforest_dials
+#' @export
+svf_transform_choice <- function(values = c("oob", "inbag")) svf_qual("transform_choice", "Transform choice", values)
+#' @rdname svforest_dials
+#' @export
+svf_min_gain <- function(range = c(0, 5), trans = NULL) svf_quant("min_gain", "TD-SVM minimum gain", "double", range, trans)

@@ -36,7 +36,12 @@
 #'   (`|w'x|` for a binary leaf, the largest one-vs-rest value otherwise), or
 #'   `2 f - 1` for a leaf with class frequencies (`f` its majority share);
 #'   the first such tree on ties. `"prob"` and `"votes"` are the same for
-#'   every aggregation.
+#'   every aggregation. To decide the class, each tree's probabilities are
+#'   rounded to a multiple of 2^-32 before they are summed, so the sums do not
+#'   depend on the order of the trees (a forest combined from parts decides
+#'   as the forest grown whole). The out-of-bag classes of a fit
+#'   (`oob_predictions`) follow this same rule, applied to each row's
+#'   out-of-bag trees.
 #'
 #'   Large `newdata` is predicted in chunks of rows (about 2^22 values each;
 #'   option `svforest.predict_chunk_rows` sets the rows per chunk), so the
@@ -46,7 +51,7 @@
 #'   Missing values in `newdata` are filled in the way the model was fitted
 #'   (`na_action = "impute"`, the default of [svforest()]: training medians,
 #'   the `"(missing)"` level or the most frequent training level of a
-#'   factor; see its section "Missing values"); for a model fitted with
+#'   factor; see [svforest_missing_values]); for a model fitted with
 #'   `na_action = "fail"` (or by a version without `na_action`) they are an
 #'   error.
 #'
@@ -112,11 +117,12 @@
 #'     guarantee is approximate (the out-of-bag predictions average fewer
 #'     trees, which makes the intervals slightly conservative).}
 #'   }
-#'   Splitters that score candidate splits on out-of-bag rows (`"oob_svm"`
-#'   of method `"rsvf"`; `"transform"` with `transform_choice = "oob"`) make
+#'   Splitters that score candidate splits or trees on out-of-bag rows
+#'   (`"hybrid"` of the default method `"hybrid"`; `"oob_svm"` of method
+#'   `"rsvf"`; `"transform"` with `transform_choice = "oob"`) make
 #'   out-of-bag residuals optimistic (the splits were chosen to fit them), so
 #'   those models, and those whose sampler keeps every row, need
-#'   `calibrate = "conformal"`; without it `"quantiles"` and `"interval"` are
+#'   `calibrate = "conformal"` (or `"cv"`, or [svforest_calibrate()]); without it `"quantiles"` and `"interval"` are
 #'   an error saying so. A calibration belongs to the forest it was computed
 #'   with: a [combine()]d forest has to be calibrated anew (out-of-bag scores
 #'   combine exactly).
@@ -229,9 +235,10 @@ predict_chunked <- function(object, newdata, type, num_threads) {
 # Prediction of one chunk of rows.
 predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
-  max_conf <- type == "class" && identical(object$params$aggregation, "max_confidence")
   regression <- identical(object$type, "regression")
-  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", type == "trees" && !regression, max_conf,
+  # the class by the model's aggregation, decided in the engine (R/aggregation.R)
+  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", type == "trees" && !regression,
+                      if (type == "class") object$params$aggregation else "", FALSE,
                       type == "trees" && regression, type == "moments")
   lev <- object$levels
   switch(type,
@@ -239,11 +246,10 @@ predict_rows <- function(object, newdata, type, num_threads) {
             else structure(res$tree_class + 1L, levels = lev),
     moments = cbind(res$prob[, 1], res$tree_sd),
     response = res$prob[, 1] * object$outcome_scale + object$outcome_center,
-    class = factor(lev[if (max_conf) res$max_confidence_class + 1L
-                       else predicted_class(res$votes, res$prob, object$params$aggregation)], levels = lev),
+    class = factor(lev[res$class + 1L], levels = lev),
     prob = {
       colnames(res$prob) <- lev
-      if (is.null(object$calibration)) res$prob else apply_calibration(res$prob, object$calibration)
+      stage_probabilities(object, res$prob)  # e.g. calibration (R/stages.R)
     },
     votes = {
       colnames(res$votes) <- lev
@@ -281,14 +287,8 @@ check_no_dots <- function(...) {
   }
 }
 
-# Column index of the predicted class.
-predicted_class <- function(votes, prob, aggregation) {
-  if (nrow(votes) == 0) return(integer())
-  score <- if (identical(aggregation, "prob")) prob else votes + 0.5 * prob
-  max.col(score, ties.method = "first")
-}
-
-# Error after 1, 2, ... trees on labelled data (uses each tree's class).
+# Error after 1, 2, ... trees on labelled data, each step by the rule of
+# predict(type = "class").
 error_curve <- function(object, newdata, y) {
   if (!(is.factor(y) || is.character(y)) || length(y) != NROW(newdata)) {
     stop(sprintf("`y` must be a factor or character vector with one value per row of `newdata` (%d), not %s.",
@@ -301,14 +301,8 @@ error_curve <- function(object, newdata, y) {
          call. = FALSE)
   }
   data <- new_engine_data(object, newdata)
-  res <- .svf_predict(object$forest, data, 1L, FALSE, TRUE)
-  yi <- as.integer(factor(y, levels = object$levels))
-  K <- length(object$levels)
-  votes <- matrix(0L, nrow(res$tree_class), K)
-  idx <- seq_len(nrow(votes))
-  vapply(seq_len(ncol(res$tree_class)), function(t) {
-    cell <- cbind(idx, res$tree_class[, t] + 1L)
-    votes[cell] <<- votes[cell] + 1L
-    mean(max.col(votes, ties.method = "first") != yi)
-  }, 0)
+  # the forest's class after each tree, by the model's aggregation (R/aggregation.R)
+  res <- .svf_predict(object$forest, data, 1L, FALSE, FALSE, object$params$aggregation, TRUE)
+  yi <- as.integer(factor(y, levels = object$levels)) - 1L
+  colMeans(res$class_curve != yi)
 }

@@ -4,7 +4,9 @@
 #' @param ... Not used.
 #' @return `print()` returns `x` invisibly; `summary()` an object of class
 #'   `summary.svforest` with the forest's structure: trees, leaves per tree,
-#'   leaf sizes, the share of SVM and constant leaves and the chosen `C`.
+#'   leaf sizes, the share of SVM and constant leaves and the chosen `C`,
+#'   and the out-of-bag error (with out-of-bag class probabilities, their
+#'   Brier score and log-loss, see [svforest()]).
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' print(fit)
@@ -31,10 +33,8 @@ print.svforest <- function(x, ...) {
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
   cat("  OOB error:            ", oob_error_text(x), "\n")
-  if (!is.null(x$calibration)) {
-    cat("  Probabilities:        ", sprintf("calibrated (%s, on %d held-out rows)", x$calibration$method,
-                                            as.integer(x$calibration$rows)), "\n")
-  }
+  if (!is.null(x$oob_brier)) cat("  OOB probabilities:    ", oob_scores_text(x), "\n")
+  stage_print(x)  # lines of the post-fit stages (R/stages.R), e.g. calibration
   if (!is.null(x$sampling_weights) || !is.null(x$class_weights)) {
     cat("  Weights:              ", paste(c(if (!is.null(x$sampling_weights)) "case/class weights",
                                             if (!is.null(x$rows_used)) sprintf("%d rows of weight 0 left out", sum(!x$rows_used))),
@@ -51,6 +51,10 @@ summary.svforest <- function(object, ...) {
   leaf_size <- unlist(lapply(trees, tree_leaf_sizes))
   svm <- unlist(lapply(trees, tree_leaf_is_model))
   cost <- unlist(lapply(trees, tree_leaf_costs))
+  # the leaf models' own grid: ridge leaves choose `lambda`, the SVM and SVR
+  # leaves `cost` (C); every model leaf's chosen value is counted
+  leaf_part <- svf_part("leaf", object$params$leaf)
+  grid <- if (!is.null(leaf_part) && "lambda" %in% leaf_part$parameters) "lambda" else "cost"
   # values the parts add (e.g. the random axis splitter's minimum leaf size)
   extra <- do.call(c, lapply(used_parts(object$params), function(part) if (!is.null(part$summary)) part$summary(object)))
   out <- structure(list(
@@ -61,9 +65,11 @@ summary.svforest <- function(object, ...) {
     depth = vapply(trees, tree_depth, 0L),
     leaf_size = leaf_size,
     svm_leaf_share = mean(svm),
-    cost = table(factor(cost[svm], levels = object$params$cost)),
+    cost = table(factor(cost[svm], levels = sort(unique(c(object$params[[grid]], cost[svm]))))),
+    leaf_grid = grid, leaf = object$params$leaf,
     tdsvm = object$tdsvm,
-    oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, params = object$params
+    oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, oob_brier = object$oob_brier,
+    oob_logloss = object$oob_logloss, oob_unavailable = object$oob_unavailable, params = object$params
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
   out
@@ -91,7 +97,10 @@ print.summary.svforest <- function(x, ...) {
                 100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
   }
   if (sum(x$cost) > 0) {
-    cat("Chosen C in SVM leaves:\n")
+    grid <- if (is.null(x$leaf_grid)) "cost" else x$leaf_grid
+    kind <- c(linear_svm = "SVM", kernel_svm = "SVM", linear_svr = "SVR", kernel_svr = "SVR")[x$leaf]
+    if (is.null(x$leaf) || is.na(kind)) kind <- if (is.null(x$leaf)) "SVM" else x$leaf
+    cat(sprintf("Chosen %s in %s leaves (%d leaves):\n", if (grid == "cost") "C" else grid, kind, sum(x$cost)))
     print(x$cost)
   }
   if (!is.null(x$tdsvm)) {
@@ -101,17 +110,24 @@ print.summary.svforest <- function(x, ...) {
     print(tdsvm_stages(x$tdsvm$curve), row.names = FALSE)
   }
   cat("OOB error:", oob_error_text(x), "\n")
+  if (!is.null(x$oob_brier)) cat("OOB probabilities:", oob_scores_text(x), "\n")
   invisible(x)
 }
 
 # The out-of-bag error as printed: the error rate, or for regression the
 # mean squared error and R^2.
 oob_error_text <- function(x) {
+  if (!is.null(x$oob_unavailable)) return(x$oob_unavailable)
   if (is.na(x$oob_error)) return("not available (no out-of-bag rows)")
   if (identical(x$type, "regression")) {
     return(sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared))
   }
   sprintf("%.2f%%", 100 * x$oob_error)
+}
+
+# The out-of-bag probabilities' scores as printed (R/aggregation.R).
+oob_scores_text <- function(x) {
+  sprintf("Brier score %s, log-loss %s", format(signif(x$oob_brier, 4)), format(signif(x$oob_logloss, 4)))
 }
 
 tdsvm_choice <- function(sel) {

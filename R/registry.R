@@ -49,16 +49,20 @@ regression_methods <- function() {
 # - `print_lines(x)`: lines print.svforest() adds for a model using the part;
 # - `summary(object)`: a named list of values summary.svforest() adds;
 # - `check(params, y, validation)`: checks of the data before the engine runs;
-# - `uses_validation`: the part chooses its settings on validation data.
+# - `uses_validation`: the part chooses its settings on validation data;
+# - `node_size`: a splitter's parameter for the size of a node (parsnip's
+#   `min_n`, ranger's `min.node.size`), `predictors`: its parameter for the
+#   predictors a split draws (`mtry`); NULL when it has none (R/generics.R).
 # `outcomes`: the outcome types the part handles ("classification",
 # "regression").
 register_part <- function(type, name, parameters = character(), tune = character(), print_lines = NULL,
                           summary = NULL, check = NULL, uses_validation = FALSE,
-                          outcomes = "classification") {
+                          outcomes = "classification", node_size = NULL, predictors = NULL) {
   stopifnot(type %in% names(svf_registry$parts))
   svf_registry$parts[[type]][[name]] <- list(
     type = type, name = name, parameters = parameters, tune = tune, print_lines = print_lines,
-    summary = summary, check = check, uses_validation = uses_validation, outcomes = outcomes)
+    summary = summary, check = check, uses_validation = uses_validation, outcomes = outcomes,
+    node_size = node_size, predictors = predictors)
   invisible(name)
 }
 
@@ -99,7 +103,5 @@ used_parts <- function(params) {
 }
 
 # The default method of svforest() (`method = NULL`) for an outcome type:
-# "rsvt" for classes, "rsvf" for a numeric outcome (its out-of-bag scored
-# oblique splits with ridge leaves fit smooth responses best; see
-# bench/regression_bench.R).
-default_method <- function(outcome = "classification") if (outcome == "regression") "rsvf" else "rsvt"
+# "hybrid" for both (R/method-hybrid.R; see bench/harness.R).
+default_method <- function(outcome = "classification") "hybrid"

@@ -1,3 +1,6 @@
+#' @include stages.R
+NULL
+
 # Prediction intervals and quantiles of regression forests: conformal
 # calibration on rows the trees did not see (held-out rows, or honest
 # out-of-bag rows), with the spread of the trees' predictions as local scale.
@@ -55,7 +58,7 @@ design_rows <- function(forest, x) {
 # Mean and spread (standard deviation) of the trees' predictions of engine
 # rows `data`, on the engine's standardised outcome scale.
 forest_moments <- function(forest, data, num_threads) {
-  res <- .svf_predict(forest, data, num_threads, FALSE, FALSE, FALSE, FALSE, TRUE)
+  res <- .svf_predict(forest, data, num_threads, FALSE, FALSE, "", FALSE, FALSE, TRUE)
   list(mean = res$prob[, 1], sd = res$tree_sd)
 }
 
@@ -75,8 +78,7 @@ spread_offset <- function(forest, train_x, ntree, num_threads) {
 # engine rows; `y` on the original scale). Scores are signed:
 # (y - fit) / (sd + offset) on the engine's scale, sorted.
 fit_conformal <- function(model, data, y, num_threads) {
-  offset <- model$spread_offset
-  if (is.null(offset)) {
+  if (is.null(model$conformal$spread_offset)) {
     stop("This model was fitted by a version that did not store the trees' spread on its training rows; refit it to calibrate intervals.",
          call. = FALSE)
   }
@@ -87,7 +89,7 @@ fit_conformal <- function(model, data, y, num_threads) {
 # The calibration element: sorted signed scores of rows with outcomes y
 # (original scale) and the forest's mean and spread for them (engine scale).
 conformal_scores <- function(model, mean, sd, y, method) {
-  offset <- model$spread_offset
+  offset <- model$conformal$spread_offset
   normalised <- !is.na(offset)
   if (!normalised) offset <- 1  # plain residuals
   y <- (y - model$outcome_center) / model$outcome_scale
@@ -104,7 +106,7 @@ calibrate_conformal <- function(object, x, y, method, num_threads) {
     stop(sprintf("A regression forest is calibrated with method \"conformal\" (or \"none\"), not %s.", describe(method)),
          call. = FALSE)
   }
-  object$conformal <- NULL
+  if (!is.null(object$conformal)) object$conformal["calibration"] <- list(NULL)
   if (method == "none") return(object)
   if (missing(x) || missing(y)) stop("Calibration needs held-out rows: give `x` and `y`.", call. = FALSE)
   if (!is.numeric(y) || is.factor(y) || length(y) != NROW(x) || any(!is.finite(y))) {
@@ -112,7 +114,8 @@ calibrate_conformal <- function(object, x, y, method, num_threads) {
   }
   if (length(y) < 1) stop("Calibration needs at least one held-out row.", call. = FALSE)
   num_threads <- engine_threads(resolve_threads(num_threads))
-  object$conformal <- fit_conformal(object, new_engine_data(object, x), as.double(y), num_threads)
+  cal <- fit_conformal(object, new_engine_data(object, x), as.double(y), num_threads)
+  object$conformal$calibration <- cal
   object
 }
 
@@ -120,13 +123,9 @@ calibrate_conformal <- function(object, x, y, method, num_threads) {
 # else out-of-bag residuals when they are honest (the sampler left rows out
 # and no out-of-bag row chose a split). Errors name the way to get them.
 conformal_calibration <- function(object) {
-  cal <- object$conformal
+  cal <- object$conformal$calibration
   if (!is.null(cal)) {
-    ok <- is.list(cal) && isTRUE(cal$method %in% c("split", "cv")) && is.numeric(cal$scores) && length(cal$scores) >= 1 &&
-      !anyNA(cal$scores) && !is.unsorted(cal$scores) && is.logical(cal$normalised) && length(cal$normalised) == 1 &&
-      !is.na(cal$normalised) && is.numeric(cal$offset) && length(cal$offset) == 1 && is.finite(cal$offset) &&
-      cal$offset > 0
-    if (!ok) stop("The model's conformal calibration (`conformal`) is damaged.", call. = FALSE)
+    if (!conformal_calibration_ok(cal)) stop("The model's conformal calibration (`conformal$calibration`) is damaged.", call. = FALSE)
     if (!identical(as.integer(cal$ntree), as.integer(object$ntree)) ||
         !identical(as.integer(cal$first_tree), as.integer(part_first_tree(object)))) {
       stop(sprintf("The model's conformal calibration belongs to a forest of %d trees, and this one has %d (combined or altered after the fit); its scores do not apply. Fit with `calibrate = \"conformal\"` on the whole forest.",
@@ -134,14 +133,14 @@ conformal_calibration <- function(object) {
     }
     return(cal)
   }
-  if (!is.null(object$oob_sum) && isFALSE(object$splitter_uses_oob)) {
+  if (!is.null(object$oob_sum) && isFALSE(object$conformal$splitter_uses_oob)) {
     has <- object$oob_count > 0
     if (sum(has) < 1) stop("No row was out of bag: the model has no calibration rows for intervals.", call. = FALSE)
     y <- (object$oob_y[has] - object$outcome_center) / object$outcome_scale
     pred <- object$oob_sum[has] / object$oob_count[has]
     return(list(method = "oob", scores = sort(y - pred), normalised = FALSE, offset = 1))
   }
-  why <- if (isTRUE(object$splitter_uses_oob)) {
+  why <- if (isTRUE(object$conformal$splitter_uses_oob)) {
     sprintf("its \"%s\" splitter chooses splits on the out-of-bag rows, so their residuals are optimistic", object$params$splitter)
   } else if (is.null(object$oob_sum)) {
     sprintf("its \"%s\" sampler leaves no row out of bag", object$params$sampler)
@@ -202,3 +201,66 @@ predict_uncertainty <- function(object, newdata, type, quantiles, level, num_thr
   attr(out, "level") <- level
   out
 }
+
+# A stored conformal calibration (sorted finite scores, a positive offset).
+conformal_calibration_ok <- function(cal) {
+  is.list(cal) && isTRUE(cal$method %in% c("split", "cv")) && is.numeric(cal$scores) && length(cal$scores) >= 1 &&
+    !anyNA(cal$scores) && !is.unsorted(cal$scores) && is.logical(cal$normalised) && length(cal$normalised) == 1 &&
+    !is.na(cal$normalised) && is.numeric(cal$offset) && length(cal$offset) == 1 && is.finite(cal$offset) &&
+    cal$offset > 0
+}
+
+# The post-fit stage (R/stages.R) of every regression fit: `conformal` holds
+# whether out-of-bag rows chose splits or trees (then their residuals are no
+# honest calibration), the score offset (spread_offset()), and the
+# calibration of svforest(..., calibrate = "conformal") (scores of the
+# held-out rows) or calibrate = "cv" (scores of five fold forests; no row
+# held out), which svforest_calibrate() can replace. It shares `calibrate`
+# and `calibration_fraction` with the class probability calibration
+# (R/calibration.R), which leaves these two values to it.
+conformal_stage <- new_stage(
+  name = "conformal",
+  field = "conformal",
+  args = c("calibrate", "calibration_fraction"),
+  setup = function(args, y, outcome, seed) {
+    if (outcome != "regression") return(NULL)
+    if (isTRUE(args$calibrate %in% c("conformal", "cv"))) {
+      conformal_rows(args$calibrate, args$calibration_fraction, length(y), seed)
+    } else {
+      list(method = "none")
+    }
+  },
+  run = function(model, settings, data) {
+    model$conformal <- list(splitter_uses_oob = isTRUE(data$splitter_uses_oob),
+                            spread_offset = spread_offset(model$forest, data$x, model$ntree, data$num_threads),
+                            calibration = NULL)
+    cal <- switch(settings$method,
+      conformal = fit_conformal(model, design_rows(model$forest, data$held_x), data$held_y, data$num_threads),
+      cv = fit_conformal_cv(model, data$x, data$y, settings$folds, data$fit_rows, data$num_threads),
+      NULL
+    )
+    model$conformal["calibration"] <- list(cal)
+    model$conformal
+  },
+  check = function(value, model) {
+    is.list(value) && is.logical(value$splitter_uses_oob) && length(value$splitter_uses_oob) == 1 &&
+      !is.na(value$splitter_uses_oob) && is.numeric(value$spread_offset) && length(value$spread_offset) == 1 &&
+      (is.na(value$spread_offset) || (is.finite(value$spread_offset) && value$spread_offset > 0)) &&
+      (is.null(value$calibration) || conformal_calibration_ok(value$calibration))
+  },
+  print_line = function(x) {
+    cal <- x$conformal$calibration
+    if (is.null(cal)) return(NULL)
+    paste0("  Intervals:             ", sprintf("conformal (%s, %d scores)", if (cal$method == "cv") "five fold forests" else "held-out rows",
+                                                length(cal$scores)))
+  },
+  combine = function(out, parts) {
+    # out-of-bag rows of any part that chose splits make the combined ones
+    # no honest calibration either; a part's hold-out calibration describes
+    # that part's trees (predict() refuses it, naming the remedy)
+    if (!is.null(out$conformal)) {
+      out$conformal$splitter_uses_oob <- any(vapply(parts, function(m) !isFALSE(m$conformal$splitter_uses_oob), TRUE))
+    }
+    out
+  }
+)

@@ -41,6 +41,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_decide_classes
+Rcpp::IntegerVector svf_decide_classes(std::string aggregation, Rcpp::IntegerMatrix votes, Rcpp::NumericMatrix shares, Rcpp::IntegerVector count, SEXP confident_class);
+RcppExport SEXP _svforest_svf_decide_classes(SEXP aggregationSEXP, SEXP votesSEXP, SEXP sharesSEXP, SEXP countSEXP, SEXP confident_classSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type aggregation(aggregationSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type votes(votesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type shares(sharesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type count(countSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type confident_class(confident_classSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_decide_classes(aggregation, votes, shares, count, confident_class));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_leaf_kinds
 Rcpp::IntegerVector svf_leaf_kinds();
 RcppExport SEXP _svforest_svf_leaf_kinds() {
@@ -98,8 +113,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_predict
-List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class, bool want_max_confidence, bool want_tree_values, bool want_tree_sd);
-RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP, SEXP want_max_confidenceSEXP, SEXP want_tree_valuesSEXP, SEXP want_tree_sdSEXP) {
+List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class, std::string aggregation, bool want_class_curve, bool want_tree_values, bool want_tree_sd);
+RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP, SEXP aggregationSEXP, SEXP want_class_curveSEXP, SEXP want_tree_valuesSEXP, SEXP want_tree_sdSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -108,10 +123,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type want_leaves(want_leavesSEXP);
     Rcpp::traits::input_parameter< bool >::type want_tree_class(want_tree_classSEXP);
-    Rcpp::traits::input_parameter< bool >::type want_max_confidence(want_max_confidenceSEXP);
+    Rcpp::traits::input_parameter< std::string >::type aggregation(aggregationSEXP);
+    Rcpp::traits::input_parameter< bool >::type want_class_curve(want_class_curveSEXP);
     Rcpp::traits::input_parameter< bool >::type want_tree_values(want_tree_valuesSEXP);
     Rcpp::traits::input_parameter< bool >::type want_tree_sd(want_tree_sdSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves, want_tree_class, want_max_confidence, want_tree_values, want_tree_sd));
+    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve, want_tree_values, want_tree_sd));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -251,11 +267,12 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
+    {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 14},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
-    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 8},
+    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 9},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},

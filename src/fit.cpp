@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 #include "RcppRunner.h"
+#include "core/forest/Aggregation.h"
 #include "core/forest/Forest.h"
 #include "core/forest/Tuning.h"
 #include "core/leaves/LeafKinds.h"
@@ -74,6 +76,30 @@ List tuning_to_r(const svf::TuningResult& res) {
                                                Named("leaves") = leaves, Named("svm_leaves") = svm_leaves));
 }
 
+// The out-of-bag results (Forest.h) as R data: classification list(votes,
+// shares (n x K), count, confidence and confident_class (max_confidence;
+// class 0-based, -1 for none), predicted, error, error_curve); regression
+// list(sum_whole, sum_fraction, count, error, error_curve).
+List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
+  if (num_classes == 0) {
+    return List::create(Named("sum_whole") = Rcpp::wrap(oob.sum_whole),
+                        Named("sum_fraction") = Rcpp::wrap(oob.sum_fraction), Named("count") = Rcpp::wrap(oob.count),
+                        Named("error") = oob.error, Named("error_curve") = Rcpp::wrap(oob.error_curve));
+  }
+  Rcpp::IntegerMatrix votes(static_cast<int>(n), num_classes);
+  std::copy(oob.votes.begin(), oob.votes.end(), votes.begin());
+  Rcpp::NumericMatrix shares(static_cast<int>(n), num_classes);
+  std::copy(oob.shares.begin(), oob.shares.end(), shares.begin());
+  List out = List::create(Named("votes") = votes, Named("shares") = shares, Named("count") = Rcpp::wrap(oob.count),
+                          Named("error") = oob.error, Named("error_curve") = Rcpp::wrap(oob.error_curve),
+                          Named("predicted") = Rcpp::wrap(oob.predicted));
+  if (!oob.confidence.empty()) {
+    out["confidence"] = Rcpp::wrap(oob.confidence);
+    out["confident_class"] = Rcpp::wrap(oob.confident_class);
+  }
+  return out;
+}
+
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
@@ -101,7 +127,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");
   opt.batch_size = std::max(8, 2 * num_threads);
-  opt.max_confidence = rp.text("aggregation") == "max_confidence";
+  if (!regression && rp.has("aggregation")) opt.aggregation = svf::aggregation_named(rp.text("aggregation"));
 
   RcppRunner runner(num_threads, verbose, svf::wants_tuning(rp) ? "Fitting leaves" : "Growing trees");
   if (rp.has("progress_delay")) runner.set_delay(rp.number("progress_delay"));
@@ -144,24 +170,44 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     runner.finish();
     result = List::create(Named("forest") = forest_to_r(td, forest), Named("oob") = R_NilValue,
                           Named("tuning") = R_NilValue,
-                          // out-of-bag rows that chose splits are no honest test rows (R/uncertainty.R)
-                          Named("splitter_uses_oob") = splitter->uses_oob());
-    if (forest.oob.available && regression) {
-      result["oob"] = List::create(Named("sum") = Rcpp::wrap(forest.oob.sum), Named("count") = Rcpp::wrap(forest.oob.count),
-                                   Named("error") = forest.oob.error,
-                                   Named("error_curve") = Rcpp::wrap(forest.oob.error_curve));
-    } else if (forest.oob.available) {
-      Rcpp::IntegerMatrix votes(static_cast<int>(n), num_classes);
-      std::copy(forest.oob.votes.begin(), forest.oob.votes.end(), votes.begin());
-      result["oob"] = List::create(Named("votes") = votes, Named("error") = forest.oob.error,
-                                   Named("error_curve") = Rcpp::wrap(forest.oob.error_curve),
-                                   Named("predicted") = Rcpp::wrap(forest.oob.predicted));
-    }
+                          // out-of-bag rows that chose splits or trees are no honest test rows (R/uncertainty.R)
+                          Named("splitter_uses_oob") = splitter->uses_oob() || splitter->rival() != nullptr);
+    if (forest.oob.available) result["oob"] = oob_to_r(forest.oob, n, num_classes);
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
   return result;
+}
+
+// The class of each row of a tally (Aggregation.h), 0-based, NA without
+// trees: how R's combine() decides the out-of-bag classes of merged parts by
+// the engine's own rule. votes, shares: n x K; count: n; confident_class: n
+// (0-based) or NULL.
+// [[Rcpp::export(.svf_decide_classes)]]
+Rcpp::IntegerVector svf_decide_classes(std::string aggregation, Rcpp::IntegerMatrix votes,
+                                       Rcpp::NumericMatrix shares, Rcpp::IntegerVector count,
+                                       SEXP confident_class) {
+  svf::Aggregation a;
+  try {
+    a = svf::aggregation_named(aggregation);
+  } catch (std::invalid_argument& e) {
+    Rcpp::stop(e.what());
+  }
+  const int n = votes.nrow(), K = votes.ncol();
+  if (shares.nrow() != n || shares.ncol() != K || count.size() != n) Rcpp::stop("internal: tally dimensions");
+  const int* conf = nullptr;
+  if (a == svf::Aggregation::MaxConfidence) {
+    if (TYPEOF(confident_class) != INTSXP || XLENGTH(confident_class) != n)
+      Rcpp::stop("internal: max_confidence needs each row's confident class");
+    conf = INTEGER(confident_class);
+  }
+  Rcpp::IntegerVector out(n);
+  for (int i = 0; i < n; ++i) {
+    const int c = svf::decide_class(a, K, votes.begin() + i, shares.begin() + i, static_cast<size_t>(n), count[i], conf ? conf[i] : -1);
+    out[i] = c < 0 ? NA_INTEGER : c;
+  }
+  return out;
 }
 
 // Names and codes of the leaf kinds (as saved in models).

@@ -2,6 +2,8 @@
 // row is routed.
 #include <Rcpp.h>
 
+#include <stdexcept>
+
 #include "RcppRunner.h"
 #include "core/forest/Predictor.h"
 #include "core/leaves/KernelSvmLeaf.h"
@@ -10,9 +12,13 @@
 using Rcpp::List;
 using Rcpp::Named;
 
+// aggregation: "" (no class), "vote", "prob" or "max_confidence": the class
+// of each row by that rule (Aggregation.h), 0-based; with want_class_curve
+// also the class after the first 1, 2, ... trees (n x ntree).
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class,
-                 bool want_max_confidence = false, bool want_tree_values = false, bool want_tree_sd = false) {
+                 std::string aggregation = "", bool want_class_curve = false, bool want_tree_values = false,
+                 bool want_tree_sd = false) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -31,8 +37,18 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
   out.votes = votes.begin();
   out.leaves = want_leaves ? leaves.begin() : nullptr;
   out.tree_class = want_tree_class ? tree_class.begin() : nullptr;
-  Rcpp::IntegerVector max_conf(want_max_confidence ? n : 0);
-  out.max_confidence_class = want_max_confidence ? max_conf.begin() : nullptr;
+  const bool want_class = !aggregation.empty() && K > 0;
+  Rcpp::IntegerVector cls(want_class ? n : 0);
+  if (want_class) {
+    try {
+      out.aggregation = svf::aggregation_named(aggregation);
+    } catch (std::invalid_argument& e) {
+      Rcpp::stop(e.what());
+    }
+    out.cls = cls.begin();
+  }
+  Rcpp::IntegerMatrix class_curve(want_class && want_class_curve ? n : 0, want_class && want_class_curve ? ntree : 0);
+  if (want_class && want_class_curve) out.class_curve = class_curve.begin();
   // regression: per-tree values (n x ntree) and their spread (n), on the
   // engine's standardised outcome scale
   const bool regression = K == 0;
@@ -43,8 +59,9 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
   return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
-                      Named("tree_class") = tree_class, Named("max_confidence_class") = max_conf,
-                      Named("tree_values") = tree_values, Named("tree_sd") = tree_sd);
+                      Named("tree_class") = tree_class, Named("class") = cls,
+                      Named("class_curve") = class_curve, Named("tree_values") = tree_values,
+                      Named("tree_sd") = tree_sd);
 }
 
 // Checks a forest list without predicting; returns TRUE or raises an R error.

@@ -278,8 +278,11 @@ for (m in all_methods()) {
     for (bad in list("rf", NA_character_, c(m, m), 1, toupper(m))) {
       case(expect_error(fit_method(m, x, y = y, method = bad), "`method` must be one of"))
     }
-    case(expect_error(fit_method(m, x, y = y, ntrees = 5), "Unknown argument `ntrees`"))
-    case(expect_error(fit_method(m, Species ~ ., data = iris, ntrees = 5), "Unknown argument `ntrees`"))
+    case(expect_error(fit_method(m, x, y = y, ntre = 5), "Unknown argument `ntre`"))
+    case(expect_error(fit_method(m, Species ~ ., data = iris, ntre = 5), "Unknown argument `ntre`"))
+    # other packages' names for it say what it is called here
+    case(expect_error(fit_method(m, x, y = y, ntrees = 5), "`ntrees` is called `ntree` here"))
+    case(expect_error(fit_method(m, Species ~ ., data = iris, num.trees = 5), "`num.trees` is called `ntree` here"))
     case(expect_error(fit_method(m, x, y = y, min_leaf = 5, costs = 1), "Unknown arguments `min_leaf`, `costs`"))
     case(expect_error(svforest(x, y, m, 2, 1, 1, FALSE, 5), "Unknown argument \\(unnamed\\)"))
   })
@@ -289,11 +292,14 @@ for (m in all_methods()) {
     params <- names(svforest:::resolve_parameters(m, list(), 150))
     for (p in setdiff(names(svforest:::svf_parameters), params)) {
       case(expect_error(do.call(fit_method, c(list(m, x, y = y), stats::setNames(list(1), p))),
-                        paste0("`", p, "` is a parameter of the .*this fit"), info = p))
+                        # (ranger's `mtry` names this fit's own parameter, if any)
+                        paste0("`", p, "` (is a parameter of the .*this fit|is called|has no equivalent)"), info = p))
     }
-    # documented: NA is the default value of m_max, transform_rank, dim_per_class and sigma ("automatic")
+    # documented: NA is the default value of m_max, transform_rank, dim_per_class, sigma, mtry and
+    # oblique_mtry ("automatic")
     # and, for classification, of sigma_max ("no cap")
-    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max"), params)
+    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max", "mtry", "oblique_mtry"),
+                            params)
     case(expect_identical(do.call(fit_method, c(list(m, x, y = y),
                                                 stats::setNames(rep(list(NA), length(na_default)), na_default)))$forest,
                           fit_method(m, x, y = y)$forest))

@@ -12,7 +12,7 @@ test_that("caret::train() tunes an svforest by cross-validation", {
   ctrl <- caret::trainControl(method = "cv", number = 3, classProbs = TRUE,
                               summaryFunction = caret::twoClassSummary)
   set.seed(1)
-  model <- svforest_caret(ntree = 3)
+  model <- svforest_caret("rsvt", ntree = 3)
   expect_identical(model$parameters$parameter, "leaf_size_factor")
   tuned <- suppressWarnings(caret::train(d[, c("x1", "x2")], d$y, method = model, tuneLength = 3,
                                          trControl = ctrl, metric = "ROC"))
@@ -40,19 +40,19 @@ test_that("svforest_caret() works with the formula interface, other methods and 
   expect_identical(tuned$results$nu, c(10, 1000))
   expect_identical(tuned$finalModel$method, "psvm")
   # nothing tuned, a fixed parameter
-  m <- svforest_caret(tune = character(), ntree = 2, leaf_size_factor = 0.5)
+  m <- svforest_caret("rsvt", tune = character(), ntree = 2, leaf_size_factor = 0.5)
   set.seed(3)
   fixed <- caret::train(iris[, 1:4], iris$Species, method = m,
                         trControl = caret::trainControl(method = "cv", number = 2))
   expect_identical(fixed$finalModel$params$leaf_size_factor, 0.5)
-  g <- svforest_caret(tune = c("leaf_size_factor", "min_leaf_size"))$grid(NULL, NULL, len = 2)
+  g <- svforest_caret("rsvt", tune = c("leaf_size_factor", "min_leaf_size"))$grid(NULL, NULL, len = 2)
   expect_identical(dim(g), c(4L, 2L))
   expect_true(is.numeric(g$min_leaf_size))
 })
 
 test_that("every method has a default caret tuning that fits", {
   # the parameter tuned by default for each method, and its grid
-  expected <- c(rsvt = "leaf_size_factor", psvm = "nu", rsvf = "max_depth",
+  expected <- c(hybrid = "min_node_size", rsvt = "leaf_size_factor", psvm = "nu", rsvf = "max_depth",
                 transform = "subspace_dim", tdsvm = "parameter")  # caret's "nothing tuned"
   for (m in svforest_methods()$method) {
     model <- svforest_caret(m)
@@ -66,11 +66,20 @@ test_that("every method has a default caret tuning that fits", {
   expect_identical(fit$params$subspace_dim, 2L)
 })
 
+test_that("svforest_caret() fits svforest()'s default method unless told otherwise", {
+  model <- svforest_caret(ntree = 3)
+  expect_match(model$label, "\"hybrid\"")
+  expect_identical(model$parameters$parameter, "min_node_size")
+  fit <- model$fit(as.matrix(iris[, 1:4]), iris$Species, param = data.frame(min_node_size = 4))
+  expect_identical(fit$method, "hybrid")
+  expect_identical(fit$params$min_node_size, 4L)
+})
+
 test_that("svforest_caret() rejects bad arguments", {
   expect_error(svforest_caret("nope"), "method")
   expect_error(svforest_caret(tune = "cost"), "Cannot tune `cost`")
   expect_error(svforest_caret(lef = 1), "Unknown argument")
-  expect_error(svforest_caret(tune = "nu", nu = 3), "both tuned and fixed")
+  expect_error(svforest_caret("rsvt", tune = "nu", nu = 3), "both tuned and fixed")
 })
 
 test_that("caret: missing predictor values reach svforest's imputation; predict() keeps every row", {
@@ -84,7 +93,7 @@ test_that("caret: missing predictor values reach svforest's imputation; predict(
   nd[2, 1:4] <- NA
   expect_gt(sum(!stats::complete.cases(nd)), 5)
   ctrl <- caret::trainControl(method = "cv", number = 2)
-  m <- svforest_caret(ntree = 3, tune = character())
+  m <- svforest_caret("rsvt", ntree = 3, tune = character())
   # x/y interface: caret passes NA on; the model imputes and has indicators
   set.seed(1)
   xy <- caret::train(d[1:4], d$Species, method = m, trControl = ctrl)
@@ -104,4 +113,33 @@ test_that("caret: missing predictor values reach svforest's imputation; predict(
   cls <- predict(fo, nd, na.action = stats::na.pass)
   expect_length(cls, nrow(nd))
   expect_false(anyNA(cls))
+})
+
+test_that("train(...) arguments reach the fit, varImp() is the forest's, the call holds no data", {
+  skip_if_not_installed("caret")
+  set.seed(3)
+  tuned <- caret::train(iris[, 1:4], iris$Species, method = svforest_caret("rsvt"), ntree = 4, cost = 1,
+                        importance = "permutation",
+                        tuneGrid = data.frame(leaf_size_factor = 1),
+                        trControl = caret::trainControl(method = "none"))
+  final <- tuned$finalModel
+  expect_identical(final$ntree, 4L)
+  expect_identical(final$params$cost, 1)
+  vi <- caret::varImp(tuned, scale = FALSE)$importance
+  expect_identical(rownames(vi), names(final$variable_importance))
+  expect_equal(vi$Overall, unname(as.numeric(final$variable_importance)))
+  # without stored importance: the coefficient importance of the linear leaves
+  plain <- caret::train(iris[, 1:4], iris$Species, method = svforest_caret("rsvt", ntree = 3),
+                        tuneGrid = data.frame(leaf_size_factor = 1),
+                        trControl = caret::trainControl(method = "none"))
+  expect_equal(caret::varImp(plain, scale = FALSE)$importance$Overall,
+               unname(as.numeric(svforest_importance(plain$finalModel, type = "coefficients"))))
+  # the stored call names the data instead of copying it
+  expect_lt(as.numeric(utils::object.size(final$call)), 5000)  # was 150 kB with the data
+  expect_false(any(vapply(as.list(final$call), is.data.frame, TRUE)))
+  # a tuned parameter cannot also be given to train()
+  expect_error(suppressWarnings(caret::train(iris[, 1:4], iris$Species, method = svforest_caret("rsvt", ntree = 2),
+                                             leaf_size_factor = 2, tuneGrid = data.frame(leaf_size_factor = 1),
+                                             trControl = caret::trainControl(method = "none"))),
+               "tuned by svforest_caret")
 })

@@ -208,16 +208,7 @@ test_that("a model survives saveRDS with NA data and gives identical predictions
   }
 })
 
-test_that("same seed, same model with 1 and 2 threads, on NA data", {
-  x <- as.matrix(iris[1:4])
-  x <- inject_mcar(x, 0.3, seed = 7)
-  for (m in all_methods()) {
-    one <- fit_method(m, x, y = iris$Species, num_threads = 1)
-    two <- fit_method(m, x, y = iris$Species, num_threads = 2)
-    expect_identical(one$forest, two$forest, info = m)
-    expect_identical(one$design, two$design, info = m)
-  }
-})
+# the same model with 1 and 2 threads on NA data, every method: test-contract-matrix.R
 
 test_that("regression with missing predictors", {
   n <- 240

@@ -32,7 +32,7 @@ test_that("rand_forest(mode = 'quantile regression') with engine svforest return
   fit <- parsnip::fit(spec, y ~ ., data = d)
   model <- parsnip::extract_fit_engine(fit)
   expect_s3_class(model, "svforest")
-  expect_false(is.null(model$conformal))  # calibrate = "conformal" by default in this mode
+  expect_false(is.null(model$conformal$calibration))  # calibrate = "conformal" by default in this mode
   expect_identical(model$ntree, 5L)
   pred <- predict(fit, test)
   expect_identical(names(pred), ".pred_quantile")

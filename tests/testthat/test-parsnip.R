@@ -9,7 +9,7 @@ test_that("the svforest engine fits and predicts through parsnip", {
   expect_true("svforest" %in% engines$engine[engines$mode == "classification"])
 
   spec <- parsnip::set_engine(parsnip::rand_forest(trees = 4, min_n = 9, mode = "classification"),
-                              "svforest", cost = c(1, 4))
+                              "svforest", method = "rsvt", cost = c(1, 4))
   set.seed(1)
   fit <- parsnip::fit(spec, y ~ ., data = d)
   model <- parsnip::extract_fit_engine(fit)
@@ -38,6 +38,18 @@ test_that("the svforest engine fits and predicts through parsnip", {
   expect_error(parsnip::fit(parsnip::set_engine(parsnip::rand_forest(mode = "classification"),
                                                 "svforest", nonsense = 1), y ~ ., data = d),
                "nonsense")
+})
+
+test_that("the engine fits svforest()'s default method, with min_n and mtry as its own", {
+  skip_if_not_installed("parsnip")
+  spec <- parsnip::set_engine(parsnip::rand_forest(trees = 6, min_n = 4, mtry = 3, mode = "classification"),
+                              "svforest")
+  set.seed(2)
+  model <- parsnip::extract_fit_engine(parsnip::fit(spec, Species ~ ., data = iris))
+  expect_identical(model$method, "hybrid")
+  expect_identical(model$params$min_node_size, 4L)
+  expect_identical(model$params$mtry, 3L)
+  expect_true(is.finite(model$oob_error))
 })
 
 test_that("the engine is registered when parsnip is loaded after svforest", {

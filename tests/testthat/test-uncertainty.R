@@ -47,7 +47,7 @@ test_that("conformal intervals and quantiles of every regression method: ordered
   for (method in svforest:::regression_methods()) {
     fit <- fit_method(method, y ~ ., data = tr, calibrate = "conformal")
     expect_identical(fit$num_rows, 375L)  # 25% held out
-    expect_length(fit$conformal$scores, 125)
+    expect_length(fit$conformal$calibration$scores, 125)
     q <- predict(fit, te, type = "quantiles", quantiles = c(0.05, 0.25, 0.5, 0.75, 0.95))
     expect_identical(colnames(q), c("quantile_0.05", "quantile_0.25", "quantile_0.5", "quantile_0.75", "quantile_0.95"))
     expect_true(all(is.finite(q)))
@@ -77,7 +77,7 @@ test_that("conformal intervals and quantiles of every regression method: ordered
 test_that("conformal quantiles use the order statistics of the calibration scores", {
   tr <- friedman_frame(300, 5)
   fit <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, calibrate = "conformal", seed = 2, num_threads = 1)
-  cal <- fit$conformal
+  cal <- fit$conformal$calibration
   n <- length(cal$scores)
   expect_true(cal$normalised)
   te <- friedman_frame(20, 6)
@@ -95,8 +95,8 @@ test_that("conformal quantiles use the order statistics of the calibration score
 test_that("calibration is reproducible, thread-invariant and survives saveRDS", {
   tr <- friedman_frame(300, 7)
   te <- friedman_frame(100, 8)
-  a <- svforest(y ~ ., tr, calibrate = "conformal", ntree = 4, seed = 3, num_threads = 1, n_theta = 2, n_tau = 2)
-  b <- svforest(y ~ ., tr, calibrate = "conformal", ntree = 4, seed = 3, num_threads = 2, n_theta = 2, n_tau = 2)
+  a <- svforest(y ~ ., tr, calibrate = "conformal", ntree = 4, seed = 3, num_threads = 1)  # the default method
+  b <- svforest(y ~ ., tr, calibrate = "conformal", ntree = 4, seed = 3, num_threads = 2)
   expect_identical(a$conformal, b$conformal)
   expect_identical(predict(a, te, type = "interval", num_threads = 1), predict(b, te, type = "interval", num_threads = 2))
   path <- withr::local_tempfile(fileext = ".rds")
@@ -111,15 +111,15 @@ test_that("honest out-of-bag residuals calibrate without a hold-out; OOB-scored 
   tr <- friedman_frame(400, 9)
   te <- friedman_frame(2000, 10)
   boot <- svforest(y ~ ., tr, method = "rsvt", sampler = "bootstrap", ntree = 30, seed = 1, num_threads = 1)
-  expect_false(boot$splitter_uses_oob)
-  expect_null(boot$conformal)
+  expect_false(boot$conformal$splitter_uses_oob)
+  expect_null(boot$conformal$calibration)
   iv <- predict(boot, te, type = "interval")
   covered <- mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
   expect_gt(covered, 0.85)
   expect_lt(covered, 0.97)
   # the out-of-bag rows of "oob_svm" chose the splits: no intervals from them
   rsvf <- svforest(y ~ ., tr, method = "rsvf", ntree = 2, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1)
-  expect_true(rsvf$splitter_uses_oob)
+  expect_true(rsvf$conformal$splitter_uses_oob)
   expect_error(predict(rsvf, te, type = "interval"), "\"oob_svm\" splitter chooses splits on the out-of-bag rows")
   expect_error(predict(rsvf, te, type = "quantiles"), "calibrate = \"conformal\"")
   all_rows <- svforest(y ~ ., tr, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
@@ -161,32 +161,38 @@ test_that("bad quantiles, levels and types give clear errors", {
                "`calibration_fraction` must be a number between 0 and 1")
   # a damaged calibration is an R error, not a wrong interval
   broken <- fit
-  broken$conformal$scores <- rev(broken$conformal$scores)
-  expect_error(predict(broken, tr, type = "interval"), "conformal calibration .* is damaged")
+  broken$conformal$calibration$scores <- rev(broken$conformal$calibration$scores)
+  expect_error(predict(broken, tr, type = "interval"), "'conformal' is damaged")
 })
 
 test_that("svforest_calibrate() calibrates a regression forest grown on every training row", {
   tr <- friedman_frame(400, 14)
   held <- friedman_frame(200, 15)
   te <- friedman_frame(3000, 16)
-  fit <- svforest(y ~ ., tr, ntree = 6, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1)
+  fit <- svforest(y ~ ., tr, ntree = 6, seed = 1, num_threads = 1)
   expect_identical(fit$num_rows, 400L)
-  expect_error(predict(fit, te, type = "interval"), "calibrate = \"conformal\"")
+  # the default method ("hybrid") chooses splits and trees on out-of-bag rows:
+  # no intervals from them, and the error names every remedy
+  expect_identical(fit$method, "hybrid")
+  expect_true(fit$conformal$splitter_uses_oob)
+  expect_null(fit$conformal$calibration)
+  expect_error(predict(fit, te, type = "interval"),
+               "\"hybrid\" splitter chooses splits.*calibrate = \"conformal\".*calibrate = \"cv\".*svforest_calibrate\\(\\)")
   cal <- svforest_calibrate(fit, held[, -1], held$y)
   expect_identical(cal$forest, fit$forest)
-  expect_length(cal$conformal$scores, 200)
+  expect_length(cal$conformal$calibration$scores, 200)
   iv <- predict(cal, te, type = "interval")
   covered <- mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
   expect_gt(covered, 0.85)
   expect_lt(covered, 0.96)
   # the same scores as a fit-time hold-out of those rows would give
   expect_identical(svforest_calibrate(fit, held, held$y)$conformal, cal$conformal)
-  expect_null(svforest_calibrate(cal, method = "none")$conformal)
+  expect_null(svforest_calibrate(cal, method = "none")$conformal$calibration)
   expect_error(svforest_calibrate(fit, held[, -1], as.character(held$y)), "`y` must be finite numbers")
   expect_error(svforest_calibrate(fit, held[, -1], held$y[-1]), "one per row of `x`")
   expect_error(svforest_calibrate(fit, held[, -1], held$y, method = "isotonic"), "calibrated with method \"conformal\"")
   old <- fit
-  old$spread_offset <- NULL
+  old$conformal <- NULL
   expect_error(svforest_calibrate(old, held[, -1], held$y), "did not store the trees' spread")
 })
 
@@ -196,8 +202,10 @@ test_that("calibrate = 'cv' grows the forest on every row and scores every row w
   fit <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, calibrate = "cv", seed = 2, num_threads = 1)
   plain <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, seed = 2, num_threads = 1)
   expect_identical(fit$forest, plain$forest)  # the model is the one without calibration
-  expect_identical(fit$conformal$method, "cv")
-  expect_length(fit$conformal$scores, 400)
+  expect_identical(fit$conformal$calibration$method, "cv")
+  expect_length(fit$conformal$calibration$scores, 400)
+  expect_output(print(fit), "Intervals: +conformal \\(five fold forests, 400 scores\\)")
+  expect_false(any(grepl("Intervals", capture.output(print(plain)))))
   iv <- predict(fit, te, type = "interval")
   covered <- mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
   expect_gt(covered, 0.86)
@@ -208,8 +216,8 @@ test_that("calibrate = 'cv' grows the forest on every row and scores every row w
   trees <- (predict(k1, tr[folds == 1, ], type = "trees") - fit$outcome_center) / fit$outcome_scale
   m <- rowMeans(trees)
   s <- sqrt(rowMeans((trees - m)^2))
-  r <- ((tr$y[folds == 1] - fit$outcome_center) / fit$outcome_scale - m) / (s + fit$conformal$offset)
-  expect_true(all(vapply(r, function(v) any(abs(fit$conformal$scores - v) < 1e-9), TRUE)))
+  r <- ((tr$y[folds == 1] - fit$outcome_center) / fit$outcome_scale - m) / (s + fit$conformal$calibration$offset)
+  expect_true(all(vapply(r, function(v) any(abs(fit$conformal$calibration$scores - v) < 1e-9), TRUE)))
   b <- svforest(y ~ ., tr, method = "rsvt", ntree = 5, calibrate = "cv", seed = 2, num_threads = 2)
   expect_identical(b$conformal, fit$conformal)
   expect_error(svforest(y ~ ., tr, method = "rsvt", ntree = 2, calibrate = "cv", calibration_fraction = 0.2,
@@ -226,7 +234,7 @@ test_that("sparse training data calibrate as dense data do", {
   for (calibrate in c("conformal", "cv")) {
     sparse <- svforest(xs, tr$y, method = "rsvt", ntree = 3, calibrate = calibrate, seed = 1, num_threads = 1)
     dense <- svforest(x, tr$y, method = "rsvt", ntree = 3, calibrate = calibrate, seed = 1, num_threads = 1)
-    expect_equal(sparse$conformal$scores, dense$conformal$scores)
+    expect_equal(sparse$conformal$calibration$scores, dense$conformal$calibration$scores)
     expect_equal(predict(sparse, xs[1:5, ], type = "interval"), predict(dense, x[1:5, ], type = "interval"))
   }
 })

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "Predictor.h"
+#include "TreeChoice.h"
 #include "data/RowSource.h"
 
 namespace svf {
@@ -12,10 +13,18 @@ namespace {
 struct TreeWork {
   GrownTree grown;
   std::vector<int> oob_rows;
-  std::vector<int> oob_class;
-  std::vector<double> oob_value;       // regression
-  std::vector<double> oob_confidence;  // with max_confidence
 };
+
+// What one chunk of a tree's out-of-bag rows changes in the error after
+// that tree.
+struct ChunkChange {
+  long wrong = 0, rows = 0;  // classification
+  double sse = 0.0;          // regression
+};
+
+// Rows per task when a tree predicts its out-of-bag rows: fixed, so sums
+// over chunks do not depend on the number of threads.
+constexpr size_t kOobChunk = 512;
 
 struct LeafTask {
   size_t tree;  // index within the batch
@@ -40,6 +49,50 @@ void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
   }
 }
 
+namespace {
+
+// Adds tree `view`'s prediction of training row r to the row's out-of-bag
+// results, and what it changes in the error to `change`.
+void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeView& view,
+                  const OutcomeShape& shape, const LeafReaders& readers, const RowSource& rows, int r,
+                  PredictScratch& scratch, std::vector<double>& dist, OobResult& oob, ChunkChange& change) {
+  const size_t n = data.x->n_rows();
+  const bool max_conf = aggregation == Aggregation::MaxConfidence;
+  double conf = 0.0;
+  const int cls = tree_predict(view, shape, readers, data.scaling, rows, r, scratch, dist.data(),
+                               max_conf ? &conf : nullptr, nullptr);
+  if (data.regression()) {
+    ExactSum sum{oob.sum_whole[r], oob.sum_fraction[r]};
+    if (oob.count[r] > 0) {
+      const double e = sum.value() / oob.count[r] - data.response[r];
+      change.sse -= e * e;
+    } else {
+      ++change.rows;
+    }
+    sum.add(dist[0]);
+    oob.sum_whole[r] = sum.whole;
+    oob.sum_fraction[r] = sum.fraction;
+    ++oob.count[r];
+    const double e = sum.value() / oob.count[r] - data.response[r];
+    change.sse += e * e;
+    return;
+  }
+  const int K = shape.num_classes;
+  const ClassTally tally{oob.votes.data() + r, oob.shares.data() + r, n, oob.count.data() + r,
+                         max_conf ? oob.confidence.data() + r : nullptr,
+                         max_conf ? oob.confident_class.data() + r : nullptr};
+  const int before = oob.predicted[r];
+  tally_tree(tally, K, cls, dist.data(), conf);
+  const int after = decide_class(aggregation, K, tally.votes, tally.shares, n, oob.count[r],
+                                 max_conf ? oob.confident_class[r] : -1);
+  oob.predicted[r] = after;
+  if (before < 0) ++change.rows;
+  else if (before != data.y[r]) --change.wrong;
+  if (after != data.y[r]) ++change.wrong;
+}
+
+}  // namespace
+
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner) {
   const size_t n = data.x->n_rows(), p = data.x->n_cols();
@@ -57,20 +110,28 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   forest.trees.resize(options.ntree);
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
-  std::vector<int> oob_pred;  // current OOB majority class of each row, -1 if none
-  size_t oob_wrong = 0;
-  std::vector<double> oob_best_confidence;
   const bool regression = data.regression();
+  const bool max_conf = options.aggregation == Aggregation::MaxConfidence;
+  long oob_wrong = 0;
   double oob_sse = 0.0;  // regression: squared error of the rows' current OOB means
-  if (oob.available && regression) {
-    oob.sum.assign(n, 0.0);
+  if (oob.available) {
     oob.count.assign(n, 0);
-  } else if (oob.available) {
-    oob.votes.assign(n * K, 0);
-    oob_pred.assign(n, -1);
-    if (options.max_confidence) oob_best_confidence.assign(n, 0.0);
+    oob.predicted.assign(n, -1);
+    if (regression) {
+      oob.sum_whole.assign(n, 0.0);
+      oob.sum_fraction.assign(n, 0.0);
+    } else {
+      oob.votes.assign(n * K, 0);
+      oob.shares.assign(n * K, 0.0);
+      if (max_conf) {
+        oob.confidence.assign(n, 0.0);
+        oob.confident_class.assign(n, -1);
+      }
+    }
   }
 
+  // a rival structure per tree needs out-of-bag rows to choose on
+  const std::unique_ptr<Splitter> rival = oob.available ? splitter.rival() : nullptr;
   TrainingRows training_rows(data);
   OutcomeShape shape;
   shape.num_classes = K;
@@ -93,6 +154,17 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       Rng rng(options.seed, stream_id(t, -1));
       Sample sample = draw_sample(options.sampler, n, options.sample_fraction, rng, data.weights);
       work[b].oob_rows = std::move(sample.oob);
+      if (rival) {
+        // both structures from the same sample and the same random stream
+        Rng rival_rng = rng;
+        GrownTree other;
+        grow_tree(data, sample.inbag, work[b].oob_rows, *rival, options.grow, rival_rng, inner, other);
+        grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
+                  work[b].grown);
+        if (oob_structure_loss(data, other, work[b].oob_rows) < oob_structure_loss(data, work[b].grown, work[b].oob_rows))
+          work[b].grown = std::move(other);
+        return;
+      }
       grow_tree(data, std::move(sample.inbag), work[b].oob_rows, splitter, options.grow, rng, inner,
                 work[b].grown);
     };
@@ -129,85 +201,45 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       }
     });
 
-    // 3. assemble trees and predict their out-of-bag rows
+    // 3. assemble the trees
     runner.run(count, [&](size_t b) {
       Tree& tree = work[b].grown.tree;
       assemble_leaves(tree, fits.cbegin() + first_fit[b]);
       tree.shrink_to_fit();
       work[b].grown.rows = std::vector<int>();
-      const TreeView view = view_of(tree);
-      PredictScratch scratch;
-      std::vector<double> dist(shape.outputs());
-      const std::vector<int>& rows = work[b].oob_rows;
-      if (regression) {
-        work[b].oob_value.resize(rows.size());
-        for (size_t k = 0; k < rows.size(); ++k) {
-          tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(), nullptr,
-                       nullptr);
-          work[b].oob_value[k] = dist[0];
-        }
-        return;
-      }
-      work[b].oob_class.resize(rows.size());
-      if (options.max_confidence) work[b].oob_confidence.resize(rows.size());
-      for (size_t k = 0; k < rows.size(); ++k)
-        work[b].oob_class[k] =
-            tree_predict(view, shape, readers, data.scaling, training_rows, rows[k], scratch, dist.data(),
-                         options.max_confidence ? &work[b].oob_confidence[k] : nullptr, nullptr);
     });
 
-    // 4. merge, in tree order, on this thread
+    // 4. out-of-bag rows, tree after tree (a row's tally follows tree order,
+    // as in prediction), each tree's rows in parallel (they are distinct)
     for (size_t b = 0; b < count; ++b) {
-      if (oob.available && regression) {
+      if (oob.available) {
         const std::vector<int>& rows = work[b].oob_rows;
-        for (size_t k = 0; k < rows.size(); ++k) {
-          const int r = rows[k];
-          if (oob.count[r] > 0) {
-            const double e = oob.sum[r] / oob.count[r] - data.response[r];
-            oob_sse -= e * e;
-          } else {
-            ++oob.n_rows_with_votes;
-          }
-          oob.sum[r] += work[b].oob_value[k];
-          ++oob.count[r];
-          const double e = oob.sum[r] / oob.count[r] - data.response[r];
-          oob_sse += e * e;
+        const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
+        std::vector<ChunkChange> change(n_chunks);
+        const TreeView view = view_of(work[b].grown.tree);
+        runner.run(n_chunks, [&](size_t c) {
+          PredictScratch scratch;
+          std::vector<double> dist(shape.outputs());
+          const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
+          for (size_t k = c * kOobChunk; k < end; ++k)
+            add_oob_tree(data, options.aggregation, view, shape, readers, training_rows, rows[k], scratch, dist,
+                         oob, change[c]);
+        });
+        for (const ChunkChange& ch : change) {  // in chunk order
+          oob_wrong += ch.wrong;
+          oob.n_rows_with_votes += ch.rows;
+          oob_sse += ch.sse;
         }
-        oob.error_curve.push_back(oob.n_rows_with_votes > 0 ? std::max(0.0, oob_sse) / oob.n_rows_with_votes : NAN);
-      } else if (oob.available) {
-        const std::vector<int>& rows = work[b].oob_rows;
-        for (size_t k = 0; k < rows.size(); ++k) {
-          const int r = rows[k];
-          ++oob.votes[static_cast<size_t>(work[b].oob_class[k]) * n + r];
-          int best = 0;
-          if (options.max_confidence) {
-            // trees in order; a later tree wins only when strictly more confident
-            const double conf = work[b].oob_confidence[k];
-            if (oob_pred[r] < 0 || conf > oob_best_confidence[r]) {
-              best = work[b].oob_class[k];
-              oob_best_confidence[r] = conf;
-            } else {
-              best = oob_pred[r];
-            }
-          } else {
-            for (int c = 1; c < K; ++c)
-              if (oob.votes[c * n + r] > oob.votes[best * n + r]) best = c;
-          }
-          if (oob_pred[r] < 0) ++oob.n_rows_with_votes;
-          else if (oob_pred[r] != data.y[r]) --oob_wrong;
-          oob_pred[r] = best;
-          if (best != data.y[r]) ++oob_wrong;
-        }
-        oob.error_curve.push_back(oob.n_rows_with_votes > 0
-                                      ? static_cast<double>(oob_wrong) / oob.n_rows_with_votes
-                                      : NAN);
+        const double m = static_cast<double>(oob.n_rows_with_votes);
+        oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN
+                                  : regression               ? std::max(0.0, oob_sse) / m
+                                                             : static_cast<double>(oob_wrong) / m);
       }
       forest.trees[start + b] = std::move(work[b].grown.tree);
     }
     runner.progress(start + count, options.ntree);
   }
   if (oob.available && !oob.error_curve.empty()) oob.error = oob.error_curve.back();
-  if (oob.available && !regression) oob.predicted = std::move(oob_pred);
   return forest;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "Aggregation.h"
 #include "Sampler.h"
 #include "TreeGrower.h"
 #include "common/TaskRunner.h"
@@ -27,20 +28,28 @@ struct ForestOptions {
   double sample_fraction = 1.0;
   GrowOptions grow;
   size_t batch_size = 8;  // trees whose rows are held in memory at once
-  bool max_confidence = false;  // OOB class: most confident tree instead of the vote
+  Aggregation aggregation = Aggregation::Vote;  // the OOB class's rule, as predict()'s
 };
 
+// Out-of-bag results: each row's tally over the trees that did not draw it
+// (Aggregation.h), so that R can merge the results of a forest's parts.
 struct OobResult {
   bool available = false;
-  std::vector<int> votes;           // classification: n x K, column-major
+  // classification: n x K column-major vote counts and class share sums;
+  // with max_confidence, each row's most confident tree's confidence and
+  // class (n each)
+  std::vector<int> votes;
+  std::vector<double> shares;
+  std::vector<double> confidence;
+  std::vector<int> confident_class;
+  std::vector<int> count;  // out-of-bag trees of each row
+  // regression: exact sums of each row's out-of-bag predictions
+  std::vector<double> sum_whole, sum_fraction;
   // classification: share of rows with votes that are misclassified;
   // regression: mean squared error of the rows' mean OOB prediction
   double error = NAN;
   std::vector<double> error_curve;  // error after 1, 2, ... trees
   std::vector<int> predicted;       // OOB class of each row, -1 if none
-  // regression: sum of each row's OOB predictions and their number
-  std::vector<double> sum;
-  std::vector<int> count;
   size_t n_rows_with_votes = 0;
 };
 

@@ -36,26 +36,35 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
   const size_t n = rows.n_rows(), ntree = forest.trees.size();
   const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
+  const bool want_confidence = (out.cls || out.class_curve) && out.aggregation == Aggregation::MaxConfidence;
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
-    std::vector<double> dist(outputs), prob(outputs);
+    std::vector<double> dist(outputs), prob(outputs), shares(K);
     std::vector<int> votes(K);
     const size_t end = std::min(n, (c + 1) * chunk_size);
     for (size_t i = c * chunk_size; i < end; ++i) {
       std::fill(prob.begin(), prob.end(), 0.0);
       std::fill(votes.begin(), votes.end(), 0);
-      double best_confidence = -HUGE_VAL;
-      int best_class = 0;
+      std::fill(shares.begin(), shares.end(), 0.0);
+      int count = 0, confident_class = -1;
+      double confidence = 0.0;
+      const ClassTally tally{votes.data(), shares.data(), 1, &count, want_confidence ? &confidence : nullptr,
+                             &confident_class};
+      ExactSum sum;
       // Welford's running mean and sum of squared deviations of the trees'
       // predictions (no cancellation when the spread is small beside the mean)
       double run_mean = 0.0, run_ss = 0.0;
       for (size_t t = 0; t < ntree; ++t) {
         int leaf;
-        double conf;
+        double conf = 0.0;
         const int cls = tree_predict(forest.trees[t], forest.shape, forest.readers, *forest.scaling, rows, i,
-                                     scratch, dist.data(), out.max_confidence_class ? &conf : nullptr, &leaf);
-        for (int k = 0; k < outputs; ++k) prob[k] += dist[k];
-        if (K > 0) ++votes[cls];
+                                     scratch, dist.data(), want_confidence ? &conf : nullptr, &leaf);
+        if (K > 0) {
+          for (int k = 0; k < outputs; ++k) prob[k] += dist[k];
+          tally_tree(tally, K, cls, dist.data(), conf);
+        } else {
+          sum.add(dist[0]);
+        }
         if (out.leaves) out.leaves[t * n + i] = leaf;
         if (out.tree_class) out.tree_class[t * n + i] = cls;
         if (out.tree_value) out.tree_value[t * n + i] = dist[0];
@@ -64,13 +73,12 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
           run_mean += delta / static_cast<double>(t + 1);
           run_ss += delta * (dist[0] - run_mean);
         }
-        // the first of the most confident trees
-        if (out.max_confidence_class && (t == 0 || conf > best_confidence)) {
-          best_confidence = conf;
-          best_class = cls;
-        }
+        if (out.class_curve)
+          out.class_curve[t * n + i] =
+              decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
       }
-      if (out.max_confidence_class) out.max_confidence_class[i] = best_class;
+      if (K == 0) prob[0] = sum.value();
+      if (out.cls) out.cls[i] = decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
       if (out.tree_sd) out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, run_ss) / static_cast<double>(ntree)) : 0.0;
       for (int k = 0; k < outputs; ++k)
         if (out.prob) out.prob[k * n + i] = prob[k] / static_cast<double>(ntree);

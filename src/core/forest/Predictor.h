@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "Aggregation.h"
 #include "common/TaskRunner.h"
 #include "data/RowSource.h"
 #include "data/Scaling.h"
@@ -30,14 +31,17 @@ struct ForestView {
 
 // Outputs are column-major n x outputs (prob), n x K (votes) and n x ntree
 // (leaves, tree_class); any pointer may be null. prob averages the trees'
-// leaf outputs (class distributions, or for regression the predicted
-// values); votes counts each tree's class (classification).
+// leaf outputs (class distributions; for regression the predicted values,
+// summed exactly, see Aggregation.h); votes counts each tree's class
+// (classification); cls is the forest's class by `aggregation`.
 struct PredictOutput {
   double* prob = nullptr;
   int* votes = nullptr;
   int* leaves = nullptr;
   int* tree_class = nullptr;
-  int* max_confidence_class = nullptr;  // n: class of the most confident tree
+  int* cls = nullptr;  // n
+  int* class_curve = nullptr;  // n x ntree: the class after the first t + 1 trees
+  Aggregation aggregation = Aggregation::Vote;
   // Regression only: n x ntree per-tree predictions, and n standard deviations
   // of the trees' predictions around their mean (the local scale of the
   // conformal intervals, R/uncertainty.R).

@@ -43,6 +43,10 @@ class Splitter {
   virtual bool needs_scaled_rows() const { return false; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
   virtual bool parallel_inside() const { return false; }
+  // A rival splitter, or nullptr: each tree is then grown by both on the
+  // same sample, and the forest keeps the structure that predicts the tree's
+  // out-of-bag rows better (forest/TreeChoice.h).
+  virtual std::unique_ptr<Splitter> rival() const { return nullptr; }
 };
 
 // A splitter built from its parameters; throws std::invalid_argument for an

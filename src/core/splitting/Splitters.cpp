@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "CartSplitter.h"
+#include "HybridSplitter.h"
 #include "OobSvmSplitter.h"
 #include "ProximalSvmSplitter.h"
 #include "RandomAxisSplitter.h"
@@ -22,6 +23,7 @@ const SplitterEntry kSplitters[] = {
     {"transform", &TransformSplitter::create},
     {"cart", &CartSplitter::create},
     {"oob_svm", &OobSvmSplitter::create},
+    {"hybrid", &HybridSplitter::create},
 };
 }  // namespace
 

@@ -1,0 +1,74 @@
+#' @include registry.R parts.R
+NULL
+
+# Method "hybrid": svforest's default. Bootstrap trees grown deep, each node
+# choosing between axis-aligned cuts and proximal-SVM (regularised least
+# squares) hyperplanes through the same `mtry` predictors by impurity.
+
+register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "constant",
+                aggregation = "prob", ntree = 100L,
+                defaults = list(min_node_size = 2L),
+                regression = list(leaf = "constant", defaults = list(min_node_size = 5L)))
+
+register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
+              tune = "min_node_size", outcomes = c("classification", "regression"),
+              node_size = "min_node_size", predictors = "mtry",
+              print_lines = function(x) {
+                m <- hybrid_mtry(x)
+                cat("  Predictors per split: ", m[["axis"]], sprintf("(hyperplanes: %d, %d per node)", m[["oblique"]],
+                                                                     x$params$n_oblique), "\n")
+              },
+              summary = function(object) as.list(hybrid_mtry(object)))
+
+# The predictors a hybrid node draws for its axis cuts and for its
+# hyperplanes, as the engine resolves NA (HybridSplitter.cpp).
+hybrid_mtry <- function(model) {
+  p <- length(model$feature_means)
+  axis <- if (is.na(model$params$mtry)) max(1L, floor(sqrt(p))) else model$params$mtry
+  oblique <- if (model$params$n_oblique == 0) 0L
+             else min(p, max(axis, if (is.na(model$params$oblique_mtry)) 2L * axis else model$params$oblique_mtry))
+  c(axis = as.integer(axis), oblique = as.integer(oblique))
+}
+
+#' @rdname svforest_methods
+#' @name svforest_methods
+#' @section Method "hybrid" (the default):
+#' Not one of the papers' methods: svforest's own forest, built from the
+#' engine's parts to be at least as accurate as a random forest where one
+#' is good and better where linear structure exists. Each tree grows on a
+#' bootstrap sample (so out-of-bag error and class probabilities come with
+#' every fit) until nodes are pure or smaller than `min_node_size` (default
+#' 2 for classes, 5 for a numeric outcome); leaves keep class frequencies
+#' (or the mean), and the forest averages the trees' probabilities. At each
+#' node `mtry` predictors that vary in the node are drawn (default `NA`:
+#' `floor(sqrt(p))` for classes, `floor(p / 3)` for numbers, as ranger); the
+#' best axis-aligned cut of each competes with `n_oblique` (default 1)
+#' hyperplanes through the same predictors, by the decrease of Gini impurity
+#' (classes) or squared error (numbers). A hyperplane's direction is a
+#' proximal SVM's (regularised least squares on the node's standardised
+#' predictors, ridge `split_ridge` (default 0.01) times the node's rows) that
+#' separates two groups of the classes present (the two classes, or random
+#' overlay groups as in PSVM trees), or fits the outcome; its cut along that
+#' direction is the best one. Axis cuts win where a few predictors carry the
+#' signal one at a time, hyperplanes where classes are separated obliquely.
+#' A hyperplane replaces the best axis cut only when it also separates the
+#' node's out-of-bag rows better (`oblique_choice = "oob"`; `"inbag"`: on
+#' the in-bag rows alone), and each tree is grown twice on its sample, with
+#' and without hyperplanes, keeping the structure whose leaves predict its
+#' out-of-bag rows better (`tree_choice = "oob"`; `"none"`: always the
+#' hybrid one). Both choices read out-of-bag rows, so the out-of-bag error
+#' is slightly optimistic (as RSVF's); hold out rows for an unbiased one.
+#' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
+#' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
+#' rows per such predictor a node needs for them.
+#'
+#' When a paper's preset is the better choice: `"rsvt"` or `"rsvf"` when you
+#' want linear SVM leaves and local linear explanations
+#' (`predict(type = "local")` reads linear leaves; the default's leaves are
+#' constant); `"psvm"` for the fastest fits on large data with planes
+#' through many predictors; `"tdsvm"` when a kernel SVM suits the data but
+#' they are too large for one; `"transform"` for images and other data near
+#' unions of low-dimensional subspaces. The benchmark harness
+#' (`bench/harness.R` in the source repository) compares the default with
+#' ranger, grf's local linear forest and Cubist.
+NULL

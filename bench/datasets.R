@@ -1,0 +1,154 @@
+# The benchmark registry: every data set the harness (bench/harness.R) runs,
+# classification and regression, each with one fixed train/test split.
+# Sourced after bench_common.R. A loader returns
+#   list(train = data.frame, test = data.frame, outcome = name of the outcome
+#        column, split = how the rows were split)
+# with the predictors as the data's own columns (factors and missing values
+# kept: the harness hands them to each method as it is), a factor outcome
+# for classification and a numeric one for regression. The split is the
+# data's standard one where it has one, else 2/3 of the rows for training
+# (stratified by class for classification) drawn with seed 2024.
+
+# Rows for training: 2/3, stratified by class when y is a factor; R's random
+# state is left as it was.
+registry_split_rows <- function(y, frac = 2 / 3, seed = 2024L) {
+  old <- if (exists(".Random.seed", envir = globalenv())) get(".Random.seed", envir = globalenv()) else NULL
+  on.exit(if (!is.null(old)) assign(".Random.seed", old, envir = globalenv()))
+  set.seed(seed)
+  groups <- if (is.factor(y)) split(seq_along(y), droplevels(y)) else list(seq_along(y))
+  sort(unlist(lapply(groups, function(idx) idx[sample.int(length(idx), max(1L, round(frac * length(idx))))]),
+              use.names = FALSE))
+}
+
+# A data frame split by registry_split_rows() on its outcome column.
+registry_split_frame <- function(d, outcome, split = NULL) {
+  d <- as.data.frame(d)
+  for (j in names(d)) if (is.character(d[[j]])) d[[j]] <- factor(d[[j]])
+  if (is.factor(d[[outcome]])) d[[outcome]] <- droplevels(d[[outcome]])
+  tr <- registry_split_rows(d[[outcome]])
+  list(train = d[tr, , drop = FALSE], test = d[-tr, , drop = FALSE], outcome = outcome,
+       split = if (is.null(split)) sprintf("%s 2/3-1/3 (seed 2024)", if (is.factor(d[[outcome]])) "stratified" else "random") else split)
+}
+
+# A loader of bench_common.R's classification_datasets() (numeric matrices)
+# as data frames with outcome column "y".
+registry_from_matrix <- function(loader) {
+  force(loader)
+  function() {
+    s <- loader()
+    if (isTRUE(s$sparse)) stop("sparse data sets are not part of the harness", call. = FALSE)
+    frame <- function(x, y) {
+      d <- as.data.frame(as.matrix(x))
+      d$y <- y
+      d
+    }
+    lev <- levels(s$ytr)
+    list(train = frame(s$xtr, s$ytr), test = frame(s$xte, factor(as.character(s$yte), levels = lev)),
+         outcome = "y", split = s$split)
+  }
+}
+
+# A data set of the modeldata package.
+modeldata_data <- function(name, object = name) {
+  if (!requireNamespace("modeldata", quietly = TRUE)) stop("package modeldata not installed", call. = FALSE)
+  env <- new.env()
+  utils::data(list = name, package = "modeldata", envir = env)
+  get(object, envir = env)
+}
+
+# Friedman's simulated regressions (mlbench), 1,000 training and 2,000 test rows.
+registry_friedman <- function(fun, sd) {
+  function() {
+    make <- function(n, seed) {
+      old <- if (exists(".Random.seed", envir = globalenv())) get(".Random.seed", envir = globalenv()) else NULL
+      on.exit(if (!is.null(old)) assign(".Random.seed", old, envir = globalenv()))
+      set.seed(seed)
+      s <- getExportedValue("mlbench", fun)(n, sd = sd)
+      d <- as.data.frame(s$x)
+      names(d) <- paste0("x", seq_len(ncol(d)))
+      d$y <- s$y
+      d
+    }
+    list(train = make(1000, 1), test = make(2000, 2), outcome = "y", split = "simulated 1000 / 2000 rows")
+  }
+}
+
+# The registry: name -> list(task, source, load).
+benchmark_registry <- function(data_dir) {
+  cls <- classification_datasets(data_dir)
+  matrix_sets <- c("iris", "wine", "wdbc", "sonar", "glass", "ionosphere", "pima", "breastcancer", "vehicle",
+                   "vowel", "dna", "satellite", "spam", "segment", "cmc", "urban_land_cover", "winequality_red",
+                   "madelon", "optdigits", "pendigits", "letter")
+  reg <- list()
+  for (nm in matrix_sets) reg[[nm]] <- list(task = "classification", source = "bench_common.R", load = registry_from_matrix(cls[[nm]]))
+  add <- function(name, task, source, load) reg[[name]] <<- list(task = task, source = source, load = load)
+  md <- function(name, outcome, drop = character(), transform = identity) {
+    force(transform)
+    function() {
+      d <- transform(as.data.frame(modeldata_data(name)))
+      registry_split_frame(d[, setdiff(names(d), drop), drop = FALSE], outcome)
+    }
+  }
+  # --- classification: tables with factor columns and missing values (modeldata)
+  add("credit_data", "classification", "modeldata", md("credit_data", "Status"))
+  add("attrition", "classification", "modeldata", md("attrition", "Attrition"))
+  add("mlc_churn", "classification", "modeldata", md("mlc_churn", "churn"))
+  add("hpc_data", "classification", "modeldata", md("hpc_data", "class"))
+  add("penguins", "classification", "modeldata", md("penguins", "species"))
+  add("ad_data", "classification", "modeldata", md("ad_data", "Class"))
+  add("lending_club", "classification", "modeldata", md("lending_club", "Class"))
+  add("two_class_dat", "classification", "modeldata", md("two_class_dat", "Class"))
+  add("bivariate", "classification", "modeldata", function() {
+    tr <- modeldata_data("bivariate", "bivariate_train")
+    te <- modeldata_data("bivariate", "bivariate_test")
+    list(train = as.data.frame(tr), test = as.data.frame(te), outcome = "Class", split = "modeldata bivariate_train / bivariate_test")
+  })
+  add("cells", "classification", "modeldata", function() {
+    d <- as.data.frame(modeldata_data("cells"))
+    tr <- d$case == "Train"
+    d$case <- NULL
+    list(train = d[tr, ], test = d[!tr, ], outcome = "class", split = "modeldata cells$case Train / Test")
+  })
+  add("pd_speech", "classification", "modeldata", md("pd_speech", "class"))
+  # --- regression
+  add("friedman1", "regression", "mlbench", registry_friedman("mlbench.friedman1", 1))
+  add("friedman2", "regression", "mlbench", registry_friedman("mlbench.friedman2", 125))
+  add("friedman3", "regression", "mlbench", registry_friedman("mlbench.friedman3", 0.1))
+  add("boston", "regression", "mlbench", function() registry_split_frame(mlbench_data("BostonHousing"), "medv"))
+  add("ozone", "regression", "mlbench", function() {
+    d <- mlbench_data("Ozone")
+    registry_split_frame(d[!is.na(d$V4), ], "V4")
+  })
+  add("airquality", "regression", "datasets", function() {
+    d <- datasets::airquality
+    registry_split_frame(d[!is.na(d$Ozone), ], "Ozone")
+  })
+  add("wine_red_quality", "regression", "../shared/data", function() {
+    d <- utils::read.csv(file.path(data_dir, "winequality", "winequality-red.csv"), sep = ";")
+    registry_split_frame(d, "quality")
+  })
+  add("wine_white_quality", "regression", "../shared/data", function() {
+    d <- utils::read.csv(file.path(data_dir, "winequality", "winequality-white.csv"), sep = ";")
+    registry_split_frame(d, "quality")
+  })
+  add("diamonds", "regression", "ggplot2", function() {
+    d <- as.data.frame(getExportedValue("ggplot2", "diamonds"))
+    for (j in c("cut", "color", "clarity")) d[[j]] <- factor(as.character(d[[j]]))  # unordered
+    d <- d[registry_split_rows(d$price, frac = 6000 / nrow(d), seed = 7L), ]
+    registry_split_frame(d, "price", "6,000 random rows (seed 7), random 2/3-1/3 (seed 2024)")
+  })
+  add("ames", "regression", "modeldata", md("ames", "Sale_Price", transform = function(d) {
+    d$Sale_Price <- log10(d$Sale_Price)
+    d
+  }))
+  add("concrete", "regression", "modeldata", md("concrete", "compressive_strength"))
+  add("meats_fat", "regression", "modeldata", md("meats", "fat", drop = c("water", "protein")))
+  add("biomass", "regression", "modeldata", md("biomass", "HHV", drop = c("sample", "dataset")))
+  add("sacramento", "regression", "modeldata", md("Sacramento", "price", drop = "zip", transform = function(d) {
+    d$price <- log10(d$price)
+    d
+  }))
+  add("car_prices", "regression", "modeldata", md("car_prices", "Price"))
+  add("chicago", "regression", "modeldata", md("Chicago", "ridership", drop = "date"))
+  reg
+}

@@ -1,0 +1,50 @@
+#include "TreeChoice.h"
+
+#include "tree/SplitKinds.h"
+
+namespace svf {
+
+double oob_structure_loss(const TrainingData& data, const GrownTree& grown, const std::vector<int>& oob) {
+  const Tree& tree = grown.tree;
+  const DataView& x = *data.x;
+  const size_t p = x.n_cols();
+  const int K = data.num_classes;
+  // each leaf's prediction from its in-bag rows
+  const size_t L = tree.leaf_size.size();
+  std::vector<double> mean(data.regression() ? L : 0);
+  for (size_t l = 0; l < mean.size(); ++l) {
+    double s = 0.0;
+    for (size_t k = grown.leaf_begin[l]; k < grown.leaf_begin[l + 1]; ++k) s += data.response[grown.rows[k]];
+    const size_t m = grown.leaf_begin[l + 1] - grown.leaf_begin[l];
+    mean[l] = m > 0 ? s / static_cast<double>(m) : 0.0;
+  }
+  std::vector<double> scratch;
+  double loss = 0.0;
+  for (int r : oob) {
+    auto get = [&x, r](int col) { return x.get(r, col); };
+    int node = 0;
+    while (tree.left_child[node] >= 0) {
+      const int kind = tree.split_kind[node];
+      const bool left = split_goes_left(kind, tree.split_int.data() + tree.split_int_start[node],
+                                        tree.split_real.data() + tree.split_real_start[node], p, get, scratch);
+      node = left ? tree.left_child[node] : tree.right_child[node];
+    }
+    const int leaf = tree.leaf_id[node];
+    if (data.regression()) {
+      const double e = mean[leaf] - data.response[r];
+      loss += e * e;
+      continue;
+    }
+    const int* counts = grown.leaf_counts.data() + static_cast<size_t>(leaf) * K;
+    double total = 0.0;
+    for (int k = 0; k < K; ++k) total += counts[k];
+    if (!(total > 0.0)) continue;
+    for (int k = 0; k < K; ++k) {
+      const double e = counts[k] / total - (k == data.y[r] ? 1.0 : 0.0);
+      loss += e * e;
+    }
+  }
+  return loss;
+}
+
+}  // namespace svf

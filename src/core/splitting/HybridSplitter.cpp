@@ -1,0 +1,261 @@
+#include "HybridSplitter.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+namespace svf {
+
+namespace {
+
+// The node's outcome, as the impurity of a cut reads it.
+struct NodeOutcome {
+  const TrainingData* data;
+  const int* rows;
+  size_t n;
+  std::vector<int> counts;  // classification
+  double total = 0.0;       // regression: sum of the outcome
+  double outcome(size_t i) const { return data->response[rows[i]]; }
+  int label(size_t i) const { return data->y[rows[i]]; }
+};
+
+// Gains at or below this share of the node's scale are rounding noise.
+const double kRelativeMinGain = 1e-12;
+
+// The cut of largest impurity decrease along `values` (one per node row):
+// midway between consecutive distinct values (the lower one for adjacent
+// doubles). Classification: n * (Gini decrease), as sum l_k^2 / n_l +
+// sum r_k^2 / n_r - sum t_k^2 / n; regression: the decrease of the squared
+// error, L^2 / n_l + R^2 / n_r - T^2 / n. Only a gain above `gain` counts;
+// returns whether one did. `sorted` and `left` are scratch.
+bool best_cut_along(const NodeOutcome& node, const double* values,
+                    std::vector<std::pair<double, int>>& sorted, std::vector<int>& left,
+                    double& cut, double& gain) {
+  const size_t n = node.n;
+  sorted.resize(n);
+  for (size_t i = 0; i < n; ++i) sorted[i] = std::make_pair(values[i], static_cast<int>(i));
+  std::sort(sorted.begin(), sorted.end());
+  if (!(sorted.back().first > sorted.front().first)) return false;
+  bool found = false;
+  const double dn = static_cast<double>(n);
+  if (node.data->regression()) {
+    const double base = node.total * node.total / dn;
+    double sum_left = 0.0;
+    for (size_t k = 0; k + 1 < n; ++k) {
+      sum_left += node.outcome(sorted[k].second);
+      const double a = sorted[k].first, b = sorted[k + 1].first;
+      if (!(b > a)) continue;
+      const double nl = static_cast<double>(k + 1), sum_right = node.total - sum_left;
+      const double g = sum_left * sum_left / nl + sum_right * sum_right / (dn - nl) - base;
+      if (g > gain) {
+        gain = g;
+        found = true;
+        cut = a + (b - a) / 2.0;
+        if (!(cut < b)) cut = a;
+      }
+    }
+    return found;
+  }
+  const int K = static_cast<int>(node.counts.size());
+  left.assign(K, 0);
+  double sq_total = 0.0;
+  for (int c : node.counts) sq_total += static_cast<double>(c) * c;
+  const double base = sq_total / dn;
+  double sq_left = 0.0, sq_right = sq_total;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    const int c = node.label(sorted[k].second);
+    const double l = left[c], r = node.counts[c] - left[c];
+    sq_left += 2.0 * l + 1.0;
+    sq_right -= 2.0 * r - 1.0;
+    ++left[c];
+    const double a = sorted[k].first, b = sorted[k + 1].first;
+    if (!(b > a)) continue;
+    const double nl = static_cast<double>(k + 1);
+    const double g = sq_left / nl + sq_right / (dn - nl) - base;
+    if (g > gain) {
+      gain = g;
+      found = true;
+      cut = a + (b - a) / 2.0;
+      if (!(cut < b)) cut = a;
+    }
+  }
+  return found;
+}
+
+// Two groups of the classes present in the node (1: group A): with two
+// classes, one each; with more, the classes in random order go to A until
+// it holds half the rows, never all of them (PSVM trees' overlay classes).
+std::vector<char> class_groups(const std::vector<int>& counts, Rng& rng) {
+  std::vector<int> present;
+  long total = 0;
+  for (size_t k = 0; k < counts.size(); ++k)
+    if (counts[k] > 0) { present.push_back(static_cast<int>(k)); total += counts[k]; }
+  std::vector<char> in_a(counts.size(), 0);
+  if (present.size() > 2) rng.shuffle(present.data(), present.size());
+  long in_group = 0;
+  for (size_t i = 0; i + 1 < present.size() && 2 * in_group < total; ++i) {
+    in_a[present[i]] = 1;
+    in_group += counts[present[i]];
+  }
+  return in_a;
+}
+
+// How well `rule` separates the out-of-bag rows `oob[0..n_oob)`: the same
+// impurity decrease as in-bag cuts are scored by, on those rows.
+double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob, size_t n_oob) {
+  if (n_oob < 2) return 0.0;
+  const size_t p = data.x->n_cols();
+  const DataView& x = *data.x;
+  const int K = data.regression() ? 0 : data.num_classes;
+  std::vector<double> left(std::max(K, 1), 0.0), total(std::max(K, 1), 0.0);
+  double n_left = 0.0;
+  for (size_t i = 0; i < n_oob; ++i) {
+    const int r = oob[i];
+    const bool goes_left = rule.goes_left([&x, r](int col) { return x.get(r, col); }, p);
+    const int c = K > 0 ? data.y[r] : 0;
+    const double v = K > 0 ? 1.0 : data.response[r];
+    total[c] += v;
+    if (goes_left) { left[c] += v; n_left += 1.0; }
+  }
+  const double n = static_cast<double>(n_oob), n_right = n - n_left;
+  if (n_left == 0.0 || n_right == 0.0) return 0.0;
+  double g = 0.0;
+  for (size_t c = 0; c < left.size(); ++c) {
+    const double l = left[c], r = total[c] - left[c];
+    g += l * l / n_left + r * r / n_right - total[c] * total[c] / n;
+  }
+  return g;
+}
+
+}  // namespace
+
+std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
+  const int mtry = params.integer("mtry"), oblique_mtry = params.integer("oblique_mtry");
+  return std::unique_ptr<Splitter>(new HybridSplitter(mtry > 0 ? mtry : 0, oblique_mtry > 0 ? oblique_mtry : 0,
+                                                      params.integer("min_node_size"),
+                                                      params.integer("n_oblique"), params.number("split_ridge"),
+                                                      params.number("oblique_rows"),
+                                                      params.text("oblique_choice") == "oob",
+                                                      params.text("tree_choice") == "oob"));
+}
+
+std::unique_ptr<Splitter> HybridSplitter::rival() const {
+  if (!tree_choice_ || n_oblique_ == 0) return nullptr;
+  return std::unique_ptr<Splitter>(
+      new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false));
+}
+
+bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rule) const {
+  const TrainingData& data = *ctx.data;
+  const size_t n = ctx.n, p = data.x->n_cols();
+  NodeOutcome node{&data, ctx.rows, n, {}, 0.0};
+  if (data.regression()) {
+    for (size_t i = 0; i < n; ++i) node.total += node.outcome(i);
+  } else {
+    node.counts.assign(data.num_classes, 0);
+    for (size_t i = 0; i < n; ++i) ++node.counts[node.label(i)];
+  }
+
+  // predictors that vary in the node, drawn without replacement: the first
+  // mtry for the axis candidates, up to oblique_mtry in all for the oblique ones
+  const size_t root_p = std::max<size_t>(1, static_cast<size_t>(std::sqrt(static_cast<double>(p))));
+  const size_t mtry = std::min(p, mtry_ > 0 ? static_cast<size_t>(mtry_) : root_p);
+  const size_t want = n_oblique_ == 0 ? mtry
+                      : std::min(p, std::max(mtry, oblique_mtry_ > 0 ? static_cast<size_t>(oblique_mtry_) : 2 * mtry));
+  std::vector<int> order(p);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<int> features;
+  std::vector<double> columns;  // the drawn predictors' node values, column by column
+  columns.reserve(want * n);
+  for (size_t k = 0; k < p && features.size() < want; ++k) {
+    std::swap(order[k], order[k + rng.below(p - k)]);
+    const size_t at = columns.size();
+    columns.resize(at + n);
+    data.x->gather(order[k], ctx.rows, n, columns.data() + at);
+    const auto mm = std::minmax_element(columns.begin() + at, columns.end());
+    if (*mm.second > *mm.first) {
+      features.push_back(order[k]);
+    } else {
+      columns.resize(at);
+    }
+  }
+  if (features.empty()) return false;
+  const size_t m = features.size(), m_axis = std::min(m, mtry);
+
+  double scale = static_cast<double>(n);
+  if (data.regression()) {
+    scale = 0.0;
+    for (size_t i = 0; i < n; ++i) scale += node.outcome(i) * node.outcome(i);
+  }
+  double best_gain = kRelativeMinGain * scale, cut = 0.0;
+  std::vector<std::pair<double, int>> sorted;
+  std::vector<int> left;
+  int best_axis = -1;
+  for (size_t k = 0; k < m_axis; ++k) {
+    if (best_cut_along(node, columns.data() + k * n, sorted, left, cut, best_gain)) {
+      best_axis = static_cast<int>(k);
+      rule = SplitRule::axis(features[k], cut);
+    }
+  }
+  bool found = best_axis >= 0;
+  if (m < 2 || n_oblique_ == 0 || static_cast<double>(n) < oblique_rows_ * static_cast<double>(m)) return found;
+
+  // the drawn predictors, standardised in the node
+  Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+  const Eigen::RowVectorXd mean = X.colwise().mean();
+  Eigen::MatrixXd Z = X.rowwise() - mean;
+  Eigen::VectorXd sd(m);
+  for (size_t k = 0; k < m; ++k) {
+    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n));
+    Z.col(k) /= sd[k];
+  }
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(m, m);
+  gram.selfadjointView<Eigen::Lower>().rankUpdate(Z.transpose());
+  gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
+  gram.diagonal().array() += split_ridge_ * static_cast<double>(n);
+  const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
+
+  Eigen::VectorXd target(n);
+  SplitRule oblique;
+  bool has_oblique = false;
+  std::vector<double> weight(m), proj(n);
+  for (int t = 0; t < n_oblique_; ++t) {
+    if (data.regression()) {
+      if (t > 0) break;  // the outcome's direction is one
+      for (size_t i = 0; i < n; ++i) target[i] = node.outcome(i);
+    } else {
+      const std::vector<char> in_a = class_groups(node.counts, rng);
+      for (size_t i = 0; i < n; ++i) target[i] = in_a[node.label(i)] ? 1.0 : -1.0;
+    }
+    target.array() -= target.mean();
+    const Eigen::VectorXd w = solver.solve(Z.transpose() * target);
+    // the rule in raw units, projected as prediction projects it
+    bool usable = false;
+    for (size_t k = 0; k < m; ++k) {
+      weight[k] = w[k] / sd[k];
+      usable = usable || (std::isfinite(weight[k]) && weight[k] != 0.0);
+      if (!std::isfinite(weight[k])) usable = false;
+    }
+    if (!usable) continue;
+    for (size_t i = 0; i < n; ++i) {
+      double s = 0.0;
+      for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
+      proj[i] = s;
+    }
+      if (best_cut_along(node, proj.data(), sorted, left, cut, best_gain)) {
+      oblique = SplitRule::oblique(features, weight, cut);
+      has_oblique = true;
+    }
+  }
+  if (!has_oblique) return found;
+  // the oblique rule separates the in-bag rows best; with oob_choice it
+  // must also separate the out-of-bag rows better than the best axis rule
+  if (!found || !oob_choice_ || oob_gain(data, oblique, ctx.oob, ctx.n_oob) > oob_gain(data, rule, ctx.oob, ctx.n_oob))
+    rule = oblique;
+  return true;
+}
+
+}  // namespace svf

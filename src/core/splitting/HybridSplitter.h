@@ -1,0 +1,56 @@
+// The default forest's split ("hybrid"): axis-aligned and oblique candidates
+// compete on the same impurity, as in heterogeneous oblique random forests.
+//
+// At each node `mtry` predictors are drawn (among those that vary in the
+// node). Candidates:
+// - axis: the best cut of each drawn predictor (ranger's split);
+// - oblique: `n_oblique` hyperplanes through the drawn predictors, each the
+//   direction of a regularised least-squares fit (a proximal SVM on the
+//   node's standardised predictors, ridge penalty `split_ridge` times the
+//   node's rows): of a two-group labelling of the classes (classification:
+//   the two classes, or random overlay groups of the classes present, as in
+//   PSVM trees), or of the outcome (regression). The cut along the
+//   direction is the best one, like an axis cut's.
+// Classification scores cuts by the decrease of Gini impurity, regression by
+// the decrease of the squared error; the best candidate wins. A node with
+// fewer than `min_node_size` rows, or no cut that lowers the impurity, is a
+// leaf. Oblique rules are stored in the predictors' own units, and the cut
+// is found on exactly the projections prediction computes, so routing agrees.
+#ifndef SVFOREST_HYBRIDSPLITTER_H
+#define SVFOREST_HYBRIDSPLITTER_H
+
+#include <vector>
+
+#include "Splitter.h"
+
+namespace svf {
+
+class HybridSplitter : public Splitter {
+ public:
+  HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
+                 bool oob_choice, bool tree_choice)
+      : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
+        n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
+        oob_choice_(oob_choice), tree_choice_(tree_choice) {}
+  bool uses_oob() const override { return oob_choice_; }
+  // with tree_choice, each tree is also grown with axis cuts alone, and the
+  // structure that predicts its out-of-bag rows better is kept
+  std::unique_ptr<Splitter> rival() const override;
+  bool fits_regression() const override { return true; }
+  size_t min_node_size() const override { return min_node_size_; }
+  static std::unique_ptr<Splitter> create(const Params& params);
+  bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
+
+ private:
+  int mtry_;          // predictors of the axis candidates; <= 0: sqrt(p)
+  int oblique_mtry_;  // predictors of the oblique candidates (the axis ones and more); <= 0: 2 * mtry
+  size_t min_node_size_;
+  int n_oblique_;
+  double split_ridge_;
+  double oblique_rows_;  // oblique candidates only in nodes of at least this many rows per drawn predictor
+  bool oob_choice_;      // an oblique rule beats the best axis rule only on the node's out-of-bag rows too
+  bool tree_choice_;
+};
+
+}  // namespace svf
+#endif

@@ -1,0 +1,122 @@
+# The contract as a matrix: every method x every condition x every
+# invariant. Conditions: plain, case weights, missing values, sparse input,
+# rank scaling, calibrated, each aggregation, regression. Invariants:
+# 1. the model (importance included) and its predictions do not depend on
+#    the number of threads;
+# 2. saveRDS() and readRDS() keep the model and its predictions;
+# 3. single-tree parts (first_tree = 0..3, given out of order), and two
+#    halves made of them, combine into the whole forest: same trees,
+#    predictions and out-of-bag results;
+# 4. a row's out-of-bag prediction is what predict() says from that row's
+#    out-of-bag trees (which the single-tree parts identify).
+# Every cell uses a sampler that leaves rows out (the method's own, else
+# "bootstrap") so that the out-of-bag invariants bind; test-contract.R
+# covers the presets with their own samplers. Small data, four trees.
+
+matrix_data <- function() {
+  set.seed(31)
+  n <- 120
+  x <- matrix(stats::rnorm(n * 4), n, 4, dimnames = list(NULL, paste0("x", 1:4)))
+  y <- factor(c("a", "b", "c")[1L + (x[, 1] > 0) + (x[, 2] + 0.5 * x[, 3] > 0.5)])
+  yr <- x[, 1] - x[, 2]^2 + stats::rnorm(n, sd = 0.1)
+  xna <- x
+  xna[sample(length(x), 40)] <- NA
+  w <- stats::runif(n, 0.5, 2)
+  w[c(3, 50)] <- 0  # rows of weight 0 are left out
+  list(x = x, y = y, yr = yr, xna = xna, xs = Matrix::Matrix(x * (abs(x) > 0.6), sparse = TRUE), w = w)
+}
+
+# Each condition: the data and extra arguments of a cell.
+matrix_conditions <- function(d) {
+  plain <- list(x = d$x, y = d$y, args = list())
+  with_args <- function(...) utils::modifyList(plain, list(args = list(...)))
+  list(
+    plain = plain,
+    case_weights = with_args(case_weights = d$w),
+    missing = utils::modifyList(plain, list(x = d$xna)),
+    sparse = utils::modifyList(plain, list(x = d$xs)),
+    rank = with_args(scale = "rank"),
+    calibrated = with_args(calibrate = "platt"),
+    vote = with_args(aggregation = "vote"),
+    prob = with_args(aggregation = "prob"),
+    max_confidence = with_args(aggregation = "max_confidence"),
+    regression = list(x = d$x, y = d$yr, args = list())
+  )
+}
+
+# The training rows behind a fit's out-of-bag elements: without rows of
+# weight 0 and without the rows calibration holds out.
+oob_rows <- function(fit, y) {
+  rows <- seq_along(y)
+  if (!is.null(fit$rows_used)) rows <- rows[fit$rows_used]
+  if (!is.null(fit$calibration)) {
+    held <- svforest:::calibration_rows(fit$calibration$method, NULL, y[rows], "classification", fit$seed)$held
+    rows <- rows[-held]
+  }
+  rows
+}
+
+oob_elements <- c("oob_predictions", "oob_error", "oob_prob", "oob_brier", "oob_logloss", "oob_votes",
+                  "oob_prob_sum", "oob_count", "oob_confidence", "oob_confident_class", "oob_sum",
+                  "oob_rsquared")
+
+d <- matrix_data()
+conditions <- matrix_conditions(d)
+for (method in all_methods()) {
+  for (cond in names(conditions)) {
+    if (cond == "regression" && !method %in% svforest:::regression_methods()) next
+    label <- paste(method, "x", cond)
+    test_that(paste(label, "- threads, saveRDS, combine of parts, OOB rule"), {
+      case <- conditions[[cond]]
+      regression <- cond == "regression"
+      args <- utils::modifyList(method_args(method), c(list(ntree = 4L, seed = 11, importance = "permutation"), case$args))
+      if (identical(svforest:::svf_method(method)$sampler, "all")) args$sampler <- "bootstrap"
+      fit <- function(...) suppressWarnings(do.call(svforest, c(list(case$x, case$y), utils::modifyList(args, list(...)))))
+      one <- fit(num_threads = 1)
+      two <- fit(num_threads = 2)
+      types <- if (regression) c("response", "leaf") else c("class", "prob", "votes", "leaf")
+      newx <- case$x[seq(1, nrow(case$x), by = 3), , drop = FALSE]
+      parts <- setdiff(names(one), "call")
+
+      # 1. threads (the importance too)
+      expect_false(is.null(one$variable_importance))
+      expect_identical(two[parts], one[parts], info = "threads")
+      pred <- lapply(types, function(type) predict(one, newx, type = type, num_threads = 1))
+      names(pred) <- types
+      for (type in types) {
+        expect_identical(predict(one, newx, type = type, num_threads = 2), pred[[type]], info = paste("threads", type))
+      }
+
+      # 2. saveRDS round trip
+      path <- tempfile(fileext = ".rds")
+      on.exit(unlink(path))
+      saveRDS(one, path)
+      back <- readRDS(path)
+      expect_identical(back[parts], one[parts], info = "saveRDS")
+      for (type in types) expect_identical(predict(back, newx, type = type), pred[[type]], info = paste("saveRDS", type))
+
+      # 3. single-tree parts, out of order, combine into the whole forest
+      singles <- lapply(0:3, function(t) fit(ntree = 1L, first_tree = t, num_threads = 1 + t %% 2, importance = NULL))
+      both <- suppressWarnings(combine(singles[c(3, 1, 4, 2)]))  # calibrated parts: a warning
+      expect_identical(both$forest, one$forest, info = "combine")
+      for (what in oob_elements) expect_identical(both[[what]], one[[what]], info = paste("combine", what))
+      # two halves (themselves combined) give the same
+      halves <- suppressWarnings(combine(combine(singles[3:4]), combine(singles[1:2])))
+      expect_identical(halves$forest, one$forest, info = "halves")
+      for (what in oob_elements) expect_identical(halves[[what]], one[[what]], info = paste("halves", what))
+      uncalibrated <- one
+      uncalibrated$calibration <- NULL
+      for (type in types) {
+        expect_identical(predict(both, newx, type = type), predict(uncalibrated, newx, type = type),
+                         info = paste("combine", type))
+      }
+
+      # 4. the out-of-bag rule is predict()'s
+      member <- sapply(singles, function(s) s$oob_count > 0)
+      expect_identical(as.integer(rowSums(member)), one$oob_count, info = "OOB trees")
+      rows <- oob_rows(one, case$y)
+      expect_identical(predict_from_oob_trees(one, case$x[rows, , drop = FALSE], member), one$oob_predictions,
+                       info = "OOB rule")
+    })
+  }
+}

@@ -1,0 +1,124 @@
+# Method "hybrid", svforest's default: axis cuts and proximal-SVM hyperplanes
+# compete at each node; a hyperplane must also separate the node's
+# out-of-bag rows better than the best axis cut.
+
+# Shares of split nodes that are axis (code 0) and oblique (code 1) cuts.
+split_shares <- function(fit) {
+  kinds <- unlist(lapply(fit$forest$trees, function(t) t$split_kind[t$split_kind >= 0]))
+  c(axis = mean(kinds == 0L), oblique = mean(kinds == 1L))
+}
+
+# Two classes separated by the diagonal x1 + x2 = 0 (an oblique boundary),
+# plus noise predictors.
+diagonal_df <- function(n, p_noise = 3, seed = 1) {
+  withr_seed(seed, {
+    x <- matrix(stats::runif(n * (2 + p_noise), -1, 1), n)
+    colnames(x) <- paste0("x", seq_len(ncol(x)))
+    data.frame(x, y = factor(ifelse(x[, 1] + x[, 2] > 0, "a", "b")))
+  })
+}
+
+test_that("svforest() fits the hybrid method by default, for classes and numbers", {
+  fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+  expect_identical(fit$method, "hybrid")
+  reg <- svforest(mpg ~ ., data = mtcars, ntree = 5, seed = 1, num_threads = 1)
+  expect_identical(reg$method, "hybrid")
+  expect_identical(reg$type, "regression")
+})
+
+test_that("every default fit comes with out-of-bag error and out-of-bag class probabilities", {
+  fit <- svforest(Species ~ ., data = iris, ntree = 20, seed = 1, num_threads = 1)
+  expect_true(is.finite(fit$oob_error))
+  expect_equal(dim(fit$oob_prob), c(150L, 3L))
+  has <- stats::complete.cases(fit$oob_prob)
+  expect_gt(mean(has), 0.9)  # 20 bootstrap trees leave almost every row out at least once
+  expect_equal(rowSums(fit$oob_prob[has, ]), rep(1, sum(has)), tolerance = 1e-9)
+  expect_equal(mean(as.character(fit$oob_predictions[has]) != as.character(iris$Species[has])), fit$oob_error)
+  reg <- svforest(mpg ~ ., data = mtcars, ntree = 20, seed = 1, num_threads = 1)
+  expect_true(is.finite(reg$oob_error))
+  expect_true(is.finite(reg$oob_rsquared))
+})
+
+test_that("hyperplanes win where the classes are separated obliquely", {
+  train <- diagonal_df(600, seed = 1)
+  test <- diagonal_df(2000, seed = 2)
+  hybrid <- svforest(y ~ ., data = train, ntree = 30, seed = 1, num_threads = 2)
+  axis <- svforest(y ~ ., data = train, ntree = 30, seed = 1, num_threads = 2, n_oblique = 0)
+  acc_hybrid <- accuracy(predict(hybrid, test), test$y)
+  acc_axis <- accuracy(predict(axis, test), test$y)
+  # a staircase of axis cuts approximates the diagonal; one hyperplane is it
+  expect_gt(acc_hybrid, acc_axis + 0.02)
+  expect_gt(acc_hybrid, 0.96)
+  expect_gt(split_shares(hybrid)[["oblique"]], 0.2)
+  expect_identical(split_shares(axis)[["oblique"]], 0)
+})
+
+test_that("axis cuts win where one predictor carries the signal alone", {
+  withr_seed(3, {
+    x <- matrix(stats::runif(800 * 6), 800)
+    colnames(x) <- paste0("x", 1:6)
+    d <- data.frame(x, y = factor(ifelse(x[, 1] > 0.5, "hi", "lo")))
+  })
+  fit <- svforest(y ~ ., data = d[1:400, ], ntree = 30, seed = 1, num_threads = 2)
+  # the root of most trees cuts x1: alone (an axis cut), or as the predictor
+  # of largest weight of a hyperplane (all predictors are on [0, 1])
+  root_var <- vapply(fit$forest$trees, function(t) {
+    ints <- t$split_int[t$split_int_start[1] + seq_len(if (t$split_kind[1] == 0L) 1L else t$split_int[t$split_int_start[1] + 1L] + 1L)]
+    if (t$split_kind[1] == 0L) return(ints[1])
+    w <- t$split_real[t$split_real_start[1] + 1L + seq_along(ints[-1])]
+    ints[-1][which.max(abs(w))]
+  }, 0L)
+  # (x1 is among the root's 4 drawn predictors in 2/3 of the trees; a cut on
+  # noise would pick x1 in 1/6). Predictors are numbered from 0 in the tree.
+  expect_gt(mean(root_var == 0L), 0.55)
+  expect_gt(accuracy(predict(fit, d[401:800, ]), d$y[401:800]), 0.97)
+})
+
+test_that("the out-of-bag choice keeps hyperplanes that do not generalise out", {
+  # pure noise: in-bag, a fitted hyperplane always separates a little better
+  # than an axis cut; out of bag it does not
+  withr_seed(4, {
+    x <- matrix(stats::rnorm(400 * 8), 400)
+    d <- data.frame(x, y = factor(sample(c("a", "b"), 400, replace = TRUE)))
+  })
+  inbag <- svforest(y ~ ., data = d, ntree = 20, seed = 1, num_threads = 2, oblique_choice = "inbag")
+  oob <- svforest(y ~ ., data = d, ntree = 20, seed = 1, num_threads = 2)
+  expect_gt(split_shares(inbag)[["oblique"]], split_shares(oob)[["oblique"]] + 0.1)
+})
+
+test_that("hyperplanes fit a smooth linear response better than axis cuts", {
+  make <- function(n, seed) withr_seed(seed, {
+    x <- matrix(stats::runif(n * 5), n)
+    colnames(x) <- paste0("x", 1:5)
+    data.frame(x, y = as.vector(x %*% c(3, -2, 2, 1, 0)) + stats::rnorm(n, sd = 0.1))
+  })
+  train <- make(500, 1)
+  test <- make(1000, 2)
+  rmse <- function(fit) sqrt(mean((predict(fit, test) - test$y)^2))
+  hybrid <- svforest(y ~ ., data = train, ntree = 30, seed = 1, num_threads = 2)
+  axis <- svforest(y ~ ., data = train, ntree = 30, seed = 1, num_threads = 2, n_oblique = 0)
+  expect_lt(rmse(hybrid), 0.8 * rmse(axis))
+})
+
+test_that("mtry and oblique_mtry are checked and capped at the number of predictors", {
+  expect_error(svforest(Species ~ ., data = iris, mtry = 0, ntree = 2, seed = 1), "mtry")
+  expect_error(svforest(Species ~ ., data = iris, n_oblique = -1, ntree = 2, seed = 1), "n_oblique")
+  expect_error(svforest(Species ~ ., data = iris, split_ridge = 0, ntree = 2, seed = 1), "split_ridge")
+  expect_error(svforest(Species ~ ., data = iris, oblique_choice = "best", ntree = 2, seed = 1), "oblique_choice")
+  fit <- svforest(Species ~ ., data = iris, mtry = 50, oblique_mtry = 60, ntree = 2, seed = 1, num_threads = 1)
+  expect_identical(fit$params$mtry, 4L)
+  expect_identical(fit$params$oblique_mtry, 4L)
+  # mtry = p: every node sees every predictor, still a valid forest
+  expect_gt(accuracy(predict(fit, iris), iris$Species), 0.9)
+})
+
+test_that("a hybrid forest handles factors, missing values and sparse input", {
+  d <- mixed_df(300)
+  d$a[c(3, 10, 50)] <- NA
+  fit <- svforest(y ~ ., data = d, ntree = 10, seed = 1, num_threads = 1)
+  expect_gt(accuracy(predict(fit, d), d$y), 0.85)
+  x <- Matrix::Matrix(as.matrix(iris[, 1:4]), sparse = TRUE)
+  sp <- svforest(x, iris$Species, ntree = 10, seed = 1, num_threads = 1)
+  dense <- svforest(as.matrix(iris[, 1:4]), iris$Species, ntree = 10, seed = 1, num_threads = 1)
+  expect_identical(predict(sp, x, type = "prob"), predict(dense, as.matrix(iris[, 1:4]), type = "prob"))
+})
