@@ -168,7 +168,7 @@ NULL
 #' @name svforest_weights
 NULL
 
-#' Calibrated probabilities in svforest()
+#' Calibrated probabilities and prediction intervals in svforest()
 #'
 #' `calibrate` and `calibration_fraction` of [svforest()]; see also [svforest_calibrate()].
 #'

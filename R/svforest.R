@@ -16,7 +16,7 @@
 #' * [svforest_regression]: numeric outcomes;
 #' * [svforest_missing_values]: `na_action`;
 #' * [svforest_weights]: `case_weights` and `class_weights`;
-#' * [svforest_calibration]: `calibrate`;
+#' * [svforest_calibration]: `calibrate` (class probabilities; regression prediction intervals);
 #' * [svforest_scaling]: `scale`;
 #' * [svforest_input]: accepted predictors and outcomes;
 #' * [svforest_engine], [svforest_caret()], [svforest_explainers],
