@@ -41,8 +41,8 @@
     invisible(.Call(`_svforest_svf_init`))
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, aggregation = "", want_class_curve = FALSE) {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve)
+.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, aggregation = "", want_class_curve = FALSE, want_tree_values = FALSE, want_tree_sd = FALSE) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve, want_tree_values, want_tree_sd)
 }
 
 .svf_check_forest <- function(forest) {

@@ -32,12 +32,21 @@ NULL
 #' afterwards with `svforest_calibrate()` on data of your own lets the trees
 #' use every training row.
 #'
-#' @param object An `svforest` classification model.
+#' A regression forest is calibrated for prediction intervals instead
+#' (`method = "conformal"`, its default and only method): the held-out rows'
+#' scores are stored in the model, and `predict(type = "interval")` and
+#' `"quantiles"` use them (see the section "Prediction intervals and
+#' quantiles" of [predict.svforest()]). This lets the trees use every
+#' training row, where `svforest(..., calibrate = "conformal")` holds some
+#' out.
+#'
+#' @param object An `svforest` model.
 #' @param x,y Held-out predictors (as for [predict.svforest()]) and their
-#'   classes (a factor or character vector with the model's levels). Rows the
+#'   classes (a factor or character vector with the model's levels), or outcomes (numbers) for a regression forest. Rows the
 #'   forest was trained on give over-confident maps.
 #' @param method `"platt"` (default), `"temperature"` or `"isotonic"`;
-#'   `"none"` removes a calibration.
+#'   `"none"` removes a calibration. Regression: `"conformal"` (default) or
+#'   `"none"`.
 #' @param num_threads As for [predict.svforest()].
 #' @return The model with element `calibration`.
 #' @examples
@@ -51,7 +60,7 @@ svforest_calibrate <- function(object, x, y, method = c("platt", "temperature", 
                                num_threads = NULL) {
   check_model(object)
   if (identical(object$type, "regression")) {
-    stop("Calibration is for class probabilities; this is a regression forest.", call. = FALSE)
+    return(calibrate_conformal(object, x, y, method, num_threads))  # R/uncertainty.R
   }
   if (identical(method, c("platt", "temperature", "isotonic", "none"))) method <- "platt"
   method <- check_choice(method, "method", c("platt", "temperature", "isotonic", "none"))
@@ -197,9 +206,17 @@ calibration_ok <- function(cal, K) {
 # class, drawn from the seed's stream), or NULL for no calibration.
 calibration_rows <- function(calibrate, fraction, y, outcome, seed) {
   if (is.null(calibrate)) calibrate <- "none"
+  # regression intervals: the conformal stage's (R/uncertainty.R)
+  if (outcome == "regression" && isTRUE(calibrate %in% c("conformal", "cv"))) return(NULL)
+  if (identical(calibrate, "conformal") && outcome == "classification") {
+    stop("`calibrate = \"conformal\"` calibrates prediction intervals of a regression forest (a numeric outcome); for class probabilities use \"platt\", \"temperature\" or \"isotonic\".", call. = FALSE)
+  }
   calibrate <- check_choice(calibrate, "calibrate", c("none", "platt", "temperature", "isotonic"))
   if (calibrate == "none") return(NULL)
-  if (outcome == "regression") stop("`calibrate` is for classification forests.", call. = FALSE)
+  if (outcome == "regression") {
+    stop(sprintf("For a numeric outcome `calibrate` must be \"conformal\" or \"cv\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
+                 describe(calibrate), describe(calibrate)), call. = FALSE)
+  }
   fraction <- if (is.null(fraction)) 0.25 else fraction
   if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 || fraction >= 1) {
     stop("`calibration_fraction` must be a number between 0 and 1 (exclusive).", call. = FALSE)
@@ -232,7 +249,7 @@ calibration_stage <- new_stage(
   args = c("calibrate", "calibration_fraction"),
   setup = function(args, y, outcome, seed) calibration_rows(args$calibrate, args$calibration_fraction, y, outcome, seed),
   run = function(model, settings, data) {
-    prob <- .svf_predict(model$forest, engine_data(data$held_x), data$num_threads, FALSE, FALSE)$prob
+    prob <- .svf_predict(model$forest, design_rows(model$forest, data$held_x), data$num_threads, FALSE, FALSE)$prob
     fit_calibration(prob, as.integer(data$held_y), settings$method)
   },
   check = function(value, model) calibration_ok(value, length(model$levels)),

@@ -125,9 +125,16 @@ NULL
 #' (`oob_error`), `oob_rsquared` and `oob_predictions` when the sampler
 #' leaves rows out. Permutation importance is the increase of the mean
 #' squared error ([svforest_importance()]); coefficient importance reads
-#' ridge and linear SVR leaves.
+#' ridge and linear SVR leaves. `predict(type = "trees")` gives each tree's
+#' prediction, and `type = "interval"` and `"quantiles"` conformal
+#' prediction intervals and quantiles: from honest out-of-bag residuals when
+#' the sampler leaves rows out and no out-of-bag row chose a split or a tree
+#' (e.g. method `"rsvt"` with `sampler = "bootstrap"`), else from a
+#' calibration: `calibrate = "conformal"` or `"cv"` (see
+#' [svforest_calibration]) or [svforest_calibrate()] on held-out rows of
+#' your own.
 #'
-#' @seealso [svforest()], [svforest_methods()]
+#' @seealso [svforest()], [svforest_methods()], [svforest_calibration]
 #' @name svforest_regression
 NULL
 
@@ -161,7 +168,7 @@ NULL
 #' @name svforest_weights
 NULL
 
-#' Calibrated probabilities in svforest()
+#' Calibrated probabilities and prediction intervals in svforest()
 #'
 #' `calibrate` and `calibration_fraction` of [svforest()]; see also [svforest_calibrate()].
 #'
@@ -174,7 +181,22 @@ NULL
 #' calibrates a fitted model on data of your own instead). `num_rows` and
 #' the out-of-bag elements then count the rows the trees were grown on.
 #'
-#' @seealso [svforest()], [svforest_methods()]
+#' @section Calibrated prediction intervals:
+#' For a numeric outcome, `calibrate = "conformal"` holds out a random
+#' `calibration_fraction` share (default 0.25, drawn from `seed`) in the
+#' same way and stores the held-out rows' conformal scores in the model's
+#' `conformal` element, for the prediction intervals and quantiles of
+#' [predict.svforest()] (`type = "interval"`, `"quantiles"`).
+#' `calibrate = "cv"` holds none out: the forest is grown on every row, and
+#' every row is scored by one of five fold forests grown as the model was,
+#' on the other four folds (cross-conformal, about five times the fit
+#' time). A forest fitted without them is calibrated afterwards with
+#' [svforest_calibrate()] on rows it did not see; one whose sampler leaves
+#' rows out and whose out-of-bag rows chose no split or tree uses its
+#' out-of-bag residuals. The default method `"hybrid"` chooses splits on
+#' out-of-bag rows, so its intervals need one of these calibrations.
+#'
+#' @seealso [svforest()], [svforest_methods()], [svforest_regression]
 #' @name svforest_calibration
 NULL
 

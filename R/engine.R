@@ -20,7 +20,8 @@
 engine_fit <- function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
   res <- .svf_fit(data, y, weights, num_classes, params, validation$data, validation$y, num_threads, verbose)
   list(forest = res$forest, oob = res$oob, selection = res$tuning,
-       sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma)
+       sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma,
+       splitter_uses_oob = res$splitter_uses_oob)
 }
 
 # The parameter list handed to engine_fit(): the model's parameters plus the

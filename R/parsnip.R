@@ -121,6 +121,7 @@ register_parsnip_engine <- function(...) {
       args = list(object = quote(object$fit), newdata = quote(new_data), type = "response")
     )
   )
+  register_parsnip_uncertainty()  # R/parsnip_quantile.R
   invisible(TRUE)
 }
 

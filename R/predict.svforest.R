@@ -12,8 +12,18 @@
 #'   below). Regression (a numeric outcome): `"response"` (numeric vector,
 #'   the trees' predictions averaged; the default), `"leaf"` or `"local"`
 #'   (with ridge or linear SVR leaves: coefficients per unit of each
-#'   predictor, in units of the outcome).
+#'   predictor, in units of the outcome), `"trees"` (n x ntree matrix of
+#'   each tree's prediction, on the outcome's scale), `"quantiles"` (n x
+#'   `length(quantiles)` matrix, columns named like `"quantile_0.05"`) or
+#'   `"interval"` (n x 3 matrix `fit`, `lower`, `upper`, with attribute
+#'   `level`); see "Prediction intervals and quantiles". For classification
+#'   `"trees"` gives each tree's predicted class as an n x ntree integer
+#'   matrix of level numbers (1 = the first level; attribute `levels`).
 #' @param num_threads Threads, as in [svforest()].
+#' @param quantiles Quantile levels for `type = "quantiles"`: numbers strictly
+#'   between 0 and 1 (default `c(0.05, 0.5, 0.95)`).
+#' @param level Coverage of `type = "interval"`: one number strictly between
+#'   0 and 1 (default 0.9).
 #' @param ... Not used; any argument here is an error (a misspelt argument
 #'   must not be silently ignored).
 #' @return See `type`.
@@ -51,6 +61,72 @@
 #'   are matched by name (their order does not matter; extra columns are
 #'   ignored), and by position only when the model or `newdata` has no
 #'   column names. `newdata` with zero rows gives a result with zero rows.
+#' @section Prediction intervals and quantiles (regression):
+#'   `type = "quantiles"` and `"interval"` are split-conformal: they rest on
+#'   the residuals of calibration rows that the trees did not see. With
+#'   `fit` the forest's prediction and `s` the spread (standard deviation) of
+#'   its trees' predictions for a row, a calibration row scores
+#'   `r = (y - fit) / (s + b)`, where the offset `b` is the median spread on
+#'   the rows the trees were grown on (fixed before any calibration row is
+#'   looked at), so intervals are wide where the trees disagree. With `n`
+#'   scores, the quantile at level `tau` of a new row is
+#'   `fit + (s + b) r_(k)`, `r_(k)` the k-th smallest score, `k =
+#'   ceiling(tau (n + 1))` for `tau >= 0.5` and `floor(tau (n + 1))` below
+#'   (`Inf` or `-Inf` when `k` falls outside 1..n: too few calibration rows
+#'   for that level). The median is the prediction plus the median score.
+#'   Quantiles never cross. The interval at `level` is the pair of quantiles
+#'   `(1 - level) / 2` and `(1 + level) / 2`.
+#'
+#'   The guarantee: when the calibration rows and the new row are
+#'   exchangeable (for instance drawn independently from the same
+#'   distribution) and the trees did not use the calibration rows, the new
+#'   outcome lies at or below the quantile at `tau >= 0.5` with probability
+#'   at least `tau`, below the quantile at `tau < 0.5` with probability at
+#'   most `tau`, and inside the interval with probability at least `level`
+#'   (at most `level + 2 / (n + 1)` when scores have no ties). The
+#'   probability is over the calibration rows and the new row together
+#'   (marginal coverage), not for every value of the predictors; it says
+#'   nothing when new data come from another distribution.
+#'
+#'   Where the calibration rows come from:
+#'   \describe{
+#'   \item{`svforest(..., calibrate = "conformal")`}{holds out a random
+#'     `calibration_fraction` share of the training rows (default 0.25, drawn
+#'     from `seed`) that the trees are not grown on; the guarantee above
+#'     holds exactly. This works for every method and sampler, and is needed
+#'     (or `"cv"`, or [svforest_calibrate()]) when the splitter scores splits
+#'     on out-of-bag rows or the sampler leaves no row out.}
+#'   \item{`svforest(..., calibrate = "cv")`}{cross-conformal: the forest
+#'     is grown on every row, and five more forests, grown the same way on
+#'     four fifths of the rows each, score the fifth they did not see (so
+#'     every training row is a calibration row; the fit takes about five
+#'     times longer). The scores come from forests of 80% of the rows while
+#'     new rows are predicted by the forest of all rows, so the guarantee is
+#'     approximate: the theory for this family (CV+; Barber, Candes, Ramdas
+#'     and Tibshirani, 2021) guarantees `1 - 2 (1 - level)` in the worst
+#'     case, and with a forest that is no worse for more rows the intervals
+#'     are usually at or slightly above `level`. Narrower intervals on small
+#'     data (the point prediction uses every row, and the quantiles rest on
+#'     all rows' scores rather than a quarter's).}
+#'   \item{Out-of-bag rows (otherwise)}{when the sampler leaves rows out
+#'     (`"bootstrap"`, `"subsample"`) and the splitter does not choose splits
+#'     on out-of-bag rows, each training row's out-of-bag residual is a score
+#'     (with `s` = 0, `b` = 1: plain residuals) and no row is held out. This
+#'     is the jackknife+-after-bootstrap idea, with the whole forest
+#'     predicting new rows rather than one forest per left-out row; its
+#'     guarantee is approximate (the out-of-bag predictions average fewer
+#'     trees, which makes the intervals slightly conservative).}
+#'   }
+#'   Splitters that score candidate splits or trees on out-of-bag rows
+#'   (`"hybrid"` of the default method `"hybrid"`; `"oob_svm"` of method
+#'   `"rsvf"`; `"transform"` with `transform_choice = "oob"`) make
+#'   out-of-bag residuals optimistic (the splits were chosen to fit them), so
+#'   those models, and those whose sampler keeps every row, need
+#'   `calibrate = "conformal"` (or `"cv"`, or [svforest_calibrate()]); without it `"quantiles"` and `"interval"` are
+#'   an error saying so. A calibration belongs to the forest it was computed
+#'   with: a [combine()]d forest has to be calibrated anew (out-of-bag scores
+#'   combine exactly).
+#'
 #' @section Local explanations (`type = "local"`):
 #'   Every linear leaf (`leaf = "linear_svm"` or `"logistic"`: methods
 #'   `"rsvt"`, `"rsvf"` and combinations with these leaves) is a linear model
@@ -82,20 +158,45 @@
 #' loc <- predict(fit, iris[c(1, 51, 101), ], type = "local")
 #' loc$coefficients[, , "versicolor"]
 #' table(predict(fit, iris), iris$Species)
+#' aq <- na.omit(airquality)
+#' reg <- svforest(Ozone ~ ., data = aq, calibrate = "conformal", seed = 1, num_threads = 1)
+#' predict(reg, aq[1:3, ], type = "interval", level = 0.8)
+#' predict(reg, aq[1:3, ], type = "quantiles", quantiles = c(0.1, 0.5, 0.9))
 #' @export
-predict.svforest <- function(object, newdata, type = c("class", "prob", "votes", "leaf", "local", "response"),
-                             num_threads = NULL, ...) {
+predict.svforest <- function(object, newdata,
+                             type = c("class", "prob", "votes", "leaf", "local", "response", "trees", "quantiles",
+                                      "interval"),
+                             num_threads = NULL, quantiles = c(0.05, 0.5, 0.95), level = 0.9, ...) {
   check_model(object)
   if (missing(newdata) || is.null(newdata)) {
     stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
   }
   check_no_dots(...)
   regression <- identical(object$type, "regression")
-  all_types <- c("class", "prob", "votes", "leaf", "local", "response")
+  all_types <- c("class", "prob", "votes", "leaf", "local", "response", "trees", "quantiles", "interval")
   if (identical(type, all_types)) type <- if (regression) "response" else "class"
-  type <- check_choice(type, "type", if (regression) c("response", "leaf", "local") else setdiff(all_types, "response"))
+  if (!regression && is.character(type) && length(type) == 1 && type %in% c("quantiles", "interval")) {
+    stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest is a classifier. Use type = \"prob\" for its class probabilities.",
+                 type), call. = FALSE)
+  }
+  type <- check_choice(type, "type", if (regression) c("response", "leaf", "local", "trees", "quantiles", "interval")
+                                     else setdiff(all_types, c("response", "quantiles", "interval")))
+  # arguments of other types must not be silently ignored
+  if (!missing(quantiles) && type != "quantiles") stop("`quantiles` is used only with type = \"quantiles\".", call. = FALSE)
+  if (!missing(level) && type != "interval") stop("`level` is used only with type = \"interval\".", call. = FALSE)
+  if (type == "quantiles") quantiles <- check_quantile_levels(quantiles)
+  if (type == "interval") level <- check_level(level)
   num_threads <- engine_threads(resolve_threads(num_threads))
   if (type == "local") return(predict_local(object, newdata, num_threads))  # R/importance.R
+  if (type %in% c("quantiles", "interval")) {  # R/uncertainty.R
+    return(predict_uncertainty(object, newdata, type, quantiles, level, num_threads))
+  }
+  predict_chunked(object, newdata, type, num_threads)
+}
+
+# Prediction of `type` (also the internal "moments": n x 2 mean and spread of
+# the trees' predictions on the engine scale) in chunks of rows.
+predict_chunked <- function(object, newdata, type, num_threads) {
   n <- NROW(newdata)
   lev <- object$levels
   K <- length(lev)
@@ -111,7 +212,9 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
     response = double(n),
     prob = matrix(0, n, K, dimnames = list(NULL, lev)),
     votes = matrix(0L, n, K, dimnames = list(NULL, lev)),
-    leaf = matrix(0L, n, ntree))
+    leaf = matrix(0L, n, ntree),
+    trees = if (K == 0) matrix(0, n, ntree) else structure(matrix(0L, n, ntree), levels = lev),
+    moments = matrix(0, n, 2))
   for (start in seq(1, n, by = chunk)) {
     idx <- start:min(n, start + chunk - 1)
     res <- predict_rows(object, slice_rows(newdata, idx), type, num_threads)
@@ -132,11 +235,16 @@ predict.svforest <- function(object, newdata, type = c("class", "prob", "votes",
 # Prediction of one chunk of rows.
 predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
+  regression <- identical(object$type, "regression")
   # the class by the model's aggregation, decided in the engine (R/aggregation.R)
-  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", FALSE,
-                      if (type == "class") object$params$aggregation else "")
+  res <- .svf_predict(object$forest, data, num_threads, type == "leaf", type == "trees" && !regression,
+                      if (type == "class") object$params$aggregation else "", FALSE,
+                      type == "trees" && regression, type == "moments")
   lev <- object$levels
   switch(type,
+    trees = if (regression) res$tree_values * object$outcome_scale + object$outcome_center
+            else structure(res$tree_class + 1L, levels = lev),
+    moments = cbind(res$prob[, 1], res$tree_sd),
     response = res$prob[, 1] * object$outcome_scale + object$outcome_center,
     class = factor(lev[res$class + 1L], levels = lev),
     prob = {

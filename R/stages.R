@@ -20,7 +20,11 @@
 #   run,       function(model, settings, data): the value stored in
 #              model[[field]]; data = list(x, y (the trees' rows, design
 #              matrix and outcome), held_x, held_y (the stage's own held-out
-#              rows, design matrices as the engine sees them), num_threads)
+#              rows, design matrices as the engine sees them), num_threads,
+#              splitter_uses_oob (the engine's word on whether out-of-bag
+#              rows chose splits or trees), fit_rows (function(rows): a
+#              forest grown as the model's on those rows of x alone, as
+#              list(forest, scaling)))
 #   check,     optional function(value, model): FALSE when a stored value is
 #              damaged (check_model())
 #   print_line, optional function(model): a line for print(), or NULL
@@ -31,6 +35,7 @@
 svf_stages <- function() {
   list(
     importance_stage,   # R/importance.R
+    conformal_stage,    # R/uncertainty.R
     calibration_stage   # R/calibration.R
   )
 }
@@ -65,7 +70,6 @@ stage_setup <- function(user, y, outcome, seed) {
   remaining <- seq_along(y)
   for (stage in svf_stages()) {
     args <- stats::setNames(lapply(stage$args, function(a) user[[a]]), stage$args)
-    for (a in stage$args) user[[a]] <- NULL
     s <- stage$setup(args, y[remaining], outcome, seed)
     if (!is.null(s$held)) {
       held[[stage$name]] <- remaining[s$held]
@@ -73,6 +77,9 @@ stage_setup <- function(user, y, outcome, seed) {
     }
     settings[stage$name] <- list(s)
   }
+  # taken out only after every stage has read them: two stages may share an
+  # argument (`calibrate`: class probabilities, or regression intervals)
+  for (stage in svf_stages()) for (a in stage$args) user[[a]] <- NULL
   list(user = user, settings = settings, held = held, held_all = sort(unlist(held, use.names = FALSE)))
 }
 

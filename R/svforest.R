@@ -16,7 +16,7 @@
 #' * [svforest_regression]: numeric outcomes;
 #' * [svforest_missing_values]: `na_action`;
 #' * [svforest_weights]: `case_weights` and `class_weights`;
-#' * [svforest_calibration]: `calibrate`;
+#' * [svforest_calibration]: `calibrate` (class probabilities; regression prediction intervals);
 #' * [svforest_scaling]: `scale`;
 #' * [svforest_input]: accepted predictors and outcomes;
 #' * [svforest_engine], [svforest_caret()], [svforest_explainers],
@@ -212,7 +212,20 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     package_version = as.character(utils::packageVersion("svforest"))
   )
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
-  run_stages(model, stages, list(x = x, y = y, num_threads = num_threads))
+  # a forest grown as this one on some of its rows alone (the fold forests of
+  # calibrate = "cv", R/uncertainty.R): row-count parameters and scaling its own
+  fit_rows <- function(rows) {
+    sub <- if (outcome == "regression") outcome_scaling(y[rows])
+    sub_params <- class_weights_balanced(finish_parameters(resolve_parameters(method, user, length(rows), outcome), ncol(x)),
+                                         user, class_weights)
+    fit <- engine_fit(engine_data(x[rows, , drop = FALSE]),
+                      if (outcome == "regression") (y[rows] - sub$center) / sub$scale else as.integer(y[rows]) - 1L,
+                      weights$sampling[rows], if (outcome == "regression") 0L else nlevels(y),
+                      engine_parameters(sub_params, y[rows], ntree, seed, first_tree, progress_delay), valid, num_threads, verbose)
+    list(forest = fit$forest, scaling = sub)
+  }
+  run_stages(model, stages, list(x = x, y = y, num_threads = num_threads, splitter_uses_oob = res$splitter_uses_oob,
+                                 fit_rows = fit_rows))
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,

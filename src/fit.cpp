@@ -169,7 +169,9 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                                                  : svf::train_forest(td, *splitter, *leaf, opt, runner);
     runner.finish();
     result = List::create(Named("forest") = forest_to_r(td, forest), Named("oob") = R_NilValue,
-                          Named("tuning") = R_NilValue);
+                          Named("tuning") = R_NilValue,
+                          // out-of-bag rows that chose splits or trees are no honest test rows (R/uncertainty.R)
+                          Named("splitter_uses_oob") = splitter->uses_oob() || splitter->rival() != nullptr);
     if (forest.oob.available) result["oob"] = oob_to_r(forest.oob, n, num_classes);
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
   } catch (std::invalid_argument& e) {

@@ -16,7 +16,8 @@ using Rcpp::Named;
 // also the class after the first 1, 2, ... trees (n x ntree).
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class,
-                 std::string aggregation = "", bool want_class_curve = false) {
+                 std::string aggregation = "", bool want_class_curve = false, bool want_tree_values = false,
+                 bool want_tree_sd = false) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -47,11 +48,19 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
   }
   Rcpp::IntegerMatrix class_curve(want_class && want_class_curve ? n : 0, want_class && want_class_curve ? ntree : 0);
   if (want_class && want_class_curve) out.class_curve = class_curve.begin();
+  // regression: per-tree values (n x ntree) and their spread (n), on the
+  // engine's standardised outcome scale
+  const bool regression = K == 0;
+  Rcpp::NumericMatrix tree_values(want_tree_values && regression ? n : 0, want_tree_values && regression ? ntree : 0);
+  Rcpp::NumericVector tree_sd(want_tree_sd && regression ? n : 0);
+  out.tree_value = want_tree_values && regression ? tree_values.begin() : nullptr;
+  out.tree_sd = want_tree_sd && regression ? tree_sd.begin() : nullptr;
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
   return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
                       Named("tree_class") = tree_class, Named("class") = cls,
-                      Named("class_curve") = class_curve);
+                      Named("class_curve") = class_curve, Named("tree_values") = tree_values,
+                      Named("tree_sd") = tree_sd);
 }
 
 // Checks a forest list without predicting; returns TRUE or raises an R error.

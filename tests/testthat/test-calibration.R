@@ -58,9 +58,10 @@ test_that("calibration arguments and damaged calibrations give clear errors", {
   expect_error(svforest(tr$x, tr$y, ntree = 2, seed = 1, num_threads = 1, calibrate = "platt",
                         calibration_fraction = 1.5), "between 0 and 1")
   expect_error(svforest(mpg ~ ., mtcars, ntree = 2, seed = 1, num_threads = 1, calibrate = "platt"),
-               "for classification")
+               "For a numeric outcome `calibrate` must be \"conformal\"")
+  # a regression forest is calibrated for intervals (test-uncertainty.R), not probabilities
   reg <- svforest(mpg ~ ., mtcars, ntree = 2, seed = 1, num_threads = 1)
-  expect_error(svforest_calibrate(reg, mtcars, mtcars$mpg), "regression forest")
+  expect_error(svforest_calibrate(reg, mtcars, mtcars$mpg, method = "platt"), "regression forest is calibrated with method \"conformal\"")
   cal <- svforest_calibrate(fit, tr$x, tr$y)
   bad <- cal
   bad$calibration$maps[[1]]$a <- NA

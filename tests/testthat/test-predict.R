@@ -1,7 +1,8 @@
 # predict(): the four output types, column matching, edge cases.
 
-iris_fit <- function(ntree = 5, ...) {
-  svforest(Species ~ ., data = iris, ntree = ntree, seed = 21, num_threads = 1, ...)
+# method "rsvt" (SVM leaves, every row in every tree), the default before "hybrid"
+iris_fit <- function(ntree = 5, method = "rsvt", ...) {
+  svforest(Species ~ ., data = iris, ntree = ntree, method = method, seed = 21, num_threads = 1, ...)
 }
 
 test_that("type = 'class' is a factor with the outcome's levels", {
@@ -60,7 +61,7 @@ test_that("predictions match a plain-R reference implementation of the model", {
                    max.col(ref$votes + 0.5 * ref$prob, ties.method = "first"))
 
   d <- xor_linear(400, p = 3, noise = 0.1, seed = 5)
-  f2 <- svforest(d$x, d$y, ntree = 3, seed = 2, num_threads = 1)
+  f2 <- svforest(d$x, d$y, method = "rsvt", ntree = 3, seed = 2, num_threads = 1)  # axis splits: the reference reads them
   test <- xor_linear(200, p = 3, seed = 6)
   ref2 <- reference_predict(f2, test$x)
   expect_identical(unname(predict(f2, test$x, type = "votes", num_threads = 1)), ref2$votes)
@@ -162,8 +163,8 @@ test_that("aggregation 'vote' follows the votes, 'prob' the averaged probabiliti
   # constant leaves on noisy data: a tree votes for its leaf's majority, so
   # the vote and the averaged class frequencies disagree on some rows
   d <- xor_linear(1000, p = 2, noise = 0.5, seed = 7)
-  fv <- svforest(d$x, d$y, ntree = 5, seed = 1, num_threads = 1, leaf = "constant")
-  fp <- svforest(d$x, d$y, ntree = 5, seed = 1, num_threads = 1, leaf = "constant", aggregation = "prob")
+  fv <- svforest(d$x, d$y, method = "rsvt", ntree = 5, seed = 1, num_threads = 1, leaf = "constant")
+  fp <- svforest(d$x, d$y, method = "rsvt", ntree = 5, seed = 1, num_threads = 1, leaf = "constant", aggregation = "prob")
   expect_identical(fv$forest, fp$forest)  # aggregation does not change the trees
   votes <- predict(fv, d$x, type = "votes", num_threads = 1)
   prob <- predict(fv, d$x, type = "prob", num_threads = 1)
@@ -175,7 +176,7 @@ test_that("aggregation 'vote' follows the votes, 'prob' the averaged probabiliti
   expect_identical(as.integer(predict(fv, d$x, num_threads = 1))[disagree], by_votes[disagree])
   expect_identical(as.integer(predict(fp, d$x, num_threads = 1))[disagree], by_prob[disagree])
   # with an even number of trees, tied votes are broken by the probabilities
-  f4 <- svforest(d$x, d$y, ntree = 4, seed = 1, num_threads = 1, leaf = "constant")
+  f4 <- svforest(d$x, d$y, method = "rsvt", ntree = 4, seed = 1, num_threads = 1, leaf = "constant")
   v4 <- predict(f4, d$x, type = "votes", num_threads = 1)
   p4 <- predict(f4, d$x, type = "prob", num_threads = 1)
   tied <- v4[, 1] == v4[, 2] & p4[, 1] != p4[, 2]

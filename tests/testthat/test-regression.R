@@ -15,7 +15,7 @@ test_that("every regression method fits a smooth response far better than its me
   base <- rmse(mean(tr$y), te$y)
   fits <- list(
     rsvt = svforest(tr$x, tr$y, method = "rsvt", seed = 1, num_threads = 1),
-    rsvf = svforest(tr$x, tr$y, seed = 1, num_threads = 1),  # the default method for a numeric outcome
+    rsvf = svforest(tr$x, tr$y, method = "rsvf", seed = 1, num_threads = 1),
     tdsvm = svforest(tr$x, tr$y, method = "tdsvm", cost = c(10, 100), gamma = c(0.1, 1), sigma0 = 150,
                      seed = 1, num_threads = 1),
     svr = svforest(tr$x, tr$y, method = "rsvt", leaf = "linear_svr", seed = 1, num_threads = 1),
@@ -132,10 +132,10 @@ test_that("regression works through parsnip and caret", {
   pred <- predict(fit, df)
   expect_named(pred, ".pred")
   expect_equal(pred$.pred, predict(parsnip::extract_fit_engine(fit), df))
-  expect_identical(parsnip::extract_fit_engine(fit)$method, "rsvf")
+  expect_identical(parsnip::extract_fit_engine(fit)$method, "hybrid")  # the default method
   skip_if_not_installed("caret")
   ctrl <- caret::trainControl(method = "cv", number = 2)
-  tuned <- caret::train(tr$x, tr$y, method = svforest_caret(ntree = 2), trControl = ctrl,
+  tuned <- caret::train(tr$x, tr$y, method = svforest_caret("rsvt", ntree = 2), trControl = ctrl,
                         tuneGrid = data.frame(leaf_size_factor = c(0.5, 2)))
   expect_identical(tuned$modelType, "Regression")
   expect_true(all(c("RMSE", "Rsquared") %in% names(tuned$results)))

@@ -68,9 +68,27 @@ test_that("a new stage runs, prints, is checked, combined and applied by predict
 
 test_that("calibration and importance are stages of their own files, in the stage list", {
   names <- vapply(svforest:::svf_stages(), `[[`, "", "name")
-  expect_identical(names, c("importance", "calibration"))
-  cal <- svforest:::svf_stages()[[2]]
+  expect_identical(names, c("importance", "conformal", "calibration"))
+  cal <- svforest:::svf_stages()[[3]]
   expect_identical(cal$field, "calibration")
   expect_identical(cal$args, c("calibrate", "calibration_fraction"))
   expect_true(is.function(cal$predict_prob) && is.function(cal$check) && is.function(cal$print_line))
+})
+
+test_that("two stages read one argument: `calibrate` goes to the regression intervals or the class probabilities", {
+  y <- as.double(1:40)
+  reg <- svforest:::stage_setup(list(calibrate = "conformal", calibration_fraction = 0.25, cost = 1), y, "regression", 1)
+  expect_identical(reg$user, list(cost = 1))  # taken out after every stage read it
+  expect_identical(reg$settings$conformal$method, "conformal")
+  expect_length(reg$held$conformal, 10)
+  expect_null(reg$settings$calibration)
+  plain <- svforest:::stage_setup(list(), y, "regression", 1)
+  expect_identical(plain$settings$conformal$method, "none")  # every regression fit records its out-of-bag use
+  expect_length(plain$held_all, 0)
+  cls <- factor(rep(c("a", "b"), 20))
+  platt <- svforest:::stage_setup(list(calibrate = "platt"), cls, "classification", 1)
+  expect_length(platt$user, 0)
+  expect_null(platt$settings$conformal)
+  expect_identical(platt$settings$calibration$method, "platt")
+  expect_length(platt$held$calibration, 10)
 })

@@ -51,6 +51,9 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
       const ClassTally tally{votes.data(), shares.data(), 1, &count, want_confidence ? &confidence : nullptr,
                              &confident_class};
       ExactSum sum;
+      // Welford's running mean and sum of squared deviations of the trees'
+      // predictions (no cancellation when the spread is small beside the mean)
+      double run_mean = 0.0, run_ss = 0.0;
       for (size_t t = 0; t < ntree; ++t) {
         int leaf;
         double conf = 0.0;
@@ -64,12 +67,19 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         }
         if (out.leaves) out.leaves[t * n + i] = leaf;
         if (out.tree_class) out.tree_class[t * n + i] = cls;
+        if (out.tree_value) out.tree_value[t * n + i] = dist[0];
+        if (out.tree_sd) {
+          const double delta = dist[0] - run_mean;
+          run_mean += delta / static_cast<double>(t + 1);
+          run_ss += delta * (dist[0] - run_mean);
+        }
         if (out.class_curve)
           out.class_curve[t * n + i] =
               decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
       }
       if (K == 0) prob[0] = sum.value();
       if (out.cls) out.cls[i] = decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
+      if (out.tree_sd) out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, run_ss) / static_cast<double>(ntree)) : 0.0;
       for (int k = 0; k < outputs; ++k)
         if (out.prob) out.prob[k * n + i] = prob[k] / static_cast<double>(ntree);
       for (int k = 0; k < K; ++k)

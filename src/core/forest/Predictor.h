@@ -42,6 +42,11 @@ struct PredictOutput {
   int* cls = nullptr;  // n
   int* class_curve = nullptr;  // n x ntree: the class after the first t + 1 trees
   Aggregation aggregation = Aggregation::Vote;
+  // Regression only: n x ntree per-tree predictions, and n standard deviations
+  // of the trees' predictions around their mean (the local scale of the
+  // conformal intervals, R/uncertainty.R).
+  double* tree_value = nullptr;
+  double* tree_sd = nullptr;
 };
 
 // Scratch space of one thread.
