@@ -56,30 +56,30 @@ test_that("forests with different seeds are concatenated in the given order", {
 
 test_that("incompatible forests are refused with the reason", {
   d <- combine_data()
-  a <- svforest(d$x, d$y, ntree = 2, seed = 1, num_threads = 1)
+  a <- svforest(method = "rsvt", d$x, d$y, ntree = 2, seed = 1, num_threads = 1)
   expect_error(combine(a, a), "overlap")
-  expect_error(combine(a, svforest(d$x, d$y, ntree = 2, seed = 1, first_tree = 1, num_threads = 1)),
+  expect_error(combine(a, svforest(method = "rsvt", d$x, d$y, ntree = 2, seed = 1, first_tree = 1, num_threads = 1)),
                "overlap")
-  expect_error(combine(a, svforest(d$x[-1, ], d$y[-1], ntree = 2, seed = 1, first_tree = 2,
+  expect_error(combine(a, svforest(method = "rsvt", d$x[-1, ], d$y[-1], ntree = 2, seed = 1, first_tree = 2,
                                    num_threads = 1)), "training rows")
   x2 <- d$x
   x2[1, 1] <- 5  # same rows and classes, other values: other scaling
-  expect_error(combine(a, svforest(x2, d$y, ntree = 2, seed = 1, first_tree = 2, num_threads = 1)),
+  expect_error(combine(a, svforest(method = "rsvt", x2, d$y, ntree = 2, seed = 1, first_tree = 2, num_threads = 1)),
                "scaling")
-  expect_error(combine(a, svforest(d$x, d$y, ntree = 2, seed = 1, first_tree = 2, num_threads = 1,
+  expect_error(combine(a, svforest(method = "rsvt", d$x, d$y, ntree = 2, seed = 1, first_tree = 2, num_threads = 1,
                                    cost = 1)), "parameters \\(`cost`\\)")
   expect_error(combine(a, svforest(d$x, d$y, method = "psvm", ntree = 2, seed = 1, first_tree = 2,
                                    num_threads = 1)), "different method")
   y2 <- factor(d$y, levels = rev(levels(d$y)))
-  expect_error(combine(a, svforest(d$x, y2, ntree = 2, seed = 1, first_tree = 2, num_threads = 1)),
+  expect_error(combine(a, svforest(method = "rsvt", d$x, y2, ntree = 2, seed = 1, first_tree = 2, num_threads = 1)),
                "outcome levels")
   x3 <- d$x
   colnames(x3)[1] <- "other"
-  expect_error(combine(a, svforest(x3, d$y, ntree = 2, seed = 1, first_tree = 2, num_threads = 1)),
+  expect_error(combine(a, svforest(method = "rsvt", x3, d$y, ntree = 2, seed = 1, first_tree = 2, num_threads = 1)),
                "predictors")
   expect_error(combine(a, iris), "not an svforest model")
   expect_error(combine(), "at least one")
-  expect_error(svforest(d$x, d$y, ntree = 2, first_tree = -1), "first_tree")
+  expect_error(svforest(method = "rsvt", d$x, d$y, ntree = 2, first_tree = -1), "first_tree")
 })
 
 test_that("combining with a part without out-of-bag rows drops the OOB error", {

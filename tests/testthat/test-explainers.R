@@ -119,7 +119,7 @@ test_that("svforest_shap() attributions of linear leaves are exact within the le
   loc <- predict(fit, both, type = "local")
   expect_equal(unname(S[, "a"]), unname(loc$coefficients[, "a"] * (both$a - fit$feature_means[["a"]])))
   # more classes: one set per class, on the leaves' decision scale
-  iris_fit <- svforest(Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 1)
+  iris_fit <- svforest(method = "rsvt", Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 1)
   s3 <- svforest_shap(iris_fit, iris[1:5, 1:4], num_threads = 1)
   expect_identical(dim(s3$virginica$S), c(5L, 4L))
   expect_equal(unname(s3$virginica$S),

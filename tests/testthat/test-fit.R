@@ -1,7 +1,7 @@
 # Fitting through each interface gives valid models; the interfaces agree.
 
 test_that("formula interface fits a valid model on iris", {
-  fit <- svforest(Species ~ ., data = iris, ntree = 4, seed = 1, num_threads = 1)
+  fit <- svforest(method = "rsvt", Species ~ ., data = iris, ntree = 4, seed = 1, num_threads = 1)
   expect_valid_model(fit, n = 150, p = 4, levels = levels(iris$Species), ntree = 4)
   expect_identical(fit$method, "rsvt")
   expect_identical(fit$design$feature_names, names(iris)[1:4])
@@ -11,7 +11,7 @@ test_that("formula interface fits a valid model on iris", {
 })
 
 test_that("default ntree of rsvt is 10", {
-  fit <- svforest(Species ~ ., data = iris, seed = 1, num_threads = 1)
+  fit <- svforest(method = "rsvt", Species ~ ., data = iris, seed = 1, num_threads = 1)
   expect_identical(fit$ntree, 10L)
   expect_length(fit$forest$trees, 10)
   expect_identical(svforest_methods()$default_ntree[svforest_methods()$method == "rsvt"], 10L)

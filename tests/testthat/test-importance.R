@@ -139,21 +139,21 @@ test_that("local coefficients of rsvt recover known local slopes on each half of
 })
 
 test_that("local explanations: original scale, classes, sparse input, and errors", {
-  fit <- svforest(Species ~ ., data = iris, ntree = 4, seed = 1, num_threads = 1)
+  fit <- svforest(method = "rsvt", Species ~ ., data = iris, ntree = 4, seed = 1, num_threads = 1)
   loc <- predict(fit, iris, type = "local")
   expect_identical(dim(loc$coefficients), c(150L, 4L, 3L))
   expect_identical(dimnames(loc$coefficients)[[3]], levels(iris$Species))
   # the same model on predictors in other units (x 10) has coefficients / 10
   iris10 <- iris
   iris10[1:4] <- iris10[1:4] * 10
-  fit10 <- svforest(Species ~ ., data = iris10, ntree = 4, seed = 1, num_threads = 1)
+  fit10 <- svforest(method = "rsvt", Species ~ ., data = iris10, ntree = 4, seed = 1, num_threads = 1)
   loc10 <- predict(fit10, iris10, type = "local")
   expect_equal(loc10$coefficients, loc$coefficients / 10, tolerance = 1e-6)
   expect_equal(loc10$contributions, loc$contributions, tolerance = 1e-6)
   # a two-class leaf gives +w to its second class and -w to its first: with
   # two classes the one set of coefficients pushes towards the second level
   two <- droplevels(iris[iris$Species != "setosa", ])
-  f2 <- svforest(Species ~ ., data = two, ntree = 3, seed = 1, num_threads = 1)
+  f2 <- svforest(method = "rsvt", Species ~ ., data = two, ntree = 3, seed = 1, num_threads = 1)
   l2 <- predict(f2, two, type = "local")
   expect_identical(l2$class, "virginica")
   expect_gt(mean(l2$coefficients[, "Petal.Width"]), 0)
@@ -162,7 +162,7 @@ test_that("local explanations: original scale, classes, sparse input, and errors
   sx <- Matrix::rsparsematrix(150, 6, 0.4)
   colnames(sx) <- paste0("c", 1:6)
   sy <- factor(ifelse(as.matrix(sx) %*% c(1, -1, 0, 0, 0, 0) > 0, "p", "q"))
-  fs <- svforest(sx, sy, ntree = 2, seed = 1, num_threads = 1)
+  fs <- svforest(method = "rsvt", sx, sy, ntree = 2, seed = 1, num_threads = 1)
   expect_equal(predict(fs, sx, type = "local")$coefficients, predict(fs, as.matrix(sx), type = "local")$coefficients)
   expect_equal(unname(fs$feature_means), unname(Matrix::colMeans(sx)))
   # no linear leaves
@@ -170,7 +170,7 @@ test_that("local explanations: original scale, classes, sparse input, and errors
     f <- fit_method(m, as.matrix(iris[1:4]), y = iris$Species)
     expect_error(predict(f, iris[1:4], type = "local"), "need linear leaves")
   }
-  fk <- svforest(Species ~ ., data = iris, ntree = 2, seed = 1, num_threads = 1, leaf = "kernel_svm")
+  fk <- svforest(method = "rsvt", Species ~ ., data = iris, ntree = 2, seed = 1, num_threads = 1, leaf = "kernel_svm")
   expect_error(predict(fk, iris, type = "local"), "\"kernel_svm\"")
 })
 
@@ -214,7 +214,7 @@ test_that("vip::vi() reads svforest models, also through parsnip", {
 test_that("parsnip passes the importance engine argument through", {
   skip_if_not_installed("parsnip")
   spec <- parsnip::set_engine(parsnip::rand_forest(trees = 3, mode = "classification"), "svforest",
-                              importance = "coefficients")
+                              method = "rsvt", importance = "coefficients")
   pf <- parsnip::fit(spec, Species ~ ., data = iris)
   imp <- parsnip::extract_fit_engine(pf)$variable_importance
   expect_identical(attr(imp, "type"), "coefficients")

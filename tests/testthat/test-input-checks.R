@@ -3,7 +3,7 @@
 
 x <- as.matrix(iris[, 1:4])
 y <- iris$Species
-fit1 <- function(...) svforest(x, y, ntree = 1, seed = 1, num_threads = 1, ...)
+fit1 <- function(...) svforest(x, y, method = "rsvt", ntree = 1, seed = 1, num_threads = 1, ...)
 
 test_that("bad method parameters are errors naming them", {
   expect_error(fit1(cost = -1), "`cost` must be a vector of finite numbers greater than 0")

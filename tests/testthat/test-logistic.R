@@ -24,18 +24,18 @@ test_that("a one-leaf logistic model is L2-regularised logistic regression on th
 test_that("logistic leaves predict probabilities, as accurate as SVM leaves", {
   d <- xor_linear(1200, p = 4, noise = 0.2, seed = 5)
   test <- xor_linear(3000, p = 4, noise = 0.2, seed = 6)
-  lr <- svforest(d$x, d$y, leaf = "logistic", ntree = 5, seed = 1, num_threads = 1)
-  svm <- svforest(d$x, d$y, leaf = "linear_svm", ntree = 5, seed = 1, num_threads = 1)
+  lr <- svforest(method = "rsvt", d$x, d$y, leaf = "logistic", ntree = 5, seed = 1, num_threads = 1)
+  svm <- svforest(method = "rsvt", d$x, d$y, leaf = "linear_svm", ntree = 5, seed = 1, num_threads = 1)
   expect_true(all(unlist(lapply(lr$forest$trees, tree_leaf_kinds)) %in% c("logistic", "constant")))
   acc <- function(f) mean(predict(f, test$x) == test$y)
   expect_gt(acc(lr), acc(svm) - 0.03)
   # a tree's leaf gives a probability, not a vote: fractional values
-  one <- svforest(d$x, d$y, leaf = "logistic", ntree = 1, seed = 1, num_threads = 1)
+  one <- svforest(method = "rsvt", d$x, d$y, leaf = "logistic", ntree = 1, seed = 1, num_threads = 1)
   p <- predict(one, test$x, type = "prob")
   expect_equal(unname(rowSums(p)), rep(1, nrow(p)))
   expect_gt(mean(p[, 1] > 0.01 & p[, 1] < 0.99), 0.5)
   # three classes: one-vs-rest probabilities normalised to sum to 1
-  ir <- svforest(Species ~ ., data = iris, leaf = "logistic", ntree = 3, seed = 1, num_threads = 1)
+  ir <- svforest(method = "rsvt", Species ~ ., data = iris, leaf = "logistic", ntree = 3, seed = 1, num_threads = 1)
   pi <- predict(ir, iris, type = "prob")
   expect_equal(unname(rowSums(pi)), rep(1, 150))
   expect_gt(mean(predict(ir, iris) == iris$Species), 0.9)

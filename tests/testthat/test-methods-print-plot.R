@@ -1,7 +1,7 @@
 # print(), summary(), plot() and svforest_methods().
 
 test_that("print() mentions the method, the trees and the classes", {
-  fit <- svforest(Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 1)
+  fit <- svforest(method = "rsvt", Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 1)
   expect_output(print(fit), "Support vector forest")
   expect_output(print(fit), "Method: +rsvt")
   expect_output(print(fit), "Trees: +3")
@@ -12,13 +12,13 @@ test_that("print() mentions the method, the trees and the classes", {
   expect_invisible(out <- withVisible(capture.output(res <- print(fit))))
   expect_identical(res, fit)
   d <- xor_linear(300, seed = 91)
-  fb <- svforest(d$x, d$y, ntree = 5, seed = 1, num_threads = 1, sampler = "bootstrap")
+  fb <- svforest(method = "rsvt", d$x, d$y, ntree = 5, seed = 1, num_threads = 1, sampler = "bootstrap")
   expect_output(print(fb), sprintf("OOB error: +%.2f%%", 100 * fb$oob_error))
   expect_output(print(fb), "bootstrap sampler")
 })
 
 test_that("summary() returns a summary.svforest with the forest's structure", {
-  fit <- svforest(Species ~ ., data = iris, ntree = 4, seed = 2, num_threads = 1)
+  fit <- svforest(method = "rsvt", Species ~ ., data = iris, ntree = 4, seed = 2, num_threads = 1)
   s <- summary(fit)
   expect_s3_class(s, "summary.svforest")
   expect_identical(s$method, "rsvt")

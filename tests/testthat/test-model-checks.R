@@ -1,6 +1,6 @@
 # A damaged model is an R error in predict(), never a crash.
 
-fit <- svforest(Species ~ ., data = iris, ntree = 4, seed = 51, num_threads = 1)
+fit <- svforest(Species ~ ., data = iris, method = "rsvt", ntree = 4, seed = 51, num_threads = 1)
 tree1 <- fit$forest$trees[[1]]
 pred1 <- function(m, ...) predict(m, iris, num_threads = 1, ...)
 

@@ -94,7 +94,7 @@ test_that("rsvf finds the quadrant cuts of an XOR of linear problems and beats o
   # candidates' predictors are drawn uniformly among 5
   root_vars <- vapply(fit$forest$trees, function(t) tree_oblique_split(fit$forest, t, 1L)$vars + 1L, 0L)
   expect_gte(mean(root_vars %in% 1:2), 0.9)
-  global <- svforest(train$x, train$y, ntree = 1, min_leaf_size = 1500, seed = 1, num_threads = 2)
+  global <- svforest(method = "rsvt", train$x, train$y, ntree = 1, min_leaf_size = 1500, seed = 1, num_threads = 2)
   acc <- accuracy(predict(fit, test$x), test$y)
   expect_gt(acc, 0.9)
   expect_gte(acc - accuracy(predict(global, test$x), test$y), 0.15)

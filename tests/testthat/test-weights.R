@@ -12,7 +12,7 @@ weights_data <- function(n = 160, seed = 1) {
 
 test_that("bad case and class weights give clear errors", {
   d <- weights_data(40)
-  fit <- function(...) svforest(y ~ ., d, ntree = 2, seed = 1, num_threads = 1, ...)
+  fit <- function(...) svforest(y ~ ., d, method = "rsvt", ntree = 2, seed = 1, num_threads = 1, ...)
   expect_error(fit(case_weights = rep(1, 39)), "`case_weights` has 39 values but the training data have 40 rows")
   expect_error(fit(case_weights = c(-1, rep(1, 39))), "non-negative; 1 are negative")
   expect_error(fit(case_weights = c(NA, rep(1, 39))), "`case_weights` has 1 missing values")
