@@ -106,8 +106,9 @@ NULL
 #' A numeric `y` (integer or double; a factor, character or logical `y` is
 #' classification) fits a regression forest. The outcome is standardised
 #' inside the model (mean and standard deviation; predictions are on the
-#' original scale). Methods: `"rsvf"` (the default for a numeric outcome:
-#' out-of-bag scored oblique splits, the candidates judged by the
+#' original scale). Methods: `"hybrid"` (the default: axis cuts and ridge
+#' hyperplanes chosen on out-of-bag rows, constant leaves, see
+#' [svforest_methods()]), `"rsvf"` (out-of-bag scored oblique splits, the candidates judged by the
 #' out-of-bag squared error of the children's ridge models with
 #' `lambda = 1 / cost`, and ridge leaves), `"rsvt"` (random axis splits,
 #' ridge leaves) and `"tdsvm"` (CART variance-reduction splits, RBF
