@@ -101,6 +101,16 @@ bench_need_package <- function(pkg, deb = paste0("r-cran-", tolower(pkg))) {
   ok
 }
 
+# Makes a bench-only peer from CRAN available (grf, Cubist): TRUE if it
+# loads, else installs it into the first library and tries again.
+bench_need_cran <- function(pkg) {
+  if (requireNamespace(pkg, quietly = TRUE)) return(TRUE)
+  say("installing ", pkg, " from CRAN (needed by this bench) ...\n")
+  try(utils::install.packages(pkg, lib = .libPaths()[1], quiet = TRUE,
+                              repos = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org")), silent = TRUE)
+  requireNamespace(pkg, quietly = TRUE)
+}
+
 # A data frame as a numeric matrix with unique syntactic column names; factors
 # with numeric labels keep their values, other factors become level codes.
 bench_as_matrix <- function(df) {

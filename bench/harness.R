@@ -50,12 +50,6 @@ threads <- if (length(args$value("threads"))) as.integer(args$value("threads")) 
 out_name <- if (length(args$value("out"))) args$value("out") else "harness"
 methods_arg <- args$value("methods")
 
-bench_need_cran <- function(pkg) {
-  if (requireNamespace(pkg, quietly = TRUE)) return(TRUE)
-  say("installing ", pkg, " from CRAN (needed by this bench) ...\n")
-  try(utils::install.packages(pkg, repos = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org"), quiet = TRUE))
-  requireNamespace(pkg, quietly = TRUE)
-}
 suppressPackageStartupMessages(library(svforest))
 stopifnot(requireNamespace("ranger", quietly = TRUE))
 commit <- tryCatch(system2("git", c("-C", dirname(bench_dir), "rev-parse", "--short", "HEAD"), stdout = TRUE),

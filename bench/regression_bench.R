@@ -22,18 +22,9 @@ a <- bench_args()
 threads <- as.integer(if (length(a$value("threads"))) a$value("threads") else 2)
 suppressPackageStartupMessages({ library(svforest); library(ranger) })
 
-install_if_missing <- function(pkg, debian = NULL) {
-  if (requireNamespace(pkg, quietly = TRUE)) return(TRUE)
-  if (!is.null(debian) && nzchar(Sys.which("apt-get"))) system(paste("apt-get install -y -qq", debian), ignore.stdout = TRUE)
-  if (!requireNamespace(pkg, quietly = TRUE) && is.null(debian)) {
-    try(utils::install.packages(pkg, repos = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org"),
-                                quiet = TRUE), silent = TRUE)
-  }
-  requireNamespace(pkg, quietly = TRUE)
-}
-has_grf <- !a$flag("no-grf") && install_if_missing("grf")
+has_grf <- !a$flag("no-grf") && bench_need_cran("grf")
 has_svr <- !a$flag("no-svr") && requireNamespace("e1071", quietly = TRUE)
-has_modeldata <- install_if_missing("modeldata", debian = "r-cran-modeldata")
+has_modeldata <- bench_need_package("modeldata")
 
 split_rows <- function(n, seed = 1) {
   set.seed(seed)

@@ -42,17 +42,8 @@ for (kv in a$value("args")) {  # --args=name:value,... extra svforest arguments 
 suppressPackageStartupMessages({ library(svforest); library(ranger) })
 options(width = 200)
 
-install_if_missing <- function(pkg, debian = NULL) {
-  if (requireNamespace(pkg, quietly = TRUE)) return(TRUE)
-  if (!is.null(debian) && nzchar(Sys.which("apt-get"))) system(paste("apt-get install -y -qq", debian), ignore.stdout = TRUE)
-  if (!requireNamespace(pkg, quietly = TRUE) && is.null(debian)) {
-    try(utils::install.packages(pkg, lib = .libPaths()[1], quiet = TRUE,
-                                repos = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org")), silent = TRUE)
-  }
-  requireNamespace(pkg, quietly = TRUE)
-}
-has_grf <- !a$flag("no-grf") && install_if_missing("grf")
-has_modeldata <- install_if_missing("modeldata", debian = "r-cran-modeldata")
+has_grf <- !a$flag("no-grf") && bench_need_cran("grf")
+has_modeldata <- bench_need_package("modeldata")
 
 taus <- c(0.05, 0.5, 0.95)
 numeric_x <- function(df) {
