@@ -20,6 +20,10 @@ class RowSource {
   // The row scaled, in LIBLINEAR's format; may use `buffer` as storage.
   virtual const feature_node* scaled_row(size_t row, const Scaling& scaling,
                                          std::vector<feature_node>& buffer) const = 0;
+  // Copies the row's p values to `out` and returns true where that is cheap
+  // (dense storage), so routing reads a contiguous buffer instead of one
+  // virtual get() per term of a hyperplane; false (nothing copied) otherwise.
+  virtual bool gather(size_t row, size_t p, double* out) const { return false; }
 };
 
 class DenseRows : public RowSource {
@@ -31,6 +35,10 @@ class DenseRows : public RowSource {
                                  std::vector<feature_node>& buffer) const override {
     scale_dense_row(x_ + row, n_, scaling, buffer);
     return buffer.data();
+  }
+  bool gather(size_t row, size_t p, double* out) const override {
+    for (size_t j = 0; j < p; ++j) out[j] = x_[j * n_ + row];
+    return true;
   }
 
  private:

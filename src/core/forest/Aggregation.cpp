@@ -13,7 +13,10 @@ Aggregation aggregation_named(const std::string& name) {
 
 void tally_tree(const ClassTally& t, int K, int cls, const double* dist, double confidence) {
   ++t.votes[static_cast<size_t>(cls) * t.stride];
-  for (int k = 0; k < K; ++k) t.shares[static_cast<size_t>(k) * t.stride] += grid_share(dist[k]);
+  // a zero share adds nothing; skipping it saves the rounding call on the
+  // many classes a leaf does not hold
+  for (int k = 0; k < K; ++k)
+    if (dist[k] != 0.0) t.shares[static_cast<size_t>(k) * t.stride] += grid_share(dist[k]);
   // the first of the most confident trees
   if (t.confidence && (*t.count == 0 || confidence > *t.confidence)) {
     *t.confidence = confidence;

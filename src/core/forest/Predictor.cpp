@@ -20,7 +20,9 @@ LeafReaders all_leaf_readers() {
 int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafReaders& readers,
                  const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
                  double* dist, double* confidence, int* leaf_out) {
-  const int leaf = route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
+  const double* values = scratch.values;
+  const int leaf = values ? route(tree, shape.p, [values](int col) { return values[col]; }, scratch.route)
+                       : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
   if (leaf_out) *leaf_out = leaf;
   const LeafModel& model = readers[tree.leaf_kind[leaf]];
   const feature_node* scaled = model.reads_row() ? rows.scaled_row(row, scaling, scratch.row) : nullptr;
@@ -31,59 +33,104 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
   return best;
 }
 
+namespace {
+
+// The running tallies of one row over the trees: a block of rows goes
+// through each tree in turn (the tree's nodes stay in cache), and each row
+// still adds its trees in tree order, so the results do not depend on the
+// block size.
+struct RowTally {
+  std::vector<double> prob, shares;
+  std::vector<int> votes;
+  int count = 0, confident_class = -1;
+  double confidence = 0.0;
+  ExactSum sum;
+  // Welford's running mean and sum of squared deviations of the trees'
+  // predictions (no cancellation when the spread is small beside the mean)
+  double run_mean = 0.0, run_ss = 0.0;
+
+  RowTally(int outputs, int K) : prob(outputs), shares(K), votes(K) {}
+  void reset() {
+    std::fill(prob.begin(), prob.end(), 0.0);
+    std::fill(shares.begin(), shares.end(), 0.0);
+    std::fill(votes.begin(), votes.end(), 0);
+    count = 0;
+    confident_class = -1;
+    confidence = 0.0;
+    sum = ExactSum();
+    run_mean = run_ss = 0.0;
+  }
+  ClassTally tally(bool want_confidence) {
+    return ClassTally{votes.data(), shares.data(), 1, &count, want_confidence ? &confidence : nullptr,
+                      &confident_class};
+  }
+};
+
+constexpr size_t kRowBlock = 32;
+
+}  // namespace
+
 void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
                     TaskRunner& runner, size_t chunk_size) {
-  const size_t n = rows.n_rows(), ntree = forest.trees.size();
+  const size_t n = rows.n_rows(), ntree = forest.trees.size(), p = forest.shape.p;
   const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
   const bool want_confidence = (out.cls || out.class_curve) && out.aggregation == Aggregation::MaxConfidence;
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
-    std::vector<double> dist(outputs), prob(outputs), shares(K);
-    std::vector<int> votes(K);
+    std::vector<double> dist(outputs), values(kRowBlock * p);
+    std::vector<char> gathered(kRowBlock);
+    std::vector<RowTally> tallies(kRowBlock, RowTally(outputs, K));
     const size_t end = std::min(n, (c + 1) * chunk_size);
-    for (size_t i = c * chunk_size; i < end; ++i) {
-      std::fill(prob.begin(), prob.end(), 0.0);
-      std::fill(votes.begin(), votes.end(), 0);
-      std::fill(shares.begin(), shares.end(), 0.0);
-      int count = 0, confident_class = -1;
-      double confidence = 0.0;
-      const ClassTally tally{votes.data(), shares.data(), 1, &count, want_confidence ? &confidence : nullptr,
-                             &confident_class};
-      ExactSum sum;
-      // Welford's running mean and sum of squared deviations of the trees'
-      // predictions (no cancellation when the spread is small beside the mean)
-      double run_mean = 0.0, run_ss = 0.0;
-      for (size_t t = 0; t < ntree; ++t) {
-        int leaf;
-        double conf = 0.0;
-        const int cls = tree_predict(forest.trees[t], forest.shape, forest.readers, *forest.scaling, rows, i,
-                                     scratch, dist.data(), want_confidence ? &conf : nullptr, &leaf);
-        if (K > 0) {
-          for (int k = 0; k < outputs; ++k) prob[k] += dist[k];
-          tally_tree(tally, K, cls, dist.data(), conf);
-        } else {
-          sum.add(dist[0]);
-        }
-        if (out.leaves) out.leaves[t * n + i] = leaf;
-        if (out.tree_class) out.tree_class[t * n + i] = cls;
-        if (out.tree_value) out.tree_value[t * n + i] = dist[0];
-        if (out.tree_sd) {
-          const double delta = dist[0] - run_mean;
-          run_mean += delta / static_cast<double>(t + 1);
-          run_ss += delta * (dist[0] - run_mean);
-        }
-        if (out.class_curve)
-          out.class_curve[t * n + i] =
-              decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
+    for (size_t first = c * chunk_size; first < end; first += kRowBlock) {
+      const size_t m = std::min(kRowBlock, end - first);
+      for (size_t b = 0; b < m; ++b) {
+        tallies[b].reset();
+        gathered[b] = rows.gather(first + b, p, values.data() + b * p);
       }
-      if (K == 0) prob[0] = sum.value();
-      if (out.cls) out.cls[i] = decide_class(out.aggregation, K, votes.data(), shares.data(), 1, count, confident_class);
-      if (out.tree_sd) out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, run_ss) / static_cast<double>(ntree)) : 0.0;
-      for (int k = 0; k < outputs; ++k)
-        if (out.prob) out.prob[k * n + i] = prob[k] / static_cast<double>(ntree);
-      for (int k = 0; k < K; ++k)
-        if (out.votes) out.votes[k * n + i] = votes[k];
+      for (size_t t = 0; t < ntree; ++t) {
+        for (size_t b = 0; b < m; ++b) {
+          const size_t i = first + b;
+          RowTally& row = tallies[b];
+          scratch.values = gathered[b] ? values.data() + b * p : nullptr;
+          int leaf;
+          double conf = 0.0;
+          const int cls = tree_predict(forest.trees[t], forest.shape, forest.readers, *forest.scaling, rows, i,
+                                       scratch, dist.data(), want_confidence ? &conf : nullptr, &leaf);
+          if (K > 0) {
+            for (int k = 0; k < outputs; ++k)
+              if (dist[k] != 0.0) row.prob[k] += dist[k];
+            tally_tree(row.tally(want_confidence), K, cls, dist.data(), conf);
+          } else {
+            row.sum.add(dist[0]);
+          }
+          if (out.leaves) out.leaves[t * n + i] = leaf;
+          if (out.tree_class) out.tree_class[t * n + i] = cls;
+          if (out.tree_value) out.tree_value[t * n + i] = dist[0];
+          if (out.tree_sd) {
+            const double delta = dist[0] - row.run_mean;
+            row.run_mean += delta / static_cast<double>(t + 1);
+            row.run_ss += delta * (dist[0] - row.run_mean);
+          }
+          if (out.class_curve)
+            out.class_curve[t * n + i] = decide_class(out.aggregation, K, row.votes.data(), row.shares.data(), 1,
+                                                      row.count, row.confident_class);
+        }
+      }
+      for (size_t b = 0; b < m; ++b) {
+        const size_t i = first + b;
+        RowTally& row = tallies[b];
+        if (K == 0) row.prob[0] = row.sum.value();
+        if (out.cls)
+          out.cls[i] = decide_class(out.aggregation, K, row.votes.data(), row.shares.data(), 1, row.count,
+                                    row.confident_class);
+        if (out.tree_sd)
+          out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, row.run_ss) / static_cast<double>(ntree)) : 0.0;
+        for (int k = 0; k < outputs; ++k)
+          if (out.prob) out.prob[k * n + i] = row.prob[k] / static_cast<double>(ntree);
+        for (int k = 0; k < K; ++k)
+          if (out.votes) out.votes[k * n + i] = row.votes[k];
+      }
     }
   });
 }

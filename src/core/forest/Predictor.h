@@ -53,6 +53,9 @@ struct PredictOutput {
 struct PredictScratch {
   std::vector<feature_node> row;
   std::vector<double> route;
+  // When not null: the p values of the row being predicted (gathered by
+  // RowSource::gather), read by routing in place of the source.
+  const double* values = nullptr;
 };
 
 // One tree, one row: the leaf's class distribution in dist, its class (the

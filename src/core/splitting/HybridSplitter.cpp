@@ -7,6 +7,8 @@
 #include <numeric>
 #include <utility>
 
+#include "SortedValues.h"
+
 namespace svf {
 
 namespace {
@@ -30,14 +32,17 @@ const double kRelativeMinGain = 1e-12;
 // doubles). Classification: n * (Gini decrease), as sum l_k^2 / n_l +
 // sum r_k^2 / n_r - sum t_k^2 / n; regression: the decrease of the squared
 // error, L^2 / n_l + R^2 / n_r - T^2 / n. Only a gain above `gain` counts;
-// returns whether one did. `sorted` and `left` are scratch.
-bool best_cut_along(const NodeOutcome& node, const double* values,
-                    std::vector<std::pair<double, int>>& sorted, std::vector<int>& left,
-                    double& cut, double& gain) {
+// returns whether one did.
+struct CutScratch {
+  std::vector<std::pair<double, int>> sorted;
+  std::vector<int> left;
+  std::vector<unsigned long long> keys;
+};
+bool best_cut_along(const NodeOutcome& node, const double* values, CutScratch& scratch, double& cut, double& gain) {
   const size_t n = node.n;
-  sorted.resize(n);
-  for (size_t i = 0; i < n; ++i) sorted[i] = std::make_pair(values[i], static_cast<int>(i));
-  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::pair<double, int>>& sorted = scratch.sorted;
+  std::vector<int>& left = scratch.left;
+  sort_with_positions(values, n, sorted, scratch.keys);
   if (!(sorted.back().first > sorted.front().first)) return false;
   bool found = false;
   const double dn = static_cast<double>(n);
@@ -185,8 +190,7 @@ bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, con
 
   Eigen::VectorXd target(n);
   std::vector<double> weight(m), proj(n);
-  std::vector<std::pair<double, int>> sorted;
-  std::vector<int> left;
+  CutScratch scratch;
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {
@@ -212,7 +216,7 @@ bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, con
       for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
       proj[i] = s;
     }
-    if (best_cut_along(node, proj.data(), sorted, left, cut, best_gain)) {
+    if (best_cut_along(node, proj.data(), scratch, cut, best_gain)) {
       rule = SplitRule::oblique(features, weight, cut);
       found = true;
     }
@@ -260,11 +264,10 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
     for (size_t i = 0; i < n; ++i) scale += node.outcome(i) * node.outcome(i);
   }
   double best_gain = kRelativeMinGain * scale, cut = 0.0;
-  std::vector<std::pair<double, int>> sorted;
-  std::vector<int> left;
+  CutScratch scratch;
   bool found = false;
   for (size_t k = 0; k < m_axis; ++k) {
-    if (best_cut_along(node, columns.data() + k * n, sorted, left, cut, best_gain)) {
+    if (best_cut_along(node, columns.data() + k * n, scratch, cut, best_gain)) {
       found = true;
       rule = SplitRule::axis(features[k], cut);
     }
