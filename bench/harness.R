@@ -34,7 +34,8 @@
 # split: commit, dataset, task, n_train, n_test, p, method, seed, split, metric
 # (accuracy or rmse), value, fit_s and fit_cpu_s (elapsed and CPU seconds
 # of the fit), predict_s (the test rows),
-# predict10k_s (10,000 rows drawn from the test rows), model_mb
+# predict10k_s (10,000 rows drawn from the test rows; the fastest of three
+# runs), model_mb
 # (serialised size), oob (the fit's out-of-bag error, NA if none); then a
 # summary against ranger.
 local({
@@ -111,6 +112,13 @@ resplit <- function(s, r) {
   s
 }
 
+# The fastest of three runs of a prediction: a single run on a shared
+# machine measures the neighbours as much as the method.
+timed_best <- function(f) {
+  runs <- lapply(1:3, function(i) timed(f()))
+  runs[[which.min(vapply(runs, function(r) r$seconds, 0))]]
+}
+
 rows10k <- function(test) test[rep_len(sample.int(nrow(test)), 10000L), , drop = FALSE]
 
 # Elapsed seconds, and CPU seconds of the process (all its threads): on a
@@ -135,7 +143,7 @@ run_method <- function(method, s, seed) {
     fit <- timed(if (nzchar(m)) svforest(f, data = s$train, method = m, seed = seed, num_threads = threads, verbose = FALSE)
                  else svforest(f, data = s$train, seed = seed, num_threads = threads, verbose = FALSE))
     p <- timed(predict(fit$value, s$test, num_threads = threads))
-    p10 <- timed(predict(fit$value, big, num_threads = threads))
+    p10 <- timed_best(function() predict(fit$value, big, num_threads = threads))
     return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = fit$value$oob_error))
   }
@@ -147,7 +155,7 @@ run_method <- function(method, s, seed) {
     fit <- timed(ranger::ranger(x = xtr, y = y, num.trees = 500, seed = seed, num.threads = threads, verbose = FALSE))
     pr <- function(x) stats::predict(fit$value, x, num.threads = threads)$predictions
     p <- timed(pr(xte))
-    p10 <- timed(pr(xbig))
+    p10 <- timed_best(function() pr(xbig))
     return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = fit$value$prediction.error))
   }
@@ -162,14 +170,14 @@ run_method <- function(method, s, seed) {
     fit <- timed(grf::ll_regression_forest(all[seq_len(ntr), , drop = FALSE], y, seed = seed, num.threads = threads))
     pr <- function(x) stats::predict(fit$value, x, num.threads = threads)$predictions
     p <- timed(pr(all[ntr + seq_len(nte), , drop = FALSE]))
-    p10 <- timed(pr(all[-seq_len(ntr + nte), , drop = FALSE]))
+    p10 <- timed_best(function() pr(all[-seq_len(ntr + nte), , drop = FALSE]))
     return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = NA_real_))
   }
   if (method == "cubist") {
     fit <- timed(Cubist::cubist(s$train[preds], y))
     p <- timed(stats::predict(fit$value, s$test[preds]))
-    p10 <- timed(stats::predict(fit$value, big[preds]))
+    p10 <- timed_best(function() stats::predict(fit$value, big[preds]))
     return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = NA_real_))
   }
