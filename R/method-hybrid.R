@@ -41,9 +41,10 @@ hybrid_mtry <- function(model) {
 #' 2 for classes, 5 for a numeric outcome); leaves keep class frequencies
 #' (or the mean), and the forest averages the trees' probabilities. At each
 #' node `mtry` predictors that vary in the node are drawn (default `NA`:
-#' `floor(sqrt(p))` for classes, `floor(p / 3)` for numbers, as ranger); the
-#' best axis-aligned cut of each competes with `n_oblique` (default 1)
-#' hyperplanes through the same predictors, by the decrease of Gini impurity
+#' `floor(sqrt(p))`, for classes and numbers alike; ranger draws `p / 3` for
+#' numbers); the best axis-aligned cut of each competes with `n_oblique`
+#' (default 1) hyperplanes through these and more predictors (see
+#' `oblique_mtry` below), by the decrease of Gini impurity
 #' (classes) or squared error (numbers). A hyperplane's direction is a
 #' proximal SVM's (regularised least squares on the node's standardised
 #' predictors, ridge `split_ridge` (default 0.01) times the node's rows) that

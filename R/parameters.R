@@ -93,7 +93,7 @@ svf_parameters <- list(
   min_node_size = list(default = function(preset, n) preset_default(preset, "min_node_size", 5L),
                        check = function(x) check_count(x, "min_node_size", 2)),
   # the hybrid splitter (the default method): predictors drawn per node (NA:
-  # sqrt(p) for classes, p / 3 for numbers), oblique candidates per node and
+  # sqrt(p), HybridSplitter.cpp), oblique candidates per node and
   # their ridge penalty (times the node's rows, on standardised predictors)
   mtry = list(default = function(preset, n) NA_integer_,
               check = function(x) check_count_or_na(x, "mtry", 1),
