@@ -173,7 +173,7 @@ List svf_cart_merge(List data, Rcpp::IntegerVector y, int num_classes, int sigma
   svf::merge_leaves(small, sigma, x->n_cols(), merged);
   svf::grow_tree(td, rows, std::vector<int>(), svf::CartSplitter(sigma), go, rng, serial, direct);
   auto out = [](const svf::GrownTree& g) {
-    return List::create(Named("tree") = tree_to_r(g.tree), Named("leaf_counts") = Rcpp::wrap(g.leaf_counts),
+    return List::create(Named("tree") = tree_to_r_plain(g.tree), Named("leaf_counts") = Rcpp::wrap(g.leaf_counts),
                         Named("rows") = Rcpp::wrap(g.rows),
                         Named("leaf_begin") = Rcpp::wrap(std::vector<double>(g.leaf_begin.begin(), g.leaf_begin.end())));
   };
