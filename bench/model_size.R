@@ -5,8 +5,11 @@
 #
 # Usage (from the repository root):
 #   Rscript bench/model_size.R [--data=multi] [--model=psvm] [--threads=2]
+#       [--data_dir=../shared/data]
 # data "multi" is bench/scale_bench.R's 100,000 x 20, 20-class set (test set:
-# 100,000 new rows); model as in scale_bench.R (psvm: 100 trees).
+# 100,000 new rows); any other name is a data set of bench/bench_common.R's
+# classification_datasets() (e.g. isolet, with its own test set) under
+# --data_dir. model as in scale_bench.R (psvm: 100 trees; transform: 20).
 suppressPackageStartupMessages(library(svforest))
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {
@@ -26,8 +29,16 @@ src <- readLines(file.path(script, "scale_bench.R"))
 src <- src[seq_len(grep("^# --- one case", src) - 1L)]
 eval(parse(text = src), envir = bench)
 bench$threads <- threads
-d <- bench$make_data(data_name, 100000, seed = 1)
-test <- bench$make_data(data_name, 100000, seed = 2)
+if (data_name == "multi") {
+  d <- bench$make_data(data_name, 100000, seed = 1)
+  test <- bench$make_data(data_name, 100000, seed = 2)
+} else {
+  common <- new.env()
+  sys.source(file.path(script, "bench_common.R"), envir = common)
+  s <- common$classification_datasets(opt("data_dir", "../shared/data"))[[data_name]]()
+  d <- list(x = s$xtr, y = s$ytr)
+  test <- list(x = s$xte, y = s$yte)
+}
 fit_s <- system.time(fit <- bench$fit_model(model, d$x, d$y))[["elapsed"]]
 plain <- fit
 plain$forest$trees <- lapply(fit$forest$trees, function(t) svforest:::tree_plain(fit$forest, t))
