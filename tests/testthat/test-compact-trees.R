@@ -103,3 +103,24 @@ test_that("damaged compact trees give an R error naming the tree", {
     expect_error(svforest:::upgrade_model(`[[<-`(m, "format_version", 2L)), "tree 2", info = what)
   }
 })
+
+test_that("random byte damage to compact trees gives an error or a prediction, never a crash", {
+  fit <- fit_method("rsvt", Species ~ ., data = iris)
+  raw_fields <- c("split_kind", "split_int", "leaf_kind", "leaf_size", "leaf_int_length", "leaf_real_length",
+                  "leaf_int")
+  set.seed(11)
+  outcomes <- character()
+  for (i in 1:300) {
+    m <- fit
+    t <- m$forest$trees[[1]]
+    field <- sample(raw_fields, 1)
+    if (length(t[[field]]) == 0) next
+    at <- sample(length(t[[field]]), 1)
+    t[[field]][at] <- as.raw(sample(0:255, 1))
+    m$forest$trees[[1]] <- t
+    res <- tryCatch(predict(m, iris, type = "prob", num_threads = 1), error = function(e) conditionMessage(e))
+    if (is.character(res)) expect_match(res, "tree 1", info = field)
+    outcomes <- c(outcomes, if (is.character(res)) "error" else "prediction")
+  }
+  expect_true("error" %in% outcomes)
+})
