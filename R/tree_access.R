@@ -1,6 +1,6 @@
 # Reading the trees of a fitted model.
 #
-# A tree is stored as the plain R list the engine returns (see
+# A tree is stored as the R list the engine returns (see
 # src/model_convert.cpp). Only the functions in this file know that list's
 # layout: print(), summary(), plot(), combine() and the tests read trees
 # through them.
@@ -18,10 +18,10 @@
 # format 2 saved these arrays as they are (the "plain" layout, still read).
 # The node arrays are read through tree_nodes(), whichever the layout; the
 # plain layout of any tree is tree_plain(). Each split and leaf kind owns its
-# payload's layout: R reads a
-# payload only through the engine's description of it (tree_describe()),
-# named fields whose attribute `at`, when the values are stored as such, is
-# their position (from 1) in the tree's integer or double payload array.
+# payload's layout: R reads a payload only through the engine's description
+# of it (tree_describe()), named fields whose attribute `at`, when the values
+# are stored as such, is their position (from 1) in the integer or double
+# payload array of the tree's plain layout.
 
 # The engine's leaf kinds: a data frame with name, code (as saved in
 # models), part (the leaf part, as R names it, that writes the kind),
