@@ -177,7 +177,8 @@ svf::Bytes bytes_field(const List& list, const char* name, const std::string& wh
   return b;
 }
 
-void expand_tree_from_r(const List& tree, size_t p, const std::string& where, svf::Tree& out) {
+svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& where, svf::Tree& out,
+                                 bool copy_reals) {
   if (int_scalar(tree, "layout", where) != kCompactLayout) stop("%s: unknown tree layout", where);
   svf::CompactTreeView c;
   c.n_nodes = int_scalar(tree, "n_nodes", where);
@@ -194,15 +195,21 @@ void expand_tree_from_r(const List& tree, size_t p, const std::string& where, sv
   c.leaf_int = bytes_field(tree, "leaf_int", where);
   c.leaf_real = real_field(tree, "leaf_real", 0, where, &len);
   c.n_leaf_real = len;
-  const std::string problem = svf::expand_tree(c, p, out);
+  const std::string problem = svf::expand_tree(c, p, out, copy_reals);
   if (!problem.empty()) stop("%s is damaged: %s", where, problem);
+  svf::TreeView v = svf::view_of(out);
+  v.split_real = c.split_real;
+  v.n_split_real = c.n_split_real;
+  v.leaf_real = c.leaf_real;
+  v.n_leaf_real = c.n_leaf_real;
+  return v;
 }
 
 svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape, int index, svf::Tree& storage) {
   const std::string where = "tree " + std::to_string(index + 1);
   if (tree_is_compact(tree)) {
-    expand_tree_from_r(tree, shape.p, where, storage);
-    svf::TreeView v = svf::view_of(storage);
+    // the doubles, most of a tree, are read where R holds them
+    svf::TreeView v = expand_tree_from_r(tree, shape.p, where, storage, false);
     std::string problem = svf::validate_tree(v, shape.p);
     if (problem.empty()) problem = svf::validate_leaves(v, shape);
     if (!problem.empty()) stop("%s is damaged: %s", where, problem);

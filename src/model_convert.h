@@ -35,8 +35,10 @@ Rcpp::List tree_to_r(const svf::Tree& tree, size_t p);
 Rcpp::List tree_to_r_plain(const svf::Tree& tree);
 bool tree_is_compact(const Rcpp::List& tree);
 // Decodes a compact tree list (an R error when it is damaged); `where`
-// names it in messages.
-void expand_tree_from_r(const Rcpp::List& tree, size_t p, const std::string& where, svf::Tree& out);
+// names it in messages. Returns the view of `out`, whose doubles point to
+// the list's (without copy_reals `out` holds none).
+svf::TreeView expand_tree_from_r(const Rcpp::List& tree, size_t p, const std::string& where, svf::Tree& out,
+                                 bool copy_reals = true);
 
 // Checked view of one tree list, of either layout. A compact tree is decoded
 // into `storage`; the view points into the list or into `storage`, which

@@ -57,23 +57,22 @@ List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int 
   if (num_classes == 1 || num_classes < 0 || p < 1) Rcpp::stop("internal: num_classes or p out of range");
   svf::Tree storage;
   const svf::TreeView v = tree_view_from_r(tree, shape, index - 1, storage);
-  if (!tree_is_compact(tree)) {
-    storage.left_child.assign(v.left_child, v.left_child + v.n_nodes);
-    storage.right_child.assign(v.right_child, v.right_child + v.n_nodes);
-    storage.leaf_id.assign(v.leaf_id, v.leaf_id + v.n_nodes);
-    storage.split_kind.assign(v.split_kind, v.split_kind + v.n_nodes);
-    storage.split_int_start.assign(v.split_int_start, v.split_int_start + v.n_nodes);
-    storage.split_real_start.assign(v.split_real_start, v.split_real_start + v.n_nodes);
-    storage.split_int.assign(v.split_int, v.split_int + v.n_split_int);
-    storage.split_real.assign(v.split_real, v.split_real + v.n_split_real);
-    storage.leaf_kind.assign(v.leaf_kind, v.leaf_kind + v.n_leaves);
-    storage.leaf_size.assign(v.leaf_size, v.leaf_size + v.n_leaves);
-    storage.leaf_int_start.assign(v.leaf_int_start, v.leaf_int_start + v.n_leaves);
-    storage.leaf_real_start.assign(v.leaf_real_start, v.leaf_real_start + v.n_leaves);
-    storage.leaf_int.assign(v.leaf_int, v.leaf_int + v.n_leaf_int);
-    storage.leaf_real.assign(v.leaf_real, v.leaf_real + v.n_leaf_real);
-  }
-  if (layout == "plain") return tree_to_r_plain(storage);
-  if (layout == "compact") return tree_to_r(storage, shape.p);
+  svf::Tree full;  // the view's arrays (in the list, in `storage` or both)
+  full.left_child.assign(v.left_child, v.left_child + v.n_nodes);
+  full.right_child.assign(v.right_child, v.right_child + v.n_nodes);
+  full.leaf_id.assign(v.leaf_id, v.leaf_id + v.n_nodes);
+  full.split_kind.assign(v.split_kind, v.split_kind + v.n_nodes);
+  full.split_int_start.assign(v.split_int_start, v.split_int_start + v.n_nodes);
+  full.split_real_start.assign(v.split_real_start, v.split_real_start + v.n_nodes);
+  full.split_int.assign(v.split_int, v.split_int + v.n_split_int);
+  full.split_real.assign(v.split_real, v.split_real + v.n_split_real);
+  full.leaf_kind.assign(v.leaf_kind, v.leaf_kind + v.n_leaves);
+  full.leaf_size.assign(v.leaf_size, v.leaf_size + v.n_leaves);
+  full.leaf_int_start.assign(v.leaf_int_start, v.leaf_int_start + v.n_leaves);
+  full.leaf_real_start.assign(v.leaf_real_start, v.leaf_real_start + v.n_leaves);
+  full.leaf_int.assign(v.leaf_int, v.leaf_int + v.n_leaf_int);
+  full.leaf_real.assign(v.leaf_real, v.leaf_real + v.n_leaf_real);
+  if (layout == "plain") return tree_to_r_plain(full);
+  if (layout == "compact") return tree_to_r(full, shape.p);
   Rcpp::stop("internal: layout must be \"plain\" or \"compact\"");
 }

@@ -122,9 +122,10 @@ std::string derive_nodes(const std::vector<int>& split_kind, long n_leaves, std:
 
 namespace {
 
-// Split payload offsets, in preorder of the split nodes.
-std::string split_offsets(const std::vector<int>& left, size_t p, Tree& t) {
-  const size_t N = t.split_kind.size(), n_int = t.split_int.size(), n_real = t.split_real.size();
+// Split payload offsets, in preorder of the split nodes (reals: the
+// payloads' doubles, n_real of them).
+std::string split_offsets(const std::vector<int>& left, size_t p, const double* reals, size_t n_real, Tree& t) {
+  const size_t N = t.split_kind.size(), n_int = t.split_int.size();
   t.split_int_start.assign(N, -1);
   t.split_real_start.assign(N, -1);
   size_t ipos = 0, rpos = 0;
@@ -137,7 +138,7 @@ std::string split_offsets(const std::vector<int>& left, size_t p, Tree& t) {
     if (ipos > n_int || rpos > n_real) return "split payloads are out of range";
     const int* ints = t.split_int.data() + ipos;
     const std::string problem =
-        check_split(kind, ints, n_int - ipos, t.split_real.data() + rpos, n_real - rpos, p);
+        check_split(kind, ints, n_int - ipos, reals + rpos, n_real - rpos, p);
     if (!problem.empty()) return "node " + std::to_string(node) + ": " + problem;
     t.split_int_start[node] = static_cast<int>(ipos);
     t.split_real_start[node] = static_cast<int>(rpos);
@@ -166,23 +167,23 @@ std::string leaf_offsets(const std::vector<int>& lengths, size_t total, std::vec
 
 }  // namespace
 
-std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t) {
+std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t, bool copy_reals) {
   t = Tree();
   if (c.n_nodes < 1 || c.n_leaves < 1 || c.n_nodes > 2147483646L || c.n_leaves > c.n_nodes)
     return "node or leaf count out of range";
   if (!get_varints(c.split_kind, c.n_nodes, t.split_kind)) return "split kinds are damaged";
   if (!get_varints(c.split_int, -1, t.split_int)) return "split integers are damaged";
-  t.split_real.assign(c.split_real, c.split_real + c.n_split_real);
+  if (copy_reals) t.split_real.assign(c.split_real, c.split_real + c.n_split_real);
   std::vector<int> int_length, real_length;
   if (!get_varints(c.leaf_kind, c.n_leaves, t.leaf_kind) || !get_varints(c.leaf_size, c.n_leaves, t.leaf_size) ||
       !get_varints(c.leaf_int_length, c.n_leaves, int_length) ||
       !get_varints(c.leaf_real_length, c.n_leaves, real_length) || !get_varints(c.leaf_int, -1, t.leaf_int))
     return "leaf arrays are damaged";
-  t.leaf_real.assign(c.leaf_real, c.leaf_real + c.n_leaf_real);
+  if (copy_reals) t.leaf_real.assign(c.leaf_real, c.leaf_real + c.n_leaf_real);
   std::string problem = derive_nodes(t.split_kind, c.n_leaves, t.left_child, t.right_child, t.leaf_id);
-  if (problem.empty()) problem = split_offsets(t.left_child, p, t);
+  if (problem.empty()) problem = split_offsets(t.left_child, p, c.split_real, c.n_split_real, t);
   if (problem.empty()) problem = leaf_offsets(int_length, t.leaf_int.size(), t.leaf_int_start);
-  if (problem.empty()) problem = leaf_offsets(real_length, t.leaf_real.size(), t.leaf_real_start);
+  if (problem.empty()) problem = leaf_offsets(real_length, c.n_leaf_real, t.leaf_real_start);
   return problem;
 }
 

@@ -53,8 +53,9 @@ bool compact_tree(const Tree& tree, size_t p, CompactTree& out);
 
 // Decodes a compact tree on p predictors: empty when it succeeded, else what
 // is wrong (the decoded tree still needs validate_tree() and the leaf
-// kinds' checks).
-std::string expand_tree(const CompactTreeView& c, size_t p, Tree& out);
+// kinds' checks). Without copy_reals the doubles are left out of `out`
+// (split_real, leaf_real empty): a view of the tree then points to c's.
+std::string expand_tree(const CompactTreeView& c, size_t p, Tree& out, bool copy_reals = true);
 
 // The nodes' children and leaf numbers from their split kinds alone (no
 // payloads); empty or what is wrong.
