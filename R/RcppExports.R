@@ -85,3 +85,11 @@
     .Call(`_svforest_svf_transform_rule`, kind, rank, dim, values, p)
 }
 
+.svf_tree_nodes <- function(tree) {
+    .Call(`_svforest_svf_tree_nodes`, tree)
+}
+
+.svf_tree_layout <- function(tree, num_classes, p, layout, index = 1L) {
+    .Call(`_svforest_svf_tree_layout`, tree, num_classes, p, layout, index)
+}
+

@@ -79,6 +79,7 @@ combine <- function(...) {
   out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
   out <- stage_combine(out, parts)  # each post-fit stage's rule (R/stages.R)
   out$ntree <- length(out$forest$trees)
+  out$format_version <- model_format_version  # parts of formats 2 and 3 mix: both tree layouts are read
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L
   out$call <- match.call()

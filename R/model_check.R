@@ -3,16 +3,33 @@
 # messages for the common cases and rejects models of another format.
 
 # 2: one tree format for every method (generic split and leaf payloads).
-model_format_version <- 2L
+# 3: trees saved in the compact layout (R/tree_access.R), a third of the size
+#    or less; format 2 models (plain trees) are read as they are and predict
+#    identically, and upgrade_model() rewrites their trees.
+model_format_version <- 3L
+model_formats_read <- 2:3
+
+# A model of a format this version reads, in the current format (trees in
+# the compact layout). Predictions are unchanged.
+upgrade_model <- function(object) {
+  if (identical(object$format_version, model_format_version)) return(object)
+  check_model(object)
+  f <- object$forest
+  f$trees <- Map(function(tree, i) tree_compact(f, tree, i), f$trees, seq_along(f$trees))
+  object$forest <- f
+  object$format_version <- model_format_version
+  object
+}
 
 check_model <- function(object) {
   fail <- function(what) {
     stop(sprintf("`object` is not a usable svforest model: %s.", what), call. = FALSE)
   }
   if (!inherits(object, "svforest") || !is.list(object)) fail("it does not inherit from class 'svforest'")
-  if (!identical(object$format_version, model_format_version)) {
-    fail(sprintf("it has model format %s, this version of svforest reads format %d (refit the model)",
-                 describe(object$format_version), model_format_version))
+  v <- object$format_version
+  if (!is.integer(v) || length(v) != 1 || !v %in% model_formats_read) {
+    fail(sprintf("it has model format %s, this version of svforest reads formats %s (refit the model)",
+                 describe(v), paste(model_formats_read, collapse = " and ")))
   }
   needed <- c("type", "forest", "design", "params", "ntree", "method")
   missing <- needed[!needed %in% names(object)]

@@ -1,6 +1,6 @@
 # Reading the trees of a fitted model.
 #
-# A tree is stored as the plain R list the engine returns (see
+# A tree is stored as the R list the engine returns (see
 # src/model_convert.cpp). Only the functions in this file know that list's
 # layout: print(), summary(), plot(), combine() and the tests read trees
 # through them.
@@ -9,14 +9,19 @@
 # predictors are numbered from 0, as in the engine. `forest` is the model's
 # `forest` element (its number of classes and predictors).
 #
-# The format (model format 2) is the same for every method: per node
-# left_child, right_child, leaf_id (-1 for split nodes), split_kind (-1 for
-# leaves) and the offsets (from 0) of its payload in split_int / split_real;
-# per leaf leaf_kind, leaf_size and the offsets of its payload in leaf_int /
-# leaf_real. Each split and leaf kind owns its payload's layout: R reads a
-# payload only through the engine's description of it (tree_describe()),
-# named fields whose attribute `at`, when the values are stored as such, is
-# their position (from 1) in the tree's integer or double payload array.
+# The format is the same for every method: per node left_child, right_child,
+# leaf_id (-1 for split nodes), split_kind (-1 for leaves) and the offsets
+# (from 0) of its payload in split_int / split_real; per leaf leaf_kind,
+# leaf_size and the offsets of its payload in leaf_int / leaf_real. Model
+# format 3 saves a tree in a compact layout (element `layout`; see
+# src/core/tree/TreeCodec.h) that keeps only what cannot be derived; model
+# format 2 saved these arrays as they are (the "plain" layout, still read).
+# The node arrays are read through tree_nodes(), whichever the layout; the
+# plain layout of any tree is tree_plain(). Each split and leaf kind owns its
+# payload's layout: R reads a payload only through the engine's description
+# of it (tree_describe()), named fields whose attribute `at`, when the values
+# are stored as such, is their position (from 1) in the integer or double
+# payload array of the tree's plain layout.
 
 # The engine's leaf kinds: a data frame with name, code (as saved in
 # models), part (the leaf part, as R names it, that writes the kind),
@@ -43,15 +48,32 @@ tree_describe <- function(forest, tree, part, index, field = NULL) {
   .svf_describe(tree, forest$num_classes, forest$num_features, part, as.integer(index), field)
 }
 
+# The node and leaf arrays of `tree` (left_child, right_child, leaf_id,
+# split_kind, leaf_kind, leaf_size), whichever its layout. Functions below
+# take a tree or these arrays.
+tree_nodes <- function(tree) if (is.null(tree$layout)) tree else .svf_tree_nodes(tree)
+
+# `tree` in the plain layout (model format 2's 14 arrays), checked; errors
+# name it as tree `index`.
+tree_plain <- function(forest, tree, index = 1L) {
+  .svf_tree_layout(tree, forest$num_classes, forest$num_features, "plain", index)
+}
+
+# `tree` in the compact layout (the plain one when it is not in the
+# grower's order), checked.
+tree_compact <- function(forest, tree, index = 1L) {
+  .svf_tree_layout(tree, forest$num_classes, forest$num_features, "compact", index)
+}
+
 # Number of nodes (split nodes and leaves) of `tree`: an integer.
-tree_n_nodes <- function(tree) length(tree$leaf_id)
+tree_n_nodes <- function(tree) if (is.null(tree$layout)) length(tree$leaf_id) else tree$n_nodes
 
 # Number of leaves of `tree`: an integer.
-tree_n_leaves <- function(tree) length(tree$leaf_size)
+tree_n_leaves <- function(tree) if (is.null(tree$layout)) length(tree$leaf_size) else tree$n_leaves
 
 # Training (in-bag) rows that reached each leaf: an integer vector, one value
 # per leaf.
-tree_leaf_sizes <- function(tree) tree$leaf_size
+tree_leaf_sizes <- function(tree) tree_nodes(tree)$leaf_size
 
 # Class counts of the training rows of each leaf: a K x L integer matrix
 # (column l: leaf l).
@@ -65,21 +87,21 @@ tree_leaf_counts <- function(forest, tree) {
 # mean), "linear_svm", "kernel_svm", "logistic".
 tree_leaf_kinds <- function(tree) {
   k <- .svf_leaf_kinds()
-  k$part[match(tree$leaf_kind, k$code)]
+  k$part[match(tree_nodes(tree)$leaf_kind, k$code)]
 }
 
 # The payload kind of each leaf (e.g. "class_counts", the compact class
 # frequencies of "constant" leaves).
 tree_leaf_payload_kinds <- function(tree) {
   k <- .svf_leaf_kinds()
-  k$name[match(tree$leaf_kind, k$code)]
+  k$name[match(tree_nodes(tree)$leaf_kind, k$code)]
 }
 
 # Leaves that hold a model of their own (anything but class frequencies or
 # a regression leaf's mean).
 tree_leaf_is_model <- function(tree) {
   k <- .svf_leaf_kinds()
-  k$holds_model[match(tree$leaf_kind, k$code)]
+  k$holds_model[match(tree_nodes(tree)$leaf_kind, k$code)]
 }
 
 # One numeric field of every leaf: a vector, `missing` where a leaf has none.
@@ -103,6 +125,7 @@ tree_leaf_sv_counts <- function(forest, tree) tree_leaf_values(forest, tree, "n_
 
 # Depth of the tree (0: a single leaf): an integer.
 tree_depth <- function(tree) {
+  tree <- tree_nodes(tree)
   n <- tree_n_nodes(tree)
   depth <- integer(n)
   for (i in seq_len(n)) {
@@ -120,6 +143,7 @@ tree_depth <- function(tree) {
 # subspaces through the origin) or "affine_transform" (learned
 # transformation of centred predictors and two affine subspaces).
 tree_split_kinds <- function(tree) {
+  tree <- tree_nodes(tree)
   codes <- .svf_split_kinds()
   kind <- rep(NA_character_, tree_n_nodes(tree))
   split <- tree$leaf_id < 0
@@ -128,15 +152,18 @@ tree_split_kinds <- function(tree) {
 }
 
 # Positions (from 1) of the split nodes, in node order.
-tree_split_nodes <- function(tree) which(tree$leaf_id < 0)
+tree_split_nodes <- function(tree) which(tree_nodes(tree)$leaf_id < 0)
 
 # The children of split node `node`: an integer vector c(left, right) of node
 # positions (from 1). A row goes left when it satisfies the split.
-tree_children <- function(tree, node) c(tree$left_child[node], tree$right_child[node]) + 1L
+tree_children <- function(tree, node) {
+  tree <- tree_nodes(tree)
+  c(tree$left_child[node], tree$right_child[node]) + 1L
+}
 
 # The leaf at node position `node`: its number (from 1), NA for a split node.
 tree_node_leaf <- function(tree, node) {
-  id <- tree$leaf_id[node]
+  id <- tree_nodes(tree)$leaf_id[node]
   if (id < 0) NA_integer_ else id + 1L
 }
 
@@ -153,6 +180,7 @@ tree_axis_splits <- function(forest, tree) {
 # Training (in-bag) rows that reached each node: a double vector, one value
 # per node (a split node holds the rows of its leaves).
 tree_node_rows <- function(tree) {
+  tree <- tree_nodes(tree)
   n <- tree_n_nodes(tree)
   rows <- numeric(n)
   # children have larger positions than their parent: fill from the end
@@ -233,7 +261,7 @@ tree_linear_leaf <- function(forest, tree, leaf) tree_linear_leaves(forest, tree
 # tree_linear_leaf() of several leaves (all by default): a list.
 tree_linear_leaves <- function(forest, tree, leaves = seq_len(tree_n_leaves(tree))) {
   k <- .svf_leaf_kinds()
-  linear <- k$linear[match(tree$leaf_kind[leaves], k$code)]
+  linear <- k$linear[match(tree_nodes(tree)$leaf_kind[leaves], k$code)]
   out <- vector("list", length(leaves))
   d <- tree_describe(forest, tree, "leaf", leaves[linear])
   out[linear] <- lapply(d, function(l) {
@@ -261,7 +289,7 @@ tree_kernel_leaf <- function(forest, tree, leaf) {
 tree_linear_coefficients <- function(forest, tree) {
   coef <- tree_describe(forest, tree, "leaf", seq_len(tree_n_leaves(tree)), "coef")
   k <- .svf_leaf_kinds()
-  linear <- k$linear[match(tree$leaf_kind, k$code)]
+  linear <- k$linear[match(tree_nodes(tree)$leaf_kind, k$code)]
   as.vector(unlist(coef[linear]))
 }
 
@@ -270,8 +298,9 @@ tree_linear_coefficients <- function(forest, tree) {
 # alike and their leaves hold the same rows (with counts = TRUE, the leaves'
 # class counts too).
 tree_shape <- function(tree, forest, counts = FALSE) {
-  list(children = lapply(tree_split_nodes(tree), function(i) tree_children(tree, i)),
-       leaf_of_node = vapply(seq_len(tree_n_nodes(tree)), function(i) tree_node_leaf(tree, i), 0L),
+  nodes <- tree_nodes(tree)
+  list(children = lapply(tree_split_nodes(nodes), function(i) tree_children(nodes, i)),
+       leaf_of_node = vapply(seq_len(tree_n_nodes(nodes)), function(i) tree_node_leaf(nodes, i), 0L),
        axis_splits = tree_axis_splits(forest, tree),
        leaf_sizes = tree_leaf_sizes(tree),
        leaf_counts = if (counts) tree_leaf_counts(forest, tree))
@@ -280,15 +309,17 @@ tree_shape <- function(tree, forest, counts = FALSE) {
 # Damaged copies of `tree` for the model-check tests: a named list of trees,
 # each broken in one way that predict() must reject with an R error naming
 # the tree. Covers the node and leaf arrays of every tree and the payload of
-# each split and leaf kind that `tree` holds; payload fields are found by
-# their positions in the engine's descriptions.
+# each split and leaf kind that `tree` holds, in the plain layout; payload
+# fields are found by their positions in the engine's descriptions. A
+# compact tree also gets damages of its compact layout (tree_compact_damages()).
 tree_damages <- function(forest, tree) {
   K <- forest$num_classes
   p <- forest$num_features
-  out <- list()
+  out <- if (is.null(tree$layout)) list() else tree_compact_damages(tree)
+  tree <- tree_plain(forest, tree)
   add <- function(name, f) out[[name]] <<- f(tree)
   internal <- tree_split_nodes(tree)
-  leaves_at <- which(tree$leaf_id >= 0)
+  leaves_at <- which(tree_nodes(tree)$leaf_id >= 0)
   # position (from 1) of a stored field in the tree's payload arrays
   at_of <- function(desc, field) attr(desc[[field]], "at")
   leaf1 <- tree_describe(forest, tree, "leaf", 1L)[[1]]
@@ -406,5 +437,36 @@ tree_damages <- function(forest, tree) {
     add("kernel_gamma", function(t) { t$leaf_real[at_of(d, "gamma")] <- NA; t })
     add("kernel_values_truncated", function(t) { t$leaf_real <- utils::head(t$leaf_real, -1); t })
   }
+  out
+}
+
+# Damaged copies of a compact tree (see tree_damages()).
+tree_compact_damages <- function(tree) {
+  out <- list()
+  add <- function(name, f) out[[name]] <<- f(tree)
+  leaf_split <- function(t, value) {
+    k <- .svf_tree_nodes(t)$split_kind
+    k[which(k == -1L)[1]] <- value
+    t$split_kind <- as.raw(ifelse(k < 0, 2L * abs(k) - 1L, 2L * k))  # zigzag, 1 byte each
+    t
+  }
+  add("compact_layout_unknown", function(t) { t$layout <- 2L; t })
+  add("compact_layout_double", function(t) { t$layout <- 1; t })
+  add("compact_nodes_high", function(t) { t$n_nodes <- t$n_nodes + 2L; t })
+  add("compact_nodes_na", function(t) { t$n_nodes <- NA_integer_; t })
+  add("compact_leaves_low", function(t) { t$n_leaves <- t$n_leaves - 1L; t })
+  add("compact_split_kind_integer", function(t) { t$split_kind <- as.integer(t$split_kind); t })
+  add("compact_split_kind_truncated", function(t) { t$split_kind <- utils::head(t$split_kind, -1); t })
+  add("compact_split_kind_unfinished", function(t) { t$split_kind[length(t$split_kind)] <- as.raw(0x80); t })
+  add("compact_leaf_becomes_split", function(t) leaf_split(t, 0L))
+  add("compact_split_kind_unknown", function(t) leaf_split(t, 40L))
+  add("compact_split_int_truncated", function(t) { t$split_int <- utils::head(t$split_int, -1); t })
+  add("compact_split_real_extra", function(t) { t$split_real <- c(t$split_real, 1); t })
+  add("compact_leaf_int_extra", function(t) { t$leaf_int <- c(t$leaf_int, as.raw(2)); t })
+  add("compact_leaf_length_missing", function(t) { t$leaf_int_length <- NULL; t })
+  add("compact_leaf_length_negative", function(t) { t$leaf_int_length[1] <- as.raw(3); t })
+  add("compact_leaf_size_long", function(t) { t$leaf_size <- c(t$leaf_size, as.raw(2)); t })
+  add("compact_leaf_kind_unknown", function(t) { t$leaf_kind[1] <- as.raw(0x7e); t })
+  add("compact_overlong_varint", function(t) { t$leaf_kind <- c(as.raw(c(0xff, 0xff, 0xff, 0xff, 0x7f)), t$leaf_kind[-1]); t })
   out
 }

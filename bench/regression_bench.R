@@ -155,7 +155,7 @@ svr_fit <- function(x, y, cost = NULL, gamma = NULL) {
 tdsvm_info <- function(f) {
   st <- svforest:::tdsvm_stages(f$tdsvm$curve)
   sprintf("%s; %d leaves; search %d + %d rows, stages: %s", svforest:::tdsvm_choice(f$tdsvm),
-          length(f$forest$trees[[1]]$leaf_size), f$tdsvm$n_train, f$tdsvm$n_validation,
+          svforest:::tree_n_leaves(f$forest$trees[[1]]), f$tdsvm$n_train, f$tdsvm$n_validation,
           paste(sprintf("sigma %d (%d leaves, %d tried) R2 %.4f", st$sigma, st$leaves, st$tried, st$accuracy),
                 collapse = " | "))
 }

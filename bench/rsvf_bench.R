@@ -117,7 +117,7 @@ for (ds in sets) {
                     fit_s = fit_s, pred_s = pred_s,
                     oob_error = if (inherits(m, "svforest")) m$oob_error else m$prediction.error,
                     ntree = if (inherits(m, "svforest")) m$ntree else m$num.trees,
-                    leaves = if (inherits(m, "svforest")) mean(lengths(lapply(m$forest$trees, `[[`, "leaf_size"))) else NA,
+                    leaves = if (inherits(m, "svforest")) mean(vapply(m$forest$trees, svforest:::tree_n_leaves, 0L)) else NA,
                     load = load_avg(), stringsAsFactors = FALSE)
     base <- rows[[paste(ds, "ranger")]]
     r$fit_vs_ranger <- if (is.null(base)) 1 else r$fit_s / base$fit_s

@@ -314,6 +314,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_tree_nodes
+List svf_tree_nodes(List tree);
+RcppExport SEXP _svforest_svf_tree_nodes(SEXP treeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type tree(treeSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_tree_nodes(tree));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_tree_layout
+List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index);
+RcppExport SEXP _svforest_svf_tree_layout(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP layoutSEXP, SEXP indexSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type tree(treeSEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< std::string >::type layout(layoutSEXP);
+    Rcpp::traits::input_parameter< int >::type index(indexSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_tree_layout(tree, num_classes, p, layout, index));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
@@ -337,6 +363,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {"_svforest_svf_transform_rule", (DL_FUNC) &_svforest_svf_transform_rule, 5},
+    {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
+    {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 5},
     {NULL, NULL, 0}
 };
 

@@ -98,7 +98,8 @@ List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::Int
   svf::OutcomeShape shape;
   shape.num_classes = num_classes;
   shape.p = static_cast<size_t>(p);
-  const svf::TreeView t = tree_view_from_r(tree, shape, 0);
+  svf::Tree storage;
+  const svf::TreeView t = tree_view_from_r(tree, shape, 0, storage);
   const bool leaves = part == "leaf";
   if (!leaves && part != "split") Rcpp::stop("internal: part must be \"leaf\" or \"split\"");
   const std::string only = field.isNull() ? std::string() : std::string(Rcpp::as<std::string>(field.get()));

@@ -41,7 +41,7 @@ void check_outcome(SEXP y, size_t n, int num_classes) {
 List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest) {
   List trees(forest.trees.size());
   for (size_t t = 0; t < forest.trees.size(); ++t) {
-    trees[t] = tree_to_r(forest.trees[t]);
+    trees[t] = tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
   }
   return List::create(

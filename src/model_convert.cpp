@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/leaves/LeafKinds.h"
+#include "core/tree/TreeCodec.h"
 
 using Rcpp::List;
 using Rcpp::stop;
@@ -94,39 +95,127 @@ std::unique_ptr<svf::RowSource> row_source_from_r(const List& data, size_t& n_co
   stop("internal: unknown data type '%s'", type);
 }
 
-List tree_to_r(const svf::Tree& t) {
-  using namespace Rcpp;
-  // more elements than List::create() takes; each value is stored (and so
-  // protected) as soon as it is made
-  const int n = 14;
-  List out(n);
-  CharacterVector names(n);
-  int k = 0;
-  auto set = [&](const char* name, SEXP value) {
-    out[k] = value;
-    names[k++] = name;
-  };
-  set("left_child", wrap(t.left_child));
-  set("right_child", wrap(t.right_child));
-  set("leaf_id", wrap(t.leaf_id));
-  set("split_kind", wrap(t.split_kind));
-  set("split_int_start", wrap(t.split_int_start));
-  set("split_real_start", wrap(t.split_real_start));
-  set("split_int", wrap(t.split_int));
-  set("split_real", wrap(t.split_real));
-  set("leaf_kind", wrap(t.leaf_kind));
-  set("leaf_size", wrap(t.leaf_size));
-  set("leaf_int_start", wrap(t.leaf_int_start));
-  set("leaf_real_start", wrap(t.leaf_real_start));
-  set("leaf_int", wrap(t.leaf_int));
-  set("leaf_real", wrap(t.leaf_real));
-  if (k != out.size()) stop("internal: tree_to_r element count");
-  out.attr("names") = names;
+namespace {
+
+SEXP raw_of(const std::vector<unsigned char>& bytes) {
+  Rcpp::RawVector out(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), out.begin());
   return out;
 }
 
-svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape, int index) {
+// A list of named elements (more than List::create() takes); each value is
+// stored (and so protected) as soon as it is made.
+class NamedList {
+ public:
+  explicit NamedList(int n) : out_(n), names_(n) {}
+  void set(const char* name, SEXP value) {
+    out_[k_] = value;
+    names_[k_++] = name;
+  }
+  List done() {
+    if (k_ != out_.size()) stop("internal: tree list element count");
+    out_.attr("names") = names_;
+    return out_;
+  }
+
+ private:
+  List out_;
+  Rcpp::CharacterVector names_;
+  int k_ = 0;
+};
+
+}  // namespace
+
+List tree_to_r_plain(const svf::Tree& t) {
+  using Rcpp::wrap;
+  NamedList out(14);
+  out.set("left_child", wrap(t.left_child));
+  out.set("right_child", wrap(t.right_child));
+  out.set("leaf_id", wrap(t.leaf_id));
+  out.set("split_kind", wrap(t.split_kind));
+  out.set("split_int_start", wrap(t.split_int_start));
+  out.set("split_real_start", wrap(t.split_real_start));
+  out.set("split_int", wrap(t.split_int));
+  out.set("split_real", wrap(t.split_real));
+  out.set("leaf_kind", wrap(t.leaf_kind));
+  out.set("leaf_size", wrap(t.leaf_size));
+  out.set("leaf_int_start", wrap(t.leaf_int_start));
+  out.set("leaf_real_start", wrap(t.leaf_real_start));
+  out.set("leaf_int", wrap(t.leaf_int));
+  out.set("leaf_real", wrap(t.leaf_real));
+  return out.done();
+}
+
+List tree_to_r(const svf::Tree& t, size_t p) {
+  using Rcpp::wrap;
+  svf::CompactTree c;
+  if (!svf::compact_tree(t, p, c)) return tree_to_r_plain(t);
+  NamedList out(12);
+  out.set("layout", wrap(kCompactLayout));
+  out.set("n_nodes", wrap(c.n_nodes));
+  out.set("n_leaves", wrap(c.n_leaves));
+  out.set("split_kind", raw_of(c.split_kind));
+  out.set("split_int", raw_of(c.split_int));
+  out.set("split_real", wrap(c.split_real));
+  out.set("leaf_kind", raw_of(c.leaf_kind));
+  out.set("leaf_size", raw_of(c.leaf_size));
+  out.set("leaf_int_length", raw_of(c.leaf_int_length));
+  out.set("leaf_real_length", raw_of(c.leaf_real_length));
+  out.set("leaf_int", raw_of(c.leaf_int));
+  out.set("leaf_real", wrap(c.leaf_real));
+  return out.done();
+}
+
+bool tree_is_compact(const List& tree) { return tree.containsElementNamed("layout"); }
+
+svf::Bytes bytes_field(const List& list, const char* name, const std::string& where) {
+  SEXP v = element(list, name, where);
+  if (TYPEOF(v) != RAWSXP) stop("%s: element '%s' must be a raw vector", where, name);
+  svf::Bytes b;
+  b.data = RAW(v);
+  b.size = XLENGTH(v);
+  return b;
+}
+
+svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& where, svf::Tree& out,
+                                 bool copy_reals) {
+  if (int_scalar(tree, "layout", where) != kCompactLayout) stop("%s: unknown tree layout", where);
+  svf::CompactTreeView c;
+  c.n_nodes = int_scalar(tree, "n_nodes", where);
+  c.n_leaves = int_scalar(tree, "n_leaves", where);
+  c.split_kind = bytes_field(tree, "split_kind", where);
+  c.split_int = bytes_field(tree, "split_int", where);
+  R_xlen_t len;
+  c.split_real = real_field(tree, "split_real", 0, where, &len);
+  c.n_split_real = len;
+  c.leaf_kind = bytes_field(tree, "leaf_kind", where);
+  c.leaf_size = bytes_field(tree, "leaf_size", where);
+  c.leaf_int_length = bytes_field(tree, "leaf_int_length", where);
+  c.leaf_real_length = bytes_field(tree, "leaf_real_length", where);
+  c.leaf_int = bytes_field(tree, "leaf_int", where);
+  c.leaf_real = real_field(tree, "leaf_real", 0, where, &len);
+  c.n_leaf_real = len;
+  const std::string problem = svf::expand_tree(c, p, out, copy_reals);
+  if (!problem.empty()) stop("%s is damaged: %s", where, problem);
+  svf::TreeView v = svf::view_of(out);
+  v.split_real = c.split_real;
+  v.n_split_real = c.n_split_real;
+  v.leaf_real = c.leaf_real;
+  v.n_leaf_real = c.n_leaf_real;
+  return v;
+}
+
+svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape, int index, svf::Tree& storage) {
   const std::string where = "tree " + std::to_string(index + 1);
+  if (tree_is_compact(tree)) {
+    // the doubles, most of a tree, are read where R holds them
+    svf::TreeView v = expand_tree_from_r(tree, shape.p, where, storage, false);
+    std::string problem = svf::validate_tree(v, shape.p);
+    if (problem.empty()) problem = svf::validate_leaves(v, shape);
+    if (!problem.empty()) stop("%s is damaged: %s", where, problem);
+    return v;
+  }
+  // the plain layout (model format 2, and trees not in the grower's order)
   svf::TreeView v;
   R_xlen_t n_nodes, n_leaves, len;
   v.left_child = int_field(tree, "left_child", 0, where, &n_nodes);
@@ -173,10 +262,14 @@ void forest_from_r(const List& forest, ForestHandle& out) {
   out.view.scaling = &out.scaling;
   out.view.readers = svf::all_leaf_readers();
   out.view.trees.clear();
+  // decoded compact trees live here while the views are used (sized once:
+  // the views point into these trees' arrays)
+  out.storage.clear();
+  out.storage.resize(tree_list.size());
   for (R_xlen_t t = 0; t < tree_list.size(); ++t) {
     SEXP tree = tree_list[t];
     if (TYPEOF(tree) != VECSXP) stop("forest: tree %d is not a list", (int)t + 1);
-    out.view.trees.push_back(tree_view_from_r(List(tree), out.view.shape, (int)t));
+    out.view.trees.push_back(tree_view_from_r(List(tree), out.view.shape, (int)t, out.storage[t]));
   }
 }
 

@@ -7,6 +7,8 @@
 
 #include <Rcpp.h>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/data/DataView.h"
 #include "core/data/RowSource.h"
@@ -24,14 +26,30 @@ std::unique_ptr<svf::RowSource> row_source_from_r(const Rcpp::List& data, size_t
 // positive finite doubles (an error otherwise). The pointer is R's memory.
 const double* case_weights_from_r(SEXP weights, size_t n);
 
-Rcpp::List tree_to_r(const svf::Tree& tree);
+// A tree on p predictors as saved in a model: the compact layout
+// (core/tree/TreeCodec.h; element `layout` = kCompactLayout) when the tree is
+// in the grower's order, else the plain layout (the 14 arrays of Tree.h, as
+// in model format 2). Both are read.
+const int kCompactLayout = 1;
+Rcpp::List tree_to_r(const svf::Tree& tree, size_t p);
+Rcpp::List tree_to_r_plain(const svf::Tree& tree);
+bool tree_is_compact(const Rcpp::List& tree);
+// Decodes a compact tree list (an R error when it is damaged); `where`
+// names it in messages. Returns the view of `out`, whose doubles point to
+// the list's (without copy_reals `out` holds none).
+svf::TreeView expand_tree_from_r(const Rcpp::List& tree, size_t p, const std::string& where, svf::Tree& out,
+                                 bool copy_reals = true);
 
-// Checked view of one tree list (which must stay alive while the view is used).
-svf::TreeView tree_view_from_r(const Rcpp::List& tree, const svf::OutcomeShape& shape, int index);
+// Checked view of one tree list, of either layout. A compact tree is decoded
+// into `storage`; the view points into the list or into `storage`, which
+// must stay alive while the view is used.
+svf::TreeView tree_view_from_r(const Rcpp::List& tree, const svf::OutcomeShape& shape, int index,
+                               svf::Tree& storage);
 
 // A forest list's trees and scaling, checked.
 struct ForestHandle {
   svf::Scaling scaling;
+  std::vector<svf::Tree> storage;  // decoded compact trees
   svf::ForestView view;
 };
 void forest_from_r(const Rcpp::List& forest, ForestHandle& out);

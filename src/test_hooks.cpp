@@ -8,10 +8,10 @@
 
 #include "core/forest/TdSvm.h"
 #include "core/forest/TreeGrower.h"
-#include "core/splitting/CartSplitter.h"
-#include "core/splitting/OobSvmSplitter.h"
-#include "core/splitting/ProximalSvmSplitter.h"
-#include "core/splitting/TransformSplitter.h"
+#include "core/splitting/OobSvmNode.h"
+#include "core/splitting/ProximalSvm.h"
+#include "core/splitting/Splitter.h"
+#include "core/splitting/TransformLearning.h"
 #include "core/svm/LinearSvm.h"
 #include "core/svm/NewtonSvm.h"
 #include "model_convert.h"
@@ -169,11 +169,11 @@ List svf_cart_merge(List data, Rcpp::IntegerVector y, int num_classes, int sigma
   svf::GrownTree small, merged, direct;
   svf::Rng rng(1, 0);
   svf::SerialRunner serial;
-  svf::grow_tree(td, rows, std::vector<int>(), svf::CartSplitter(sigma0), go, rng, serial, small);
+  svf::grow_tree(td, rows, std::vector<int>(), *svf::make_cart_splitter(sigma0), go, rng, serial, small);
   svf::merge_leaves(small, sigma, x->n_cols(), merged);
-  svf::grow_tree(td, rows, std::vector<int>(), svf::CartSplitter(sigma), go, rng, serial, direct);
+  svf::grow_tree(td, rows, std::vector<int>(), *svf::make_cart_splitter(sigma), go, rng, serial, direct);
   auto out = [](const svf::GrownTree& g) {
-    return List::create(Named("tree") = tree_to_r(g.tree), Named("leaf_counts") = Rcpp::wrap(g.leaf_counts),
+    return List::create(Named("tree") = tree_to_r_plain(g.tree), Named("leaf_counts") = Rcpp::wrap(g.leaf_counts),
                         Named("rows") = Rcpp::wrap(g.rows),
                         Named("leaf_begin") = Rcpp::wrap(std::vector<double>(g.leaf_begin.begin(), g.leaf_begin.end())));
   };

@@ -4,7 +4,7 @@
 
 # Shares of split nodes that are axis (code 0) and oblique (code 1) cuts.
 split_shares <- function(fit) {
-  kinds <- unlist(lapply(fit$forest$trees, function(t) t$split_kind[t$split_kind >= 0]))
+  kinds <- unlist(lapply(fit$forest$trees, function(t) { k <- tree_nodes(t)$split_kind; k[k >= 0] }))
   c(axis = mean(kinds == 0L), oblique = mean(kinds == 1L))
 }
 
@@ -63,6 +63,7 @@ test_that("axis cuts win where one predictor carries the signal alone", {
   # the root of most trees cuts x1: alone (an axis cut), or as the predictor
   # of largest weight of a hyperplane (all predictors are on [0, 1])
   root_var <- vapply(fit$forest$trees, function(t) {
+    t <- tree_plain(fit$forest, t)
     ints <- t$split_int[t$split_int_start[1] + seq_len(if (t$split_kind[1] == 0L) 1L else t$split_int[t$split_int_start[1] + 1L] + 1L)]
     if (t$split_kind[1] == 0L) return(ints[1])
     w <- t$split_real[t$split_real_start[1] + 1L + seq_along(ints[-1])]

@@ -24,7 +24,7 @@ test_that("a class-frequency leaf stores only the classes it holds", {
     counts <- tree_leaf_counts(f, tree)
     present <- colSums(counts > 0)
     # [m, m classes, m counts]: a pure leaf holds 3 integers
-    expect_identical(length(tree$leaf_int), as.integer(sum(1 + 2 * present)))
+    expect_identical(length(tree_plain(f, tree)$leaf_int), as.integer(sum(1 + 2 * present)))
     expect_identical(as.integer(colSums(counts)), tree_leaf_sizes(tree))
   }
 })
@@ -36,6 +36,7 @@ with_full_counts <- function(forest) {
   forest$trees <- lapply(forest$trees, function(tree) {
     counts <- tree_leaf_counts(forest, tree)
     stopifnot(all(tree_leaf_payload_kinds(tree) == "class_counts"))
+    tree <- tree_plain(forest, tree)
     tree$leaf_kind <- rep(as.integer(code), ncol(counts))
     tree$leaf_int <- as.vector(counts)
     tree$leaf_int_start <- as.integer(nrow(counts) * (seq_len(ncol(counts)) - 1L))
@@ -76,7 +77,7 @@ test_that("a model saved with full class counts predicts as when it was saved", 
 test_that("payload descriptions name each kind's fields and where they are stored", {
   fit <- svforest(Species ~ ., data = iris, method = "rsvf", ntree = 2, seed = 5, num_threads = 1)
   f <- fit$forest
-  tree <- f$trees[[1]]
+  tree <- tree_plain(f, f$trees[[1]])  # `at` positions are in the plain arrays
   node <- tree_split_nodes(tree)[1]
   s <- tree_describe(f, tree, "split", node)[[1]]
   expect_identical(s$kind, "oblique")

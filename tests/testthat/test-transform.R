@@ -404,7 +404,7 @@ test_that("a transformation split folded into its projections routes rows as the
   codes <- svforest:::.svf_split_kinds()
   with_rule <- function(kind, ints, reals) {
     m <- base
-    tr <- m$forest$trees[[1]]
+    tr <- tree_plain(m$forest, m$forest$trees[[1]])
     tr$split_kind[1] <- as.integer(kind)
     tr$split_int <- as.integer(ints)
     tr$split_real <- as.double(reals)

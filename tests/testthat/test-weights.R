@@ -99,8 +99,8 @@ test_that("the bootstrap draws rows in proportion to their weights; the subsampl
   sub_plain <- fit_method("transform", y ~ ., data = d, ntree = 5)
   expect_identical(rowSums(sub$oob_votes) > 0, rowSums(sub_plain$oob_votes) > 0)
   # ... and a heavy row counts 50 times: a tree's root holds more rows
-  expect_gt(sub$forest$trees[[1]]$leaf_size[1] + 0, 0)
-  expect_gt(sum(sub$forest$trees[[1]]$leaf_size), sum(sub_plain$forest$trees[[1]]$leaf_size))
+  expect_gt(tree_leaf_sizes(sub$forest$trees[[1]])[1] + 0, 0)
+  expect_gt(sum(tree_leaf_sizes(sub$forest$trees[[1]])), sum(tree_leaf_sizes(sub_plain$forest$trees[[1]])))
 })
 
 test_that("class weights move predictions toward the heavier class, for every method", {

@@ -1,6 +1,6 @@
 // The OOB-SVM splitter's criteria: a candidate's children, their SVMs' out-of-bag
 // errors, and the choice among the candidates.
-#include "OobSvmSplitter.h"
+#include "OobSvmNode.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The OOB-SVM splitter's node SVMs (one per class against the rest, or one
 // for two classes) and the out-of-bag error kernel that counts their errors.
-#include "OobSvmSplitter.h"
+#include "OobSvmNode.h"
 
 #include <algorithm>
 #include <cmath>

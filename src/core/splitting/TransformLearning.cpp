@@ -1,8 +1,8 @@
-// Learning a transformation forest's T (TransformSplitter.h): the node's rows
+// Learning a transformation forest's T (TransformLearning.h): the node's rows
 // as learning sees them, the nuclear-norm objective's terms and subgradient,
 // the spectral-norm constraint, the groups' bases and their dimension, and
 // the randomized range finder of the automatic rank.
-#include "TransformSplitter.h"
+#include "TransformLearning.h"
 
 #include "Impurity.h"
 

@@ -1,0 +1,126 @@
+# Model format 3 saves trees in a compact layout (src/core/tree/TreeCodec.h):
+# node children, leaf numbers and payload offsets are derived, integers are
+# varints. Models of format 2 (the plain layout) are still read and upgrade.
+
+plain_model <- function(fit) {
+  fit$forest$trees <- lapply(fit$forest$trees, function(t) tree_plain(fit$forest, t))
+  fit
+}
+
+test_that("models saved in format 2 predict as they did, as they are and upgraded", {
+  saved <- readRDS(test_path("fixtures", "model-format-2.rds"))  # written from f240a54
+  for (name in names(saved)) {
+    case <- saved[[name]]
+    old <- case$model
+    expect_identical(old$format_version, 2L)
+    expect_true(all(vapply(old$forest$trees, function(t) is.null(t$layout), TRUE)))
+    type <- if (old$type == "classification") "prob" else "response"
+    expect_identical(predict(old, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
+    new <- svforest:::upgrade_model(old)
+    expect_identical(new$format_version, 3L)
+    expect_true(all(vapply(new$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = name)
+    expect_identical(predict(new, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
+    expect_identical(predict(new, case$newdata, type = "leaf", num_threads = 1),
+                     predict(old, case$newdata, type = "leaf", num_threads = 1), info = name)
+    # the upgrade loses nothing: the plain layout comes back array for array
+    for (t in seq_along(old$forest$trees)) {
+      expect_identical(tree_plain(new$forest, new$forest$trees[[t]]), old$forest$trees[[t]], info = name)
+    }
+    expect_lt(as.numeric(object.size(new$forest)), as.numeric(object.size(old$forest)))
+    # a format-2 part combines with a format-3 one
+    if (name == "psvm") {
+      fresh <- svforest(case$newdata, iris$Species, method = "psvm", ntree = 2, seed = 99, num_threads = 1)
+      both <- combine(old, fresh)
+      expect_identical(both$format_version, 3L)
+      expect_length(predict(both, case$newdata, num_threads = 1), nrow(case$newdata))
+    }
+  }
+})
+
+test_that("every method writes compact trees that decode to the same trees and predictions", {
+  for (m in all_methods()) {
+    fit <- fit_method(m, Species ~ ., data = iris)
+    expect_identical(fit$format_version, 3L)
+    expect_true(all(vapply(fit$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = m)
+    plain <- plain_model(fit)
+    for (t in seq_along(fit$forest$trees)) {
+      expect_identical(tree_compact(fit$forest, plain$forest$trees[[t]]), fit$forest$trees[[t]], info = m)
+    }
+    expect_identical(predict(plain, iris, type = "prob", num_threads = 1),
+                     predict(fit, iris, type = "prob", num_threads = 1), info = m)
+    expect_identical(predict(plain, iris, type = "leaf", num_threads = 1),
+                     predict(fit, iris, type = "leaf", num_threads = 1), info = m)
+    expect_identical(lapply(fit$forest$trees, tree_nodes)[[1]][c("left_child", "leaf_id", "leaf_size")],
+                     plain$forest$trees[[1]][c("left_child", "leaf_id", "leaf_size")], info = m)
+  }
+  reg <- fit_method("rsvt", mpg ~ ., data = mtcars)
+  expect_identical(predict(plain_model(reg), mtcars, num_threads = 1), predict(reg, mtcars, num_threads = 1))
+})
+
+test_that("compact trees are a fraction of the plain ones and round-trip through saveRDS", {
+  set.seed(3)
+  x <- matrix(stats::runif(3000 * 8), 3000, 8)
+  y <- factor(max.col(x[, 1:5] %*% matrix(stats::rnorm(25), 5, 5)))
+  fit <- svforest(x, y, method = "psvm", ntree = 3, seed = 1, num_threads = 2)
+  plain <- plain_model(fit)
+  ratio <- as.numeric(object.size(fit$forest)) / as.numeric(object.size(plain$forest))
+  # PSVM trees: 8-byte plane weights are kept; node arrays go, integers shrink
+  expect_lt(ratio, 0.7)
+  expect_identical(predict(fit, x, type = "prob", num_threads = 2), predict(plain, x, type = "prob", num_threads = 2))
+  file <- tempfile(fileext = ".rds")
+  saveRDS(fit, file)
+  back <- readRDS(file)
+  unlink(file)
+  expect_identical(back, fit)
+  expect_identical(predict(back, x, num_threads = 1), predict(fit, x, num_threads = 1))
+})
+
+test_that("a tree not in the grower's order is kept in the plain layout", {
+  fit <- fit_method("psvm", Species ~ ., data = iris)
+  f <- fit$forest
+  t <- tree_plain(f, f$trees[[1]])
+  # leaves numbered backwards: a valid tree the compact layout cannot derive
+  L <- length(t$leaf_size)
+  at <- t$leaf_id >= 0
+  t$leaf_id[at] <- L - 1L - t$leaf_id[at]
+  for (el in c("leaf_kind", "leaf_size", "leaf_int_start", "leaf_real_start")) t[[el]] <- rev(t[[el]])
+  kept <- tree_compact(f, t)
+  expect_null(kept$layout)
+  expect_identical(kept, t)
+  m <- fit
+  m$forest$trees[[1]] <- kept
+  expect_identical(predict(m, iris, type = "prob", num_threads = 1), predict(fit, iris, type = "prob", num_threads = 1))
+})
+
+test_that("damaged compact trees give an R error naming the tree", {
+  fit <- fit_method("rsvt", Species ~ ., data = iris)
+  damage <- tree_compact_damages(fit$forest$trees[[2]])
+  expect_gte(length(damage), 15)
+  for (what in names(damage)) {
+    m <- fit
+    m$forest$trees[[2]] <- damage[[what]]
+    expect_error(predict(m, iris, num_threads = 1), "tree 2", info = what)
+    expect_error(svforest:::upgrade_model(`[[<-`(m, "format_version", 2L)), "tree 2", info = what)
+  }
+})
+
+test_that("random byte damage to compact trees gives an error or a prediction, never a crash", {
+  fit <- fit_method("rsvt", Species ~ ., data = iris)
+  raw_fields <- c("split_kind", "split_int", "leaf_kind", "leaf_size", "leaf_int_length", "leaf_real_length",
+                  "leaf_int")
+  set.seed(11)
+  outcomes <- character()
+  for (i in 1:300) {
+    m <- fit
+    t <- m$forest$trees[[1]]
+    field <- sample(raw_fields, 1)
+    if (length(t[[field]]) == 0) next
+    at <- sample(length(t[[field]]), 1)
+    t[[field]][at] <- as.raw(sample(0:255, 1))
+    m$forest$trees[[1]] <- t
+    res <- tryCatch(predict(m, iris, type = "prob", num_threads = 1), error = function(e) conditionMessage(e))
+    if (is.character(res)) expect_match(res, "tree 1", info = field)
+    outcomes <- c(outcomes, if (is.character(res)) "error" else "prediction")
+  }
+  expect_true("error" %in% outcomes)
+})
