@@ -76,14 +76,34 @@ forest_leaves <- function(forest, data, num_threads) .svf_predict(forest, data, 
 # x, outcomes y on the original scale) reach in each tree. Every training row
 # counts, in bag or not, as in Meinshausen's quantile regression forests.
 quantile_forest <- function(forest, x, y, num_threads) {
-  list(leaves = forest_leaves(forest, design_rows(forest, x), num_threads), y = as.double(y))
+  pack_quantile_forest(forest_leaves(forest, design_rows(forest, x), num_threads), y)
+}
+
+# The leaves are stored as two bytes each (little-endian, in a raw vector)
+# when every node index fits, which halves what the quantile forest adds to
+# a saved model; else as an integer matrix.
+pack_quantile_forest <- function(leaves, y) {
+  qf <- list(y = as.double(y), ntree = ncol(leaves))
+  if (length(leaves) && max(leaves) < 65536L) {
+    qf$leaves16 <- writeBin(as.vector(leaves), raw(), size = 2L, endian = "little")
+  } else {
+    qf$leaves <- leaves
+  }
+  qf
+}
+
+# The training leaves of a quantile forest (rows x trees, 0-based).
+qf_leaves <- function(qf) {
+  if (!is.null(qf[["leaves"]])) return(qf[["leaves"]])  # exact: `$leaves` would match leaves16
+  v <- readBin(qf$leaves16, "integer", n = length(qf$leaves16) / 2, size = 2L, signed = FALSE, endian = "little")
+  matrix(v, length(qf$y), qf$ntree)
 }
 
 # Quantiles (rows x length(taus), the taus in any order) of the leaf-weighted
 # training outcomes for rows reaching `leaves` (0-based, rows x ntree).
 leaf_quantiles <- function(qf, leaves, taus, num_threads) {
   o <- order(taus)
-  q <- .svf_leaf_quantiles(qf$leaves, qf$y, leaves, taus[o], FALSE, leaf_spread, num_threads)
+  q <- .svf_leaf_quantiles(qf_leaves(qf), qf$y, leaves, taus[o], FALSE, leaf_spread, num_threads)
   out <- q
   out[, o] <- q
   out
@@ -164,7 +184,7 @@ conformal_levels <- function(scores, tau) {
 # across increasing levels.
 conformal_quantiles <- function(object, leaves, cal, tau, num_threads) {
   qf <- object$conformal$quantile_forest
-  if (is.null(qf) || !identical(ncol(qf$leaves), ncol(leaves))) {
+  if (is.null(qf) || !identical(as.integer(qf$ntree), ncol(leaves))) {
     stop(if (is.null(qf)) "This model holds no quantile forest (the leaves of its training rows: fitted by an older version, or combined from parts grown on different rows); refit it for quantiles and intervals."
          else "The model's quantile forest does not match its trees.", call. = FALSE)
   }
@@ -225,12 +245,15 @@ conformal_calibration_ok <- function(cal) {
     is.numeric(cal$rows) && length(cal$rows) == 1 && cal$rows >= 1
 }
 
-# A stored quantile forest: an integer leaf matrix (training rows x trees)
-# and the training outcomes.
+# A stored quantile forest: the training outcomes and their leaves in every
+# tree (pack_quantile_forest()).
 quantile_forest_ok <- function(qf, model) {
-  is.list(qf) && is.integer(qf$leaves) && is.matrix(qf$leaves) && ncol(qf$leaves) == model$ntree &&
-    is.double(qf$y) && length(qf$y) == nrow(qf$leaves) && length(qf$y) >= 1 && all(is.finite(qf$y)) &&
-    !anyNA(qf$leaves) && all(qf$leaves >= 0L)
+  if (!is.list(qf) || !is.double(qf$y) || length(qf$y) < 1 || !all(is.finite(qf$y)) ||
+      !isTRUE(all.equal(qf$ntree, model$ntree))) return(FALSE)
+  if (!is.null(qf$leaves16)) return(is.raw(qf$leaves16) && length(qf$leaves16) == 2 * length(qf$y) * qf$ntree)
+  leaves <- qf[["leaves"]]
+  is.integer(leaves) && is.matrix(leaves) && identical(dim(leaves), c(length(qf$y), as.integer(qf$ntree))) &&
+    !anyNA(leaves) && all(leaves >= 0L)
 }
 
 # The post-fit stage (R/stages.R) of every regression fit: `conformal` holds
@@ -286,7 +309,7 @@ conformal_stage <- new_stage(
       out$conformal$splitter_uses_oob <- any(vapply(parts, function(m) !isFALSE(m$conformal$splitter_uses_oob), TRUE))
       qfs <- lapply(parts, function(m) m$conformal$quantile_forest)
       same <- all(vapply(qfs, function(q) !is.null(q) && identical(q$y, qfs[[1]]$y), TRUE))
-      out$conformal["quantile_forest"] <- list(if (same) list(leaves = do.call(cbind, lapply(qfs, `[[`, "leaves")), y = qfs[[1]]$y))
+      out$conformal["quantile_forest"] <- list(if (same) pack_quantile_forest(do.call(cbind, lapply(qfs, qf_leaves)), qfs[[1]]$y))
     }
     out
   }

@@ -107,9 +107,10 @@ test_that("quantiles are the quantile forest's: leaf-weighted training outcomes,
   te <- friedman_frame(20, 6)
   fit <- svforest(y ~ ., tr, ntree = 5, seed = 2, num_threads = 1)
   qf <- fit$conformal$quantile_forest
-  expect_identical(dim(qf$leaves), c(300L, 5L))
   expect_identical(qf$y, tr$y)
-  expect_identical(qf$leaves, predict(fit, tr, type = "leaf") - 1L)
+  expect_identical(length(qf$leaves16), 2L * 300L * 5L)  # two bytes per row and tree
+  expect_identical(svforest:::qf_leaves(qf), predict(fit, tr, type = "leaf") - 1L)
+  qf <- list(leaves = svforest:::qf_leaves(qf), y = qf$y)
   leaves <- predict(fit, te, type = "leaf") - 1L
   taus <- c(0.05, 0.3, 0.5, 0.77, 0.95)
   expect_equal(unname(predict(fit, te, type = "quantiles", quantiles = taus)),
@@ -189,7 +190,7 @@ test_that("every regression fit gives quantile forest intervals without a calibr
   expect_gt(mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"]), 0.85)
   # a damaged quantile forest is an R error, not a wrong quantile
   broken <- fits$default
-  broken$conformal$quantile_forest$leaves <- broken$conformal$quantile_forest$leaves[, -1]
+  broken$conformal$quantile_forest$leaves16 <- broken$conformal$quantile_forest$leaves16[-1]
   expect_error(predict(broken, te, type = "interval"), "'conformal' is damaged")
   old <- fits$default
   old$conformal$quantile_forest <- NULL
@@ -203,6 +204,10 @@ test_that("a combined forest keeps the quantile forest of parts grown on the sam
   a <- svforest(y ~ ., tr, ntree = 4, seed = 4, num_threads = 1)
   b <- svforest(y ~ ., tr, ntree = 2, seed = 4, first_tree = 4, num_threads = 1)
   expect_identical(combine(b, a)$conformal$quantile_forest, whole$conformal$quantile_forest)
+  # node indices beyond two bytes are stored as integers, with the same quantiles
+  big <- svforest:::pack_quantile_forest(svforest:::qf_leaves(whole$conformal$quantile_forest) + 70000L, tr$y)
+  expect_true(is.integer(big[["leaves"]]) && is.null(big$leaves16))
+  expect_identical(svforest:::qf_leaves(big) - 70000L, svforest:::qf_leaves(whole$conformal$quantile_forest))
   expect_equal(predict(combine(a, b), te, type = "interval"), predict(whole, te, type = "interval"))
   ca <- svforest(y ~ ., tr, method = "rsvt", calibrate = "conformal", ntree = 2, seed = 4, num_threads = 1)
   cb <- svforest(y ~ ., tr, method = "rsvt", calibrate = "conformal", ntree = 2, seed = 4, first_tree = 2, num_threads = 1)
