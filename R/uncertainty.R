@@ -157,6 +157,10 @@ calibrate_conformal <- function(object, x, y, method, num_threads) {
 conformal_calibration <- function(object) {
   cal <- object$conformal$calibration
   if (is.null(cal)) return(NULL)
+  if (is.null(cal$adjust) && !is.null(cal$scores)) {
+    stop("The model's conformal calibration is of an earlier version (residual scores); refit the model or calibrate it again with svforest_calibrate().",
+         call. = FALSE)
+  }
   if (!conformal_calibration_ok(cal)) stop("The model's conformal calibration (`conformal$calibration`) is damaged.", call. = FALSE)
   if (!identical(as.integer(cal$ntree), as.integer(object$ntree)) ||
       !identical(as.integer(cal$first_tree), as.integer(part_first_tree(object)))) {
@@ -292,7 +296,9 @@ conformal_stage <- new_stage(
     is.list(value) && is.logical(value$splitter_uses_oob) && length(value$splitter_uses_oob) == 1 &&
       !is.na(value$splitter_uses_oob) &&
       (is.null(value$quantile_forest) || quantile_forest_ok(value$quantile_forest, model)) &&
-      (is.null(value$calibration) || conformal_calibration_ok(value$calibration))
+      # an earlier version's calibration (residual scores) leaves the model
+      # usable; predict() asks for a new calibration when intervals are wanted
+      (is.null(value$calibration) || conformal_calibration_ok(value$calibration) || !is.null(value$calibration$scores))
   },
   print_line = function(x) {
     cal <- x$conformal$calibration

@@ -195,6 +195,11 @@ test_that("every regression fit gives quantile forest intervals without a calibr
   old <- fits$default
   old$conformal$quantile_forest <- NULL
   expect_error(predict(old, te, type = "quantiles"), "holds no quantile forest")
+  # a model of the earlier version (residual scores, no quantile forest) still predicts points
+  old$conformal$calibration <- list(method = "split", scores = c(-1, 0, 1), normalised = FALSE, offset = 1,
+                                    ntree = old$ntree, first_tree = 0L, seed = old$seed)
+  expect_equal(predict(old, te[1:5, ]), predict(fits$default, te[1:5, ]))
+  expect_error(predict(old, te, type = "interval"), "calibration is of an earlier version")
 })
 
 test_that("a combined forest keeps the quantile forest of parts grown on the same rows and refuses a part's calibration", {
