@@ -33,8 +33,9 @@ NULL
 #' use every training row.
 #'
 #' A regression forest is calibrated for prediction intervals instead
-#' (`method = "conformal"`, its default and only method): the held-out rows'
-#' scores are stored in the model, and `predict(type = "interval")` and
+#' (`method = "conformal"`, its default and only method): the conformal
+#' shifts of the quantile forest's quantiles, computed on the held-out rows,
+#' are stored in the model, and `predict(type = "interval")` and
 #' `"quantiles"` use them (see the section "Prediction intervals and
 #' quantiles" of [predict.svforest()]). This lets the trees use every
 #' training row, where `svforest(..., calibrate = "conformal")` holds some

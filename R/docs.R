@@ -127,11 +127,10 @@ NULL
 #' leaves rows out. Permutation importance is the increase of the mean
 #' squared error ([svforest_importance()]); coefficient importance reads
 #' ridge and linear SVR leaves. `predict(type = "trees")` gives each tree's
-#' prediction, and `type = "interval"` and `"quantiles"` conformal
-#' prediction intervals and quantiles: from honest out-of-bag residuals when
-#' the sampler leaves rows out and no out-of-bag row chose a split or a tree
-#' (e.g. method `"rsvt"` with `sampler = "bootstrap"`), else from a
-#' calibration: `calibrate = "conformal"` or `"cv"` (see
+#' prediction, and `type = "interval"` and `"quantiles"` prediction
+#' intervals and quantiles from the forest's leaf-weighted training outcomes
+#' (a quantile regression forest, available from every fit), made conformal
+#' by a calibration: `calibrate = "cv"` or `"conformal"` (see
 #' [svforest_calibration]) or [svforest_calibrate()] on held-out rows of
 #' your own.
 #'
@@ -185,17 +184,16 @@ NULL
 #' @section Calibrated prediction intervals:
 #' For a numeric outcome, `calibrate = "conformal"` holds out a random
 #' `calibration_fraction` share (default 0.25, drawn from `seed`) in the
-#' same way and stores the held-out rows' conformal scores in the model's
-#' `conformal` element, for the prediction intervals and quantiles of
-#' [predict.svforest()] (`type = "interval"`, `"quantiles"`).
-#' `calibrate = "cv"` holds none out: the forest is grown on every row, and
-#' every row is scored by one of five fold forests grown as the model was,
-#' on the other four folds (cross-conformal, about five times the fit
-#' time). A forest fitted without them is calibrated afterwards with
-#' [svforest_calibrate()] on rows it did not see; one whose sampler leaves
-#' rows out and whose out-of-bag rows chose no split or tree uses its
-#' out-of-bag residuals. The default method `"hybrid"` chooses splits on
-#' out-of-bag rows, so its intervals need one of these calibrations.
+#' same way and stores, in the model's `conformal` element, the conformal
+#' shifts of the quantile forest's quantiles computed on the held-out rows,
+#' for the prediction intervals and quantiles of [predict.svforest()]
+#' (`type = "interval"`, `"quantiles"`). `calibrate = "cv"` holds none out:
+#' the forest is grown on every row, and every row is scored by one of five
+#' fold forests grown as the model was, on the other four folds
+#' (cross-conformal, about six times the fit time; the recommended choice).
+#' A forest fitted without them gives the quantile forest's own quantiles
+#' (no coverage guarantee), or is calibrated afterwards with
+#' [svforest_calibrate()] on rows it did not see.
 #'
 #' @seealso [svforest()], [svforest_methods()], [svforest_regression]
 #' @name svforest_calibration

@@ -13,13 +13,12 @@
 #' quantiles" of [predict.svforest()] for what they guarantee).
 #' `set_engine("svforest", calibrate = "cv")` keeps every row for the
 #' forest and scores them with five fold forests instead (narrower on small
-#' data, about five times the fit time, approximate coverage).
+#' data, about six times the fit time, approximate coverage).
 #'
 #' In mode `"regression"`, `predict(fit, new_data, type = "pred_int", level
-#' = 0.95)` gives the conformal prediction interval (`.pred_lower`,
-#' `.pred_upper`) when the model has calibration rows: fit it with
-#' `set_engine("svforest", calibrate = "conformal")`, or with a sampler that
-#' leaves rows out and a splitter that does not choose splits on them.
+#' = 0.95)` gives the prediction interval (`.pred_lower`, `.pred_upper`):
+#' conformal when the model is calibrated (`set_engine("svforest",
+#' calibrate = "cv")` or `"conformal"`), else the quantile forest's own.
 #' `type = "conf_int"` (an interval for the mean, not for a new outcome) is
 #' not offered: the conformal calibration covers new outcomes only.
 #' @name svforest_quantile_engine

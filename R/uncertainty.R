@@ -1,11 +1,22 @@
 #' @include stages.R
 NULL
 
-# Prediction intervals and quantiles of regression forests: conformal
-# calibration on rows the trees did not see (held-out rows, or honest
-# out-of-bag rows), with the spread of the trees' predictions as local scale.
-# Everything here works from the model's own elements, for any method that
-# fits a numeric outcome.
+# Prediction intervals and quantiles of regression forests: the forest's
+# leaf-weighted distribution of training outcomes (a quantile regression
+# forest), conformalized on rows the trees did not see (conformalized quantile
+# regression). Everything here works from the model's own elements, for any
+# method that fits a numeric outcome.
+
+# The quantile levels a conformal calibration is computed for: predict() maps
+# a level between them outward (lower levels down, upper levels up), so the
+# guarantee holds for every level asked.
+conformal_grid <- function() sort(unique(c(0.001, 0.0025, seq(0.005, 0.995, by = 0.005), 0.9975, 0.999)))
+
+# Each distinct training outcome's weight is spread over this share of the gap
+# to its neighbouring outcomes: the distribution has no atoms, so conformal
+# scores of discrete outcomes (grades, counts) do not tie and the coverage is
+# the nominal one, while quantiles stay next to the outcomes' values.
+leaf_spread <- 0.05
 
 # The rows `calibrate = "conformal"` holds out of a regression fit: a random
 # `fraction` share (default 0.25) drawn from `seed`. `calibrate = "cv"` holds
@@ -28,21 +39,23 @@ conformal_rows <- function(calibrate, fraction, n, seed) {
   list(method = "conformal", held = sort(held))
 }
 
-# Cross-conformal scores (`calibrate = "cv"`): each row scored by a forest
-# grown, as the model was, on the other four folds (`fold_fit(rows)` grows
-# one); the offset is the model's own. The model itself keeps every row.
+# Cross-conformal calibration (`calibrate = "cv"`): each row scored by a
+# forest grown, as the model was, on the other four folds (`fold_fit(rows)`
+# grows one), with that forest's own training rows as its quantile forest.
+# The model itself keeps every row.
 fit_conformal_cv <- function(model, x, y, folds, fold_fit, num_threads) {
-  cal <- NULL
-  mean <- sd <- double(length(y))
+  grid <- conformal_grid()
+  scores <- matrix(0, length(y), length(grid))
   for (k in 1:5) {
     out <- which(folds == k)
-    fold <- fold_fit(which(folds != k))
-    m <- forest_moments(fold$forest, design_rows(fold$forest, x[out, , drop = FALSE]), num_threads)
-    # from the fold forest's outcome scale to the model's
-    mean[out] <- (m$mean * fold$scaling$scale + fold$scaling$center - model$outcome_center) / model$outcome_scale
-    sd[out] <- m$sd * fold$scaling$scale / model$outcome_scale
+    rows <- which(folds != k)
+    fold <- fold_fit(rows)
+    qf <- quantile_forest(fold$forest, x[rows, , drop = FALSE], y[rows], num_threads)
+    q <- leaf_quantiles(qf, forest_leaves(fold$forest, design_rows(fold$forest, x[out, , drop = FALSE]), num_threads),
+                        grid, num_threads)
+    scores[out, ] <- y[out] - q
   }
-  conformal_scores(model, mean, sd, y, "cv")
+  conformal_adjustments(model, scores, "cv")
 }
 
 # Prediction input for rows of a training design matrix `x` (dense, or a
@@ -55,46 +68,66 @@ design_rows <- function(forest, x) {
   list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(x), ncol = ncol(x))
 }
 
-# Mean and spread (standard deviation) of the trees' predictions of engine
-# rows `data`, on the engine's standardised outcome scale.
-forest_moments <- function(forest, data, num_threads) {
-  res <- .svf_predict(forest, data, num_threads, FALSE, FALSE, "", FALSE, FALSE, TRUE)
-  list(mean = res$prob[, 1], sd = res$tree_sd)
+# The leaf (0-based node index) of each tree reached by engine rows `data`:
+# an n x ntree integer matrix.
+forest_leaves <- function(forest, data, num_threads) .svf_predict(forest, data, num_threads, TRUE, FALSE)$leaves
+
+# The quantile forest of a model: the leaves its training rows (design matrix
+# x, outcomes y on the original scale) reach in each tree. Every training row
+# counts, in bag or not, as in Meinshausen's quantile regression forests.
+quantile_forest <- function(forest, x, y, num_threads) {
+  pack_quantile_forest(forest_leaves(forest, design_rows(forest, x), num_threads), y)
 }
 
-# The offset added to the trees' spread in the scores: the median spread on
-# (at most 2000, evenly spaced) rows the trees were grown on, fixed before
-# any calibration row is looked at; it keeps rows where the trees happen to
-# agree from getting huge scores. NA when the spread carries no information
-# (one tree, or trees that agree everywhere): scores are plain residuals then.
-spread_offset <- function(forest, train_x, ntree, num_threads) {
-  if (ntree < 2) return(NA_real_)
-  take <- unique(round(seq(1, nrow(train_x), length.out = min(nrow(train_x), 2000))))
-  offset <- stats::median(forest_moments(forest, design_rows(forest, train_x[take, , drop = FALSE]), num_threads)$sd)
-  if (is.finite(offset) && offset > 1e-8) offset else NA_real_
+# The leaves are stored as two bytes each (little-endian, in a raw vector)
+# when every node index fits, which halves what the quantile forest adds to
+# a saved model; else as an integer matrix.
+pack_quantile_forest <- function(leaves, y) {
+  qf <- list(y = as.double(y), ntree = ncol(leaves))
+  if (length(leaves) && max(leaves) < 65536L) {
+    qf$leaves16 <- writeBin(as.vector(leaves), raw(), size = 2L, endian = "little")
+  } else {
+    qf$leaves <- leaves
+  }
+  qf
+}
+
+# The training leaves of a quantile forest (rows x trees, 0-based).
+qf_leaves <- function(qf) {
+  if (!is.null(qf[["leaves"]])) return(qf[["leaves"]])  # exact: `$leaves` would match leaves16
+  v <- readBin(qf$leaves16, "integer", n = length(qf$leaves16) / 2, size = 2L, signed = FALSE, endian = "little")
+  matrix(v, length(qf$y), qf$ntree)
+}
+
+# Quantiles (rows x length(taus), the taus in any order) of the leaf-weighted
+# training outcomes for rows reaching `leaves` (0-based, rows x ntree).
+leaf_quantiles <- function(qf, leaves, taus, num_threads) {
+  o <- order(taus)
+  q <- .svf_leaf_quantiles(qf_leaves(qf), qf$y, leaves, taus[o], FALSE, leaf_spread, num_threads)
+  out <- q
+  out[, o] <- q
+  out
 }
 
 # The conformal calibration of a forest from rows it did not see (`data`,
-# engine rows; `y` on the original scale). Scores are signed:
-# (y - fit) / (sd + offset) on the engine's scale, sorted.
+# engine rows; `y` on the original scale).
 fit_conformal <- function(model, data, y, num_threads) {
-  if (is.null(model$conformal$spread_offset)) {
-    stop("This model was fitted by a version that did not store the trees' spread on its training rows; refit it to calibrate intervals.",
+  qf <- model$conformal$quantile_forest
+  if (is.null(qf)) {
+    stop("This model was fitted by a version that did not store its quantile forest (the leaves of its training rows); refit it to calibrate intervals.",
          call. = FALSE)
   }
-  m <- forest_moments(model$forest, data, num_threads)
-  conformal_scores(model, m$mean, m$sd, y, "split")
+  q <- leaf_quantiles(qf, forest_leaves(model$forest, data, num_threads), conformal_grid(), num_threads)
+  conformal_adjustments(model, y - q, "split")
 }
 
-# The calibration element: sorted signed scores of rows with outcomes y
-# (original scale) and the forest's mean and spread for them (engine scale).
-conformal_scores <- function(model, mean, sd, y, method) {
-  offset <- model$conformal$spread_offset
-  normalised <- !is.na(offset)
-  if (!normalised) offset <- 1  # plain residuals
-  y <- (y - model$outcome_center) / model$outcome_scale
-  scale <- if (normalised) sd + offset else rep(1, length(y))
-  list(method = method, scores = sort((y - mean) / scale), normalised = normalised, offset = offset,
+# The calibration element from the scores (rows x grid levels: outcome minus
+# the forest's quantile at each level, original scale): per level, the shift
+# that makes the level's quantile conformal (conformal_levels()).
+conformal_adjustments <- function(model, scores, method) {
+  grid <- conformal_grid()
+  adjust <- vapply(seq_along(grid), function(j) conformal_levels(sort(scores[, j]), grid[j]), 0)
+  list(method = method, taus = grid, adjust = adjust, rows = nrow(scores),
        ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
 }
 
@@ -119,36 +152,22 @@ calibrate_conformal <- function(object, x, y, method, num_threads) {
   object
 }
 
-# The calibration scores predict() uses: the held-out rows' (`model$conformal`),
-# else out-of-bag residuals when they are honest (the sampler left rows out
-# and no out-of-bag row chose a split). Errors name the way to get them.
+# The conformal calibration predict() uses (NULL: none; the quantiles are
+# then the quantile forest's own), checked against the forest.
 conformal_calibration <- function(object) {
   cal <- object$conformal$calibration
-  if (!is.null(cal)) {
-    if (!conformal_calibration_ok(cal)) stop("The model's conformal calibration (`conformal$calibration`) is damaged.", call. = FALSE)
-    if (!identical(as.integer(cal$ntree), as.integer(object$ntree)) ||
-        !identical(as.integer(cal$first_tree), as.integer(part_first_tree(object)))) {
-      stop(sprintf("The model's conformal calibration belongs to a forest of %d trees, and this one has %d (combined or altered after the fit); its scores do not apply. Fit with `calibrate = \"conformal\"` on the whole forest.",
-                   as.integer(cal$ntree), as.integer(object$ntree)), call. = FALSE)
-    }
-    return(cal)
+  if (is.null(cal)) return(NULL)
+  if (is.null(cal$adjust) && !is.null(cal$scores)) {
+    stop("The model's conformal calibration is of an earlier version (residual scores); refit the model or calibrate it again with svforest_calibrate().",
+         call. = FALSE)
   }
-  if (!is.null(object$oob_sum) && isFALSE(object$conformal$splitter_uses_oob)) {
-    has <- object$oob_count > 0
-    if (sum(has) < 1) stop("No row was out of bag: the model has no calibration rows for intervals.", call. = FALSE)
-    y <- (object$oob_y[has] - object$outcome_center) / object$outcome_scale
-    pred <- object$oob_sum[has] / object$oob_count[has]
-    return(list(method = "oob", scores = sort(y - pred), normalised = FALSE, offset = 1))
+  if (!conformal_calibration_ok(cal)) stop("The model's conformal calibration (`conformal$calibration`) is damaged.", call. = FALSE)
+  if (!identical(as.integer(cal$ntree), as.integer(object$ntree)) ||
+      !identical(as.integer(cal$first_tree), as.integer(part_first_tree(object)))) {
+    stop(sprintf("The model's conformal calibration belongs to a forest of %d trees, and this one has %d (combined or altered after the fit); its shifts do not apply. Fit with `calibrate = \"cv\"` or `\"conformal\"` on the whole forest, or calibrate it with svforest_calibrate().",
+                 as.integer(cal$ntree), as.integer(object$ntree)), call. = FALSE)
   }
-  why <- if (isTRUE(object$conformal$splitter_uses_oob)) {
-    sprintf("its \"%s\" splitter chooses splits on the out-of-bag rows, so their residuals are optimistic", object$params$splitter)
-  } else if (is.null(object$oob_sum)) {
-    sprintf("its \"%s\" sampler leaves no row out of bag", object$params$sampler)
-  } else {
-    "it was fitted by a version that did not record whether its out-of-bag rows chose splits"
-  }
-  stop(sprintf("This forest holds no rows it did not see for calibrating intervals: %s. Fit it with `calibrate = \"conformal\"` (holds out `calibration_fraction` of the rows, default 0.25) or `calibrate = \"cv\"` (five fold forests), or calibrate it on rows it did not see with svforest_calibrate().", why),
-       call. = FALSE)
+  cal
 }
 
 # Order statistics of the sorted scores for quantile levels tau: the
@@ -162,14 +181,30 @@ conformal_levels <- function(scores, tau) {
   ifelse(k > n, Inf, ifelse(k < 1, -Inf, scores[pmin(pmax(k, 1), n)]))
 }
 
-# Quantiles (n x length(tau)) from the point prediction and spread of each
-# row (engine scale) and a calibration, on the outcome's scale.
-conformal_quantiles <- function(object, mean, sd, cal, tau) {
-  r <- conformal_levels(cal$scores, tau)
-  scale <- if (cal$normalised) sd + cal$offset else rep(cal$offset, length(mean))
-  q <- mean + outer(scale, r)
-  q <- q * object$outcome_scale + object$outcome_center
-  dim(q) <- c(length(mean), length(tau))
+# Quantiles (n x length(tau), original scale) of rows reaching `leaves`: the
+# quantile forest's, each shifted by the calibration's shift for its level
+# (a level between the calibrated ones taken outward: lower levels down,
+# upper levels up; beyond them an infinite bound), then made non-decreasing
+# across increasing levels.
+conformal_quantiles <- function(object, leaves, cal, tau, num_threads) {
+  qf <- object$conformal$quantile_forest
+  if (is.null(qf) || !identical(as.integer(qf$ntree), ncol(leaves))) {
+    stop(if (is.null(qf)) "This model holds no quantile forest (the leaves of its training rows: fitted by an older version, or combined from parts grown on different rows); refit it for quantiles and intervals."
+         else "The model's quantile forest does not match its trees.", call. = FALSE)
+  }
+  at <- tau
+  shift <- double(length(tau))
+  if (!is.null(cal)) {
+    grid <- cal$taus
+    idx <- ifelse(tau >= 0.5, findInterval(tau - 1e-12, grid) + 1L, findInterval(tau + 1e-12, grid))
+    inside <- idx >= 1 & idx <= length(grid)
+    at <- ifelse(inside, grid[pmin(pmax(idx, 1L), length(grid))], 0.5)
+    shift <- ifelse(inside, cal$adjust[pmin(pmax(idx, 1L), length(grid))], ifelse(tau >= 0.5, Inf, -Inf))
+  }
+  q <- leaf_quantiles(qf, leaves, at, num_threads) + rep(shift, each = nrow(leaves))
+  dim(q) <- c(nrow(leaves), length(tau))
+  o <- order(tau)
+  if (length(o) > 1) for (j in 2:length(o)) q[, o[j]] <- pmax(q[, o[j]], q[, o[j - 1]])
   colnames(q) <- quantile_names(tau)
   q
 }
@@ -194,30 +229,45 @@ check_level <- function(level) {
 # Quantiles or intervals of a regression forest for `newdata` (predict()).
 predict_uncertainty <- function(object, newdata, type, quantiles, level, num_threads) {
   cal <- conformal_calibration(object)
-  moments <- predict_chunked(object, newdata, "moments", num_threads)  # R/predict.svforest.R
-  if (type == "quantiles") return(conformal_quantiles(object, moments[, 1], moments[, 2], cal, quantiles))
-  q <- conformal_quantiles(object, moments[, 1], moments[, 2], cal, c((1 - level) / 2, (1 + level) / 2))
-  out <- cbind(fit = moments[, 1] * object$outcome_scale + object$outcome_center, lower = q[, 1], upper = q[, 2])
+  lf <- predict_chunked(object, newdata, "leaf_fit", num_threads)  # R/predict.svforest.R
+  leaves <- lf[, -1, drop = FALSE]
+  storage.mode(leaves) <- "integer"
+  threads <- engine_threads(resolve_threads(num_threads))
+  if (type == "quantiles") return(conformal_quantiles(object, leaves, cal, quantiles, threads))
+  q <- conformal_quantiles(object, leaves, cal, c((1 - level) / 2, (1 + level) / 2), threads)
+  out <- cbind(fit = lf[, 1], lower = q[, 1], upper = q[, 2])
   attr(out, "level") <- level
   out
 }
 
-# A stored conformal calibration (sorted finite scores, a positive offset).
+# A stored conformal calibration: a shift (finite or infinite, never NA) per
+# increasing level.
 conformal_calibration_ok <- function(cal) {
-  is.list(cal) && isTRUE(cal$method %in% c("split", "cv")) && is.numeric(cal$scores) && length(cal$scores) >= 1 &&
-    !anyNA(cal$scores) && !is.unsorted(cal$scores) && is.logical(cal$normalised) && length(cal$normalised) == 1 &&
-    !is.na(cal$normalised) && is.numeric(cal$offset) && length(cal$offset) == 1 && is.finite(cal$offset) &&
-    cal$offset > 0
+  is.list(cal) && isTRUE(cal$method %in% c("split", "cv")) && is.numeric(cal$taus) && length(cal$taus) >= 1 &&
+    !anyNA(cal$taus) && !is.unsorted(cal$taus, strictly = TRUE) && all(cal$taus > 0 & cal$taus < 1) &&
+    is.numeric(cal$adjust) && length(cal$adjust) == length(cal$taus) && !anyNA(cal$adjust) &&
+    is.numeric(cal$rows) && length(cal$rows) == 1 && cal$rows >= 1
+}
+
+# A stored quantile forest: the training outcomes and their leaves in every
+# tree (pack_quantile_forest()).
+quantile_forest_ok <- function(qf, model) {
+  if (!is.list(qf) || !is.double(qf$y) || length(qf$y) < 1 || !all(is.finite(qf$y)) ||
+      !isTRUE(all.equal(qf$ntree, model$ntree))) return(FALSE)
+  if (!is.null(qf$leaves16)) return(is.raw(qf$leaves16) && length(qf$leaves16) == 2 * length(qf$y) * qf$ntree)
+  leaves <- qf[["leaves"]]
+  is.integer(leaves) && is.matrix(leaves) && identical(dim(leaves), c(length(qf$y), as.integer(qf$ntree))) &&
+    !anyNA(leaves) && all(leaves >= 0L)
 }
 
 # The post-fit stage (R/stages.R) of every regression fit: `conformal` holds
-# whether out-of-bag rows chose splits or trees (then their residuals are no
-# honest calibration), the score offset (spread_offset()), and the
-# calibration of svforest(..., calibrate = "conformal") (scores of the
-# held-out rows) or calibrate = "cv" (scores of five fold forests; no row
-# held out), which svforest_calibrate() can replace. It shares `calibrate`
-# and `calibration_fraction` with the class probability calibration
-# (R/calibration.R), which leaves these two values to it.
+# whether out-of-bag rows chose splits or trees, the quantile forest (the
+# leaves of the training rows, quantile_forest()), and the calibration of
+# svforest(..., calibrate = "conformal") (held-out rows) or calibrate = "cv"
+# (five fold forests; no row held out), which svforest_calibrate() can
+# replace. It shares `calibrate` and `calibration_fraction` with the class
+# probability calibration (R/calibration.R), which leaves these two values
+# to it.
 conformal_stage <- new_stage(
   name = "conformal",
   field = "conformal",
@@ -232,7 +282,7 @@ conformal_stage <- new_stage(
   },
   run = function(model, settings, data) {
     model$conformal <- list(splitter_uses_oob = isTRUE(data$splitter_uses_oob),
-                            spread_offset = spread_offset(model$forest, data$x, model$ntree, data$num_threads),
+                            quantile_forest = quantile_forest(model$forest, data$x, data$y, data$num_threads),
                             calibration = NULL)
     cal <- switch(settings$method,
       conformal = fit_conformal(model, design_rows(model$forest, data$held_x), data$held_y, data$num_threads),
@@ -244,22 +294,28 @@ conformal_stage <- new_stage(
   },
   check = function(value, model) {
     is.list(value) && is.logical(value$splitter_uses_oob) && length(value$splitter_uses_oob) == 1 &&
-      !is.na(value$splitter_uses_oob) && is.numeric(value$spread_offset) && length(value$spread_offset) == 1 &&
-      (is.na(value$spread_offset) || (is.finite(value$spread_offset) && value$spread_offset > 0)) &&
-      (is.null(value$calibration) || conformal_calibration_ok(value$calibration))
+      !is.na(value$splitter_uses_oob) &&
+      (is.null(value$quantile_forest) || quantile_forest_ok(value$quantile_forest, model)) &&
+      # an earlier version's calibration (residual scores) leaves the model
+      # usable; predict() asks for a new calibration when intervals are wanted
+      (is.null(value$calibration) || conformal_calibration_ok(value$calibration) || !is.null(value$calibration$scores))
   },
   print_line = function(x) {
     cal <- x$conformal$calibration
     if (is.null(cal)) return(NULL)
-    paste0("  Intervals:             ", sprintf("conformal (%s, %d scores)", if (cal$method == "cv") "five fold forests" else "held-out rows",
-                                                length(cal$scores)))
+    paste0("  Intervals:             ", sprintf("conformal (%s, %d rows)", if (cal$method == "cv") "five fold forests" else "held-out rows",
+                                                as.integer(cal$rows)))
   },
   combine = function(out, parts) {
-    # out-of-bag rows of any part that chose splits make the combined ones
-    # no honest calibration either; a part's hold-out calibration describes
-    # that part's trees (predict() refuses it, naming the remedy)
+    # parts grown on the same rows (one forest grown in parts) keep a quantile
+    # forest: their training leaves side by side, in the trees' order; a
+    # part's calibration describes that part's trees (predict() refuses it,
+    # naming the remedy)
     if (!is.null(out$conformal)) {
       out$conformal$splitter_uses_oob <- any(vapply(parts, function(m) !isFALSE(m$conformal$splitter_uses_oob), TRUE))
+      qfs <- lapply(parts, function(m) m$conformal$quantile_forest)
+      same <- all(vapply(qfs, function(q) !is.null(q) && identical(q$y, qfs[[1]]$y), TRUE))
+      out$conformal["quantile_forest"] <- list(if (same) pack_quantile_forest(do.call(cbind, lapply(qfs, qf_leaves)), qfs[[1]]$y))
     }
     out
   }

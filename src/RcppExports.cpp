@@ -148,6 +148,23 @@ BEGIN_RCPP
     return R_NilValue;
 END_RCPP
 }
+// svf_leaf_quantiles
+Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector y, Rcpp::IntegerMatrix new_leaves, Rcpp::NumericVector taus, bool self, double smooth, int num_threads);
+RcppExport SEXP _svforest_svf_leaf_quantiles(SEXP train_leavesSEXP, SEXP ySEXP, SEXP new_leavesSEXP, SEXP tausSEXP, SEXP selfSEXP, SEXP smoothSEXP, SEXP num_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type train_leaves(train_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type new_leaves(new_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
+    Rcpp::traits::input_parameter< bool >::type self(selfSEXP);
+    Rcpp::traits::input_parameter< double >::type smooth(smoothSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_leaf_quantiles(train_leaves, y, new_leaves, taus, self, smooth, num_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_predict
 List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class, std::string aggregation, bool want_class_curve, bool want_tree_values, bool want_tree_sd);
 RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP, SEXP aggregationSEXP, SEXP want_class_curveSEXP, SEXP want_tree_valuesSEXP, SEXP want_tree_sdSEXP) {
@@ -352,6 +369,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 14},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
+    {"_svforest_svf_leaf_quantiles", (DL_FUNC) &_svforest_svf_leaf_quantiles, 7},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 9},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},

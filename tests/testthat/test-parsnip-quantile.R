@@ -81,8 +81,11 @@ test_that("regression mode gives conformal prediction intervals with type = 'pre
   direct <- predict(parsnip::extract_fit_engine(fit), test, type = "interval", level = 0.8)
   expect_equal(iv$.pred_lower, unname(direct[, "lower"]))
   expect_equal(iv$.pred_upper, unname(direct[, "upper"]))
-  # without calibration rows: svforest's own error, naming the remedy
+  # without a calibration: the quantile forest's own interval
   plain <- parsnip::fit(parsnip::set_engine(parsnip::rand_forest(trees = 2, mode = "regression"), "svforest",
                                             method = "rsvt"), y ~ ., data = d)
-  expect_error(predict(plain, test, type = "pred_int"), "calibrate = \"conformal\"")
+  iv <- predict(plain, test, type = "pred_int", level = 0.8)
+  direct <- predict(parsnip::extract_fit_engine(plain), test, type = "interval", level = 0.8)
+  expect_null(parsnip::extract_fit_engine(plain)$conformal$calibration)
+  expect_equal(iv$.pred_upper, unname(direct[, "upper"]))
 })

@@ -1,0 +1,147 @@
+// Quantiles of a regression forest's leaf-weighted distribution of training
+// outcomes (Meinshausen's quantile regression forest): a new row gives each
+// training row the weight (1 / ntree) * (1 / rows in the leaf) for every tree
+// where both reach the same leaf; its tau-quantile is the smallest training
+// outcome whose cumulative weight reaches tau. Worker threads touch no R data.
+#include <Rcpp.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "RcppRunner.h"
+
+namespace {
+
+// Training rows by tree and leaf, each leaf's rows in increasing order of
+// their outcome (as ranks into the sorted outcomes).
+struct LeafIndex {
+  std::vector<std::vector<int>> offsets;  // per tree: leaf id -> start in members (size max leaf + 2)
+  std::vector<std::vector<int>> members;  // per tree: outcome ranks, grouped by leaf
+};
+
+LeafIndex build_index(const int* leaves, int n, int ntree, const std::vector<int>& row_of_rank) {
+  LeafIndex ix;
+  ix.offsets.resize(ntree);
+  ix.members.resize(ntree);
+  for (int t = 0; t < ntree; ++t) {
+    const int* col = leaves + static_cast<size_t>(t) * n;
+    int max_leaf = 0;
+    for (int i = 0; i < n; ++i) {
+      if (col[i] < 0) Rcpp::stop("leaf ids must be non-negative");
+      max_leaf = std::max(max_leaf, col[i]);
+    }
+    std::vector<int>& off = ix.offsets[t];
+    off.assign(max_leaf + 2, 0);
+    for (int i = 0; i < n; ++i) ++off[col[i] + 1];
+    for (int l = 0; l <= max_leaf; ++l) off[l + 1] += off[l];
+    std::vector<int> fill(off.begin(), off.end() - 1);
+    std::vector<int>& mem = ix.members[t];
+    mem.resize(n);
+    // visiting rows in outcome order keeps each leaf's list sorted
+    for (int r = 0; r < n; ++r) mem[fill[col[row_of_rank[r]]]++] = r;
+  }
+  return ix;
+}
+
+}  // namespace
+
+// train_leaves: n x ntree leaf ids of the training rows (as predict(type =
+// "leaf") - 1); y: their outcomes; new_leaves: m x ntree leaf ids of the rows
+// to predict; taus: increasing levels in (0, 1). self: for m == n, row i of
+// new_leaves is training row i, left out of its own distribution (-1: none).
+// [[Rcpp::export(.svf_leaf_quantiles)]]
+Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector y,
+                                       Rcpp::IntegerMatrix new_leaves, Rcpp::NumericVector taus, bool self,
+                                       double smooth, int num_threads) {
+  const int n = train_leaves.nrow(), ntree = train_leaves.ncol(), m = new_leaves.nrow(), nt = taus.size();
+  if (y.size() != n || new_leaves.ncol() != ntree || n < 1) Rcpp::stop("leaf matrices and outcomes do not match");
+  if (self && m != n) Rcpp::stop("self = TRUE needs the training rows' own leaves");
+  std::vector<int> row_of_rank(n);
+  for (int i = 0; i < n; ++i) row_of_rank[i] = i;
+  std::vector<double> yv(y.begin(), y.end());
+  std::stable_sort(row_of_rank.begin(), row_of_rank.end(), [&](int a, int b) { return yv[a] < yv[b]; });
+  std::vector<int> rank_of_row(n);
+  std::vector<double> sorted_y(n);
+  for (int r = 0; r < n; ++r) {
+    rank_of_row[row_of_rank[r]] = r;
+    sorted_y[r] = yv[row_of_rank[r]];
+  }
+  // smooth: each distinct outcome's weight spread evenly between the
+  // midpoints to its neighbouring distinct training outcomes, so quantiles of
+  // discrete outcomes (counts, grades) fall between values and the weighted
+  // distribution has no atoms; continuous outcomes barely move
+  std::vector<double> lo(n), hi(n);
+  for (int r = 0; r < n;) {
+    int e = r;
+    while (e < n && sorted_y[e] == sorted_y[r]) ++e;
+    const double below = r > 0 ? sorted_y[r] - smooth * (sorted_y[r] - sorted_y[r - 1]) : sorted_y[r];
+    const double above = e < n ? sorted_y[r] + smooth * (sorted_y[e] - sorted_y[r]) : sorted_y[r];
+    for (int k = r; k < e; ++k) {
+      lo[k] = below;
+      hi[k] = above;
+    }
+    r = e;
+  }
+  LeafIndex ix = build_index(train_leaves.begin(), n, ntree, row_of_rank);
+  const int* nl = new_leaves.begin();
+  std::vector<double> tau(taus.begin(), taus.end());
+  std::vector<double> out(static_cast<size_t>(m) * nt, NA_REAL);
+  const int block = 256;
+  const int blocks = (m + block - 1) / block;
+  auto task = [&](size_t b) {
+    std::vector<std::pair<int, double>> w;
+    for (int i = static_cast<int>(b) * block; i < std::min(m, static_cast<int>(b + 1) * block); ++i) {
+      w.clear();
+      int used = 0;
+      for (int t = 0; t < ntree; ++t) {
+        const int leaf = nl[static_cast<size_t>(t) * m + i];
+        const std::vector<int>& off = ix.offsets[t];
+        if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
+        int start = off[leaf], end = off[leaf + 1];
+        int size = end - start - (self ? 1 : 0);  // a training row is always in its own leaf
+        if (size <= 0) continue;
+        ++used;
+        const double share = 1.0 / size;
+        for (int k = start; k < end; ++k) {
+          const int r = ix.members[t][k];
+          if (self && r == rank_of_row[i]) continue;
+          w.emplace_back(r, share);
+        }
+      }
+      if (used == 0) continue;
+      std::sort(w.begin(), w.end());
+      double cum = 0;
+      size_t k = 0;
+      for (int j = 0; j < nt; ++j) {
+        // the smallest outcome whose cumulative weight reaches tau
+        const double target = tau[j] * used * (1 - 1e-12);
+        double value;
+        if (smooth <= 0) {
+          while (k < w.size() && cum + w[k].second < target) cum += w[k++].second;
+          value = sorted_y[w[std::min(k, w.size() - 1)].first];
+        } else {
+          // the group of entries with the same outcome value that holds target
+          for (;;) {
+            size_t e = k;
+            double mass = 0;
+            while (e < w.size() && sorted_y[w[e].first] == sorted_y[w[k].first]) mass += w[e++].second;
+            if (cum + mass >= target || e >= w.size()) {
+              const int r = w[k].first;
+              value = lo[r] + (hi[r] - lo[r]) * std::min(1.0, std::max(0.0, (target - cum) / mass));
+              break;
+            }
+            cum += mass;
+            k = e;
+          }
+        }
+        out[static_cast<size_t>(j) * m + i] = value;
+      }
+    }
+  };
+  RcppRunner runner(num_threads, false);
+  runner.run(blocks, task);
+  Rcpp::NumericMatrix res(m, nt);
+  std::copy(out.begin(), out.end(), res.begin());
+  return res;
+}
