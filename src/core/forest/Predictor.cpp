@@ -21,8 +21,9 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
                  const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
                  double* dist, double* confidence, int* leaf_out) {
   const double* values = scratch.values;
-  const int leaf = values ? route(tree, shape.p, [values](int col) { return values[col]; }, scratch.route)
-                       : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
+  const int leaf = values && scratch.flat ? route_flat(scratch.flat, tree, shape.p, values, scratch.route)
+                   : values ? route(tree, shape.p, [values](int col) { return values[col]; }, scratch.route)
+                            : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
   if (leaf_out) *leaf_out = leaf;
   const LeafModel& model = readers[tree.leaf_kind[leaf]];
   const feature_node* scaled = model.reads_row() ? rows.scaled_row(row, scaling, scratch.row) : nullptr;
@@ -67,6 +68,9 @@ struct RowTally {
 };
 
 constexpr size_t kRowBlock = 32;
+// Packed nodes take 32 bytes each; above this many in the forest prediction
+// reads the saved layout instead of holding a packed copy.
+constexpr size_t kMaxFlatNodes = size_t(1) << 22;
 
 }  // namespace
 
@@ -76,6 +80,10 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
   const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
   const bool want_confidence = (out.cls || out.class_curve) && out.aggregation == Aggregation::MaxConfidence;
+  size_t total_nodes = 0;
+  for (const TreeView& t : forest.trees) total_nodes += t.n_nodes;
+  std::vector<std::vector<FlatNode>> flat(total_nodes <= kMaxFlatNodes ? ntree : 0);
+  for (size_t t = 0; t < flat.size(); ++t) flat[t] = flatten(forest.trees[t]);
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
     std::vector<double> dist(outputs), values(kRowBlock * p);
@@ -89,6 +97,7 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         gathered[b] = rows.gather(first + b, p, values.data() + b * p);
       }
       for (size_t t = 0; t < ntree; ++t) {
+        scratch.flat = flat.empty() ? nullptr : flat[t].data();
         for (size_t b = 0; b < m; ++b) {
           const size_t i = first + b;
           RowTally& row = tallies[b];

@@ -9,6 +9,7 @@
 #include "data/RowSource.h"
 #include "data/Scaling.h"
 #include "leaves/LeafModel.h"
+#include "tree/FlatTree.h"
 #include "tree/Tree.h"
 
 namespace svf {
@@ -56,6 +57,8 @@ struct PredictScratch {
   // When not null: the p values of the row being predicted (gathered by
   // RowSource::gather), read by routing in place of the source.
   const double* values = nullptr;
+  // With values: the tree's packed nodes (tree/FlatTree.h), or null.
+  const FlatNode* flat = nullptr;
 };
 
 // One tree, one row: the leaf's class distribution in dist, its class (the
