@@ -124,3 +124,24 @@ test_that("random byte damage to compact trees gives an error or a prediction, n
   }
   expect_true("error" %in% outcomes)
 })
+
+test_that("an oblique split's predictors saved as a bit mask are checked against the predictors", {
+  fit <- fit_method("psvm", Species ~ ., data = iris)
+  varint <- function(v) {  # zigzag varint of one integer, as the engine writes it
+    z <- if (v < 0) -2 * v - 1 else 2 * v
+    out <- raw()
+    while (z >= 128) { out <- c(out, as.raw(z %% 128 + 128)); z <- z %/% 128 }
+    c(out, as.raw(z))
+  }
+  t <- fit$forest$trees[[1]]
+  first_end <- which(as.integer(t$split_int) < 128)[1]
+  # the root's plane is saved as one negative code (-mask) ...
+  root <- tree_describe(fit$forest, t, "split", 1L)[[1]]
+  expect_identical(t$split_int[seq_len(first_end)], varint(-sum(2^as.vector(root$vars))))
+  # ... so a mask naming a predictor the model lacks (bit 10 of 4) is damage
+  bad <- t
+  bad$split_int <- c(varint(-2^10), t$split_int[-seq_len(first_end)])
+  m <- fit
+  m$forest$trees[[1]] <- bad
+  expect_error(predict(m, iris, num_threads = 1), "tree 1 is damaged: node 0: splits on predictor 10")
+})

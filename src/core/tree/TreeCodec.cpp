@@ -61,12 +61,49 @@ CompactTreeView view_of(const CompactTree& c) {
   return v;
 }
 
+namespace {
+
+// Oblique splits on at most kMaskBits predictors, ascending (PSVM's planes),
+// store their predictors as one negative code, -(bit mask); any other
+// split stores its integers as they are (an oblique split's first, its
+// count, is positive).
+const int kMaskBits = 31;
+
+void put_split_ints(int kind, const int* ints, size_t p, std::vector<unsigned char>& out) {
+  if (kind == kSplitOblique && p <= static_cast<size_t>(kMaskBits)) {
+    uint32_t mask = 0;
+    bool ascending = true;
+    for (int k = 0; k < ints[0]; ++k) {
+      if (k > 0 && ints[1 + k] <= ints[k]) ascending = false;
+      if (ints[1 + k] >= 0 && ints[1 + k] < kMaskBits) mask |= 1u << ints[1 + k];
+      else ascending = false;
+    }
+    if (ascending && mask > 0) {
+      put_varint(out, -static_cast<int>(mask));
+      return;
+    }
+  }
+  const size_t n = split_int_length(kind, ints);
+  for (size_t i = 0; i < n; ++i) put_varint(out, ints[i]);
+}
+
+}  // namespace
+
 bool compact_tree(const Tree& t, size_t p, CompactTree& out) {
   out = CompactTree();
   out.n_nodes = static_cast<int>(t.left_child.size());
   out.n_leaves = static_cast<int>(t.leaf_kind.size());
   for (int k : t.split_kind) put_varint(out.split_kind, k);
-  for (int v : t.split_int) put_varint(out.split_int, v);
+  // split integers in preorder (the order decoding reads them in)
+  std::vector<int> stack(out.n_nodes > 0 ? 1 : 0, 0);
+  while (!stack.empty()) {
+    const int node = stack.back();
+    stack.pop_back();
+    if (t.split_kind[node] == -1) continue;
+    put_split_ints(t.split_kind[node], t.split_int.data() + t.split_int_start[node], p, out.split_int);
+    stack.push_back(t.right_child[node]);
+    stack.push_back(t.left_child[node]);
+  }
   out.split_real = t.split_real;
   const size_t L = t.leaf_kind.size();
   for (size_t l = 0; l < L; ++l) {
@@ -122,32 +159,50 @@ std::string derive_nodes(const std::vector<int>& split_kind, long n_leaves, std:
 
 namespace {
 
-// Split payload offsets, in preorder of the split nodes (reals: the
-// payloads' doubles, n_real of them).
-std::string split_offsets(const std::vector<int>& left, size_t p, const double* reals, size_t n_real, Tree& t) {
-  const size_t N = t.split_kind.size(), n_int = t.split_int.size();
+// The split integers (from their codes, put_split_ints()) and payload
+// offsets, in preorder of the split nodes (reals: the payloads' doubles,
+// n_real of them).
+std::string split_offsets(const std::vector<int>& left, size_t p, const std::vector<int>& codes,
+                          const double* reals, size_t n_real, Tree& t) {
+  const size_t N = t.split_kind.size();
+  t.split_int.clear();
+  t.split_int.reserve(codes.size());
   t.split_int_start.assign(N, -1);
   t.split_real_start.assign(N, -1);
-  size_t ipos = 0, rpos = 0;
+  size_t cpos = 0, rpos = 0;
   std::vector<int> stack(1, 0);
   while (!stack.empty()) {
     const int node = stack.back();
     stack.pop_back();
     const int kind = t.split_kind[node];
     if (kind == -1) continue;
-    if (ipos > n_int || rpos > n_real) return "split payloads are out of range";
+    const std::string at = "node " + std::to_string(node) + ": ";
+    if (cpos >= codes.size()) return at + "split payloads are out of range";
+    const size_t ipos = t.split_int.size();
+    if (kind == kSplitOblique && codes[cpos] < 0) {
+      if (codes[cpos] < -2147483647 || p > static_cast<size_t>(kMaskBits)) return at + "oblique split predictors out of range";
+      const uint32_t mask = static_cast<uint32_t>(-codes[cpos++]);
+      t.split_int.push_back(0);
+      for (int j = 0; j < kMaskBits; ++j)
+        if ((mask >> j) & 1u) t.split_int.push_back(j);
+      t.split_int[ipos] = static_cast<int>(t.split_int.size() - ipos - 1);
+    } else {
+      const std::string problem = check_split(kind, codes.data() + cpos, codes.size() - cpos, reals + rpos, n_real - rpos, p);
+      if (!problem.empty()) return at + problem;
+      const size_t n = split_int_length(kind, codes.data() + cpos);
+      t.split_int.insert(t.split_int.end(), codes.begin() + cpos, codes.begin() + cpos + n);
+      cpos += n;
+    }
     const int* ints = t.split_int.data() + ipos;
-    const std::string problem =
-        check_split(kind, ints, n_int - ipos, reals + rpos, n_real - rpos, p);
-    if (!problem.empty()) return "node " + std::to_string(node) + ": " + problem;
+    const std::string problem = check_split(kind, ints, t.split_int.size() - ipos, reals + rpos, n_real - rpos, p);
+    if (!problem.empty()) return at + problem;
     t.split_int_start[node] = static_cast<int>(ipos);
     t.split_real_start[node] = static_cast<int>(rpos);
     rpos += split_real_length(kind, ints, p);
-    ipos += split_int_length(kind, ints);
     stack.push_back(left[node] + 1);
     stack.push_back(left[node]);
   }
-  if (ipos != n_int || rpos != n_real) return "split payloads do not fill their arrays";
+  if (cpos != codes.size() || rpos != n_real) return "split payloads do not fill their arrays";
   return "";
 }
 
@@ -172,7 +227,8 @@ std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t, bool copy_r
   if (c.n_nodes < 1 || c.n_leaves < 1 || c.n_nodes > 2147483646L || c.n_leaves > c.n_nodes)
     return "node or leaf count out of range";
   if (!get_varints(c.split_kind, c.n_nodes, t.split_kind)) return "split kinds are damaged";
-  if (!get_varints(c.split_int, -1, t.split_int)) return "split integers are damaged";
+  std::vector<int> codes;
+  if (!get_varints(c.split_int, -1, codes)) return "split integers are damaged";
   if (copy_reals) t.split_real.assign(c.split_real, c.split_real + c.n_split_real);
   std::vector<int> int_length, real_length;
   if (!get_varints(c.leaf_kind, c.n_leaves, t.leaf_kind) || !get_varints(c.leaf_size, c.n_leaves, t.leaf_size) ||
@@ -181,7 +237,7 @@ std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t, bool copy_r
     return "leaf arrays are damaged";
   if (copy_reals) t.leaf_real.assign(c.leaf_real, c.leaf_real + c.n_leaf_real);
   std::string problem = derive_nodes(t.split_kind, c.n_leaves, t.left_child, t.right_child, t.leaf_id);
-  if (problem.empty()) problem = split_offsets(t.left_child, p, c.split_real, c.n_split_real, t);
+  if (problem.empty()) problem = split_offsets(t.left_child, p, codes, c.split_real, c.n_split_real, t);
   if (problem.empty()) problem = leaf_offsets(int_length, t.leaf_int.size(), t.leaf_int_start);
   if (problem.empty()) problem = leaf_offsets(real_length, c.n_leaf_real, t.leaf_real_start);
   return problem;

@@ -8,8 +8,9 @@
 //   - per leaf its kind, size and payload lengths (the offsets are their
 //     running sums).
 //   - the payloads: integers as zigzag varints (1 byte for values in
-//     -64..63, most of them: predictor numbers, class numbers and counts),
-//     doubles as they are (routing and predictions stay bit for bit).
+//     -64..63, most of them: predictor numbers, class numbers and counts;
+//     an oblique split's ascending predictors, on at most 31, as one bit
+//     mask), doubles as they are (routing and predictions stay bit for bit).
 // A tree not in that order (no grower writes one, but a model could hold
 // one) is saved in the plain layout of Tree.h instead; both are read.
 #ifndef SVFOREST_TREECODEC_H
