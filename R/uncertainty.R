@@ -190,7 +190,8 @@ conformal_quantiles <- function(object, leaves, cal, tau, num_threads) {
   qf <- object$conformal$quantile_forest
   if (is.null(qf) || !identical(as.integer(qf$ntree), ncol(leaves))) {
     stop(if (is.null(qf)) "This model holds no quantile forest (the leaves of its training rows: fitted by an older version, or combined from parts grown on different rows); refit it for quantiles and intervals."
-         else "The model's quantile forest does not match its trees.", call. = FALSE)
+         else sprintf("The model's quantile forest describes %d trees and the model has %d (trees removed after the fit); refit it for quantiles and intervals.",
+                      as.integer(qf$ntree), ncol(leaves)), call. = FALSE)
   }
   at <- tau
   shift <- double(length(tau))
@@ -252,8 +253,10 @@ conformal_calibration_ok <- function(cal) {
 # A stored quantile forest: the training outcomes and their leaves in every
 # tree (pack_quantile_forest()).
 quantile_forest_ok <- function(qf, model) {
+  # its own tree count: a model whose trees were subset (multi_predict(),
+  # first k trees) stays usable, and predict() refuses its quantiles
   if (!is.list(qf) || !is.double(qf$y) || length(qf$y) < 1 || !all(is.finite(qf$y)) ||
-      !isTRUE(all.equal(qf$ntree, model$ntree))) return(FALSE)
+      !is.numeric(qf$ntree) || length(qf$ntree) != 1 || !isTRUE(qf$ntree >= 1)) return(FALSE)
   if (!is.null(qf$leaves16)) return(is.raw(qf$leaves16) && length(qf$leaves16) == 2 * length(qf$y) * qf$ntree)
   leaves <- qf[["leaves"]]
   is.integer(leaves) && is.matrix(leaves) && identical(dim(leaves), c(length(qf$y), as.integer(qf$ntree))) &&

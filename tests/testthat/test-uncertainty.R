@@ -192,6 +192,12 @@ test_that("every regression fit gives quantile forest intervals without a calibr
   broken <- fits$default
   broken$conformal$quantile_forest$leaves16 <- broken$conformal$quantile_forest$leaves16[-1]
   expect_error(predict(broken, te, type = "interval"), "'conformal' is damaged")
+  # trees removed after the fit: the model still predicts, its quantiles are refused
+  sub <- fits$default
+  sub$forest$trees <- sub$forest$trees[1:10]
+  sub$ntree <- 10L
+  expect_length(predict(sub, te[1:3, ]), 3)
+  expect_error(predict(sub, te, type = "interval"), "describes 30 trees and the model has 10")
   old <- fits$default
   old$conformal$quantile_forest <- NULL
   expect_error(predict(old, te, type = "quantiles"), "holds no quantile forest")
