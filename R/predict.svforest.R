@@ -198,8 +198,7 @@ predict.svforest <- function(object, newdata,
   predict_chunked(object, newdata, type, num_threads)
 }
 
-# Prediction of `type` (also the internal "leaf_fit": n x (1 + ntree), the
-# prediction, then the leaf (0-based) of each tree) in chunks of rows.
+# Prediction of `type` in chunks of rows.
 predict_chunked <- function(object, newdata, type, num_threads) {
   n <- NROW(newdata)
   lev <- object$levels
@@ -217,8 +216,7 @@ predict_chunked <- function(object, newdata, type, num_threads) {
     prob = matrix(0, n, K, dimnames = list(NULL, lev)),
     votes = matrix(0L, n, K, dimnames = list(NULL, lev)),
     leaf = matrix(0L, n, ntree),
-    trees = if (K == 0) matrix(0, n, ntree) else structure(matrix(0L, n, ntree), levels = lev),
-    leaf_fit = matrix(0, n, ntree + 1))
+    trees = if (K == 0) matrix(0, n, ntree) else structure(matrix(0L, n, ntree), levels = lev))
   for (start in seq(1, n, by = chunk)) {
     idx <- start:min(n, start + chunk - 1)
     res <- predict_rows(object, slice_rows(newdata, idx), type, num_threads)
@@ -241,14 +239,15 @@ predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
   regression <- identical(object$type, "regression")
   # the class by the model's aggregation, decided in the engine (R/aggregation.R)
-  res <- .svf_predict(object$forest, data, num_threads, type %in% c("leaf", "leaf_fit"), type == "trees" && !regression,
+  res <- .svf_predict(object$forest, data, num_threads, type %in% c("leaf", "leaf0"), type == "trees" && !regression,
                       if (type == "class") object$params$aggregation else "", FALSE,
                       type == "trees" && regression, FALSE)
   lev <- object$levels
   switch(type,
     trees = if (regression) res$tree_values * object$outcome_scale + object$outcome_center
             else structure(res$tree_class + 1L, levels = lev),
-    leaf_fit = cbind(res$prob[, 1] * object$outcome_scale + object$outcome_center, res$leaves),
+    # internal (R/uncertainty.R): the leaves, 0-based, with the predictions as attribute "fit"
+    leaf0 = structure(res$leaves, fit = res$prob[, 1] * object$outcome_scale + object$outcome_center),
     response = res$prob[, 1] * object$outcome_scale + object$outcome_center,
     class = factor(lev[res$class + 1L], levels = lev),
     prob = {

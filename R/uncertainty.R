@@ -227,16 +227,28 @@ check_level <- function(level) {
   as.double(level)
 }
 
-# Quantiles or intervals of a regression forest for `newdata` (predict()).
+# Quantiles or intervals of a regression forest for `newdata` (predict()),
+# in chunks of rows (as predict_chunked()): one engine pass gives each
+# chunk's leaves and predictions, whose quantiles are computed at once, so
+# no leaf matrix of all rows is ever held.
 predict_uncertainty <- function(object, newdata, type, quantiles, level, num_threads) {
   cal <- conformal_calibration(object)
-  lf <- predict_chunked(object, newdata, "leaf_fit", num_threads)  # R/predict.svforest.R
-  leaves <- lf[, -1, drop = FALSE]
-  storage.mode(leaves) <- "integer"
   threads <- engine_threads(resolve_threads(num_threads))
-  if (type == "quantiles") return(conformal_quantiles(object, leaves, cal, quantiles, threads))
-  q <- conformal_quantiles(object, leaves, cal, c((1 - level) / 2, (1 + level) / 2), threads)
-  out <- cbind(fit = lf[, 1], lower = q[, 1], upper = q[, 2])
+  taus <- if (type == "quantiles") quantiles else c((1 - level) / 2, (1 + level) / 2)
+  n <- NROW(newdata)
+  chunk <- predict_chunk_rows(object)  # R/predict.svforest.R
+  if (!is.data.frame(newdata) && !is.matrix(newdata) && !inherits(newdata, "Matrix")) chunk <- Inf
+  q <- matrix(0, n, length(taus), dimnames = list(NULL, quantile_names(taus)))
+  fit <- double(n)
+  for (start in if (n > 0) seq(1, n, by = min(n, chunk)) else integer()) {
+    idx <- start:min(n, start + chunk - 1)
+    rows <- if (length(idx) == n) newdata else slice_rows(newdata, idx)
+    leaves <- predict_rows(object, rows, "leaf0", num_threads)
+    q[idx, ] <- conformal_quantiles(object, leaves, cal, taus, threads)
+    fit[idx] <- attr(leaves, "fit")
+  }
+  if (type == "quantiles") return(q)
+  out <- cbind(fit = fit, lower = q[, 1], upper = q[, 2])
   attr(out, "level") <- level
   out
 }

@@ -127,7 +127,17 @@ say(sprintf("svforest %s, method %s, %d threads, %d seeds; %s\n", utils::package
             if (is.null(method)) sprintf("default (%s)", svforest:::default_method("regression")) else method,
             threads, n_seeds, format(Sys.time(), tz = "UTC", usetz = TRUE)))
 rows <- list()
-for (name in chosen) {
+merge_files <- a$value("merge")
+if (length(merge_files)) {
+  merged <- do.call(rbind, lapply(merge_files, utils::read.csv))
+  merged <- merged[!duplicated(merged[c("dataset", "seed", "model")], fromLast = TRUE), ]
+  merged <- merged[order(match(merged$dataset, regression_sets), merged$seed, merged$model), ]
+  chosen <- intersect(regression_sets, merged$dataset)
+  seeds <- sort(unique(merged$seed))
+  n_seeds <- length(seeds)
+  rows <- split(merged, seq_len(nrow(merged)))
+}
+for (name in if (length(merge_files)) character() else chosen) {
   base <- tryCatch(registry[[name]]$load(), error = function(e) { say(name, ": skipped (", conditionMessage(e), ")\n"); NULL })
   if (is.null(base)) next
   for (seed in seeds) {

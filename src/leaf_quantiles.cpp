@@ -44,6 +44,39 @@ LeafIndex build_index(const int* leaves, int n, int ntree, const std::vector<int
   return ix;
 }
 
+// The quantiles at increasing levels `tau` of one row's weighted outcome
+// ranks `w` (sorted by rank; weights summing to `used`), written to out[j * m].
+void row_quantiles(const std::vector<std::pair<int, double>>& w, int used, const std::vector<double>& tau,
+                   double smooth, const std::vector<double>& sorted_y, const std::vector<double>& lo,
+                   const std::vector<double>& hi, double* out, int m) {
+  double cum = 0;
+  size_t k = 0;
+  for (size_t j = 0; j < tau.size(); ++j) {
+    // the smallest outcome whose cumulative weight reaches tau
+    const double target = tau[j] * used * (1 - 1e-12);
+    double value;
+    if (smooth <= 0) {
+      while (k < w.size() && cum + w[k].second < target) cum += w[k++].second;
+      value = sorted_y[w[std::min(k, w.size() - 1)].first];
+    } else {
+      // the group of entries with the same outcome value that holds target
+      for (;;) {
+        size_t e = k;
+        double mass = 0;
+        while (e < w.size() && sorted_y[w[e].first] == sorted_y[w[k].first]) mass += w[e++].second;
+        if (cum + mass >= target || e >= w.size()) {
+          const int r = w[k].first;
+          value = lo[r] + (hi[r] - lo[r]) * std::min(1.0, std::max(0.0, (target - cum) / mass));
+          break;
+        }
+        cum += mass;
+        k = e;
+      }
+    }
+    out[j * static_cast<size_t>(m)] = value;
+  }
+}
+
 }  // namespace
 
 // train_leaves: n x ntree leaf ids of the training rows (as predict(type =
@@ -91,6 +124,7 @@ Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::N
   const int blocks = (m + block - 1) / block;
   auto task = [&](size_t b) {
     std::vector<std::pair<int, double>> w;
+    std::vector<double> acc;  // dense weights by outcome rank (few training rows)
     for (int i = static_cast<int>(b) * block; i < std::min(m, static_cast<int>(b + 1) * block); ++i) {
       w.clear();
       int used = 0;
@@ -110,33 +144,22 @@ Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::N
         }
       }
       if (used == 0) continue;
-      std::sort(w.begin(), w.end());
-      double cum = 0;
-      size_t k = 0;
-      for (int j = 0; j < nt; ++j) {
-        // the smallest outcome whose cumulative weight reaches tau
-        const double target = tau[j] * used * (1 - 1e-12);
-        double value;
-        if (smooth <= 0) {
-          while (k < w.size() && cum + w[k].second < target) cum += w[k++].second;
-          value = sorted_y[w[std::min(k, w.size() - 1)].first];
-        } else {
-          // the group of entries with the same outcome value that holds target
-          for (;;) {
-            size_t e = k;
-            double mass = 0;
-            while (e < w.size() && sorted_y[w[e].first] == sorted_y[w[k].first]) mass += w[e++].second;
-            if (cum + mass >= target || e >= w.size()) {
-              const int r = w[k].first;
-              value = lo[r] + (hi[r] - lo[r]) * std::min(1.0, std::max(0.0, (target - cum) / mass));
-              break;
-            }
-            cum += mass;
-            k = e;
+      if (static_cast<size_t>(n) <= 8 * w.size()) {
+        // ordering by a pass over all ranks beats sorting when the training
+        // rows are few next to the row's leaf entries
+        if (acc.empty()) acc.assign(n, 0.0);
+        for (const auto& e : w) acc[e.first] += e.second;
+        w.clear();
+        for (int r = 0; r < n; ++r) {
+          if (acc[r] != 0) {
+            w.emplace_back(r, acc[r]);
+            acc[r] = 0;
           }
         }
-        out[static_cast<size_t>(j) * m + i] = value;
+      } else {
+        std::sort(w.begin(), w.end());
       }
+      row_quantiles(w, used, tau, smooth, sorted_y, lo, hi, &out[i], m);
     }
   };
   RcppRunner runner(num_threads, false);

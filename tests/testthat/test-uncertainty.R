@@ -115,6 +115,11 @@ test_that("quantiles are the quantile forest's: leaf-weighted training outcomes,
   taus <- c(0.05, 0.3, 0.5, 0.77, 0.95)
   expect_equal(unname(predict(fit, te, type = "quantiles", quantiles = taus)),
                reference_quantiles(qf$leaves, qf$y, leaves, taus, 0.05), tolerance = 1e-12)
+  # more trees: the row's entries are ordered by a pass over all ranks, with the same quantiles
+  wide <- svforest(y ~ ., tr, ntree = 60, seed = 2, num_threads = 2)
+  expect_equal(unname(predict(wide, te, type = "quantiles", quantiles = taus)),
+               reference_quantiles(svforest:::qf_leaves(wide$conformal$quantile_forest), tr$y,
+                                   predict(wide, te, type = "leaf") - 1L, taus, 0.05), tolerance = 1e-12)
   # discrete outcomes: the quantiles fall beside the grades, never between two far from both
   q <- predict(fit, te, type = "quantiles", quantiles = taus)
   expect_true(all(abs(q - round(q)) <= 0.15))
