@@ -104,27 +104,36 @@ bool affine_goes_left(const double* v, int r, int k, size_t p, Get get, double* 
   return residual(ma, ua) <= residual(mb, ub);
 }
 
-// Projected rule on payload v = [P_A, P_B] (dim x p each, column-major);
-// a is scratch of length 2 dim.
+// Adds the row's projections through P_A and P_B (dim x p each,
+// column-major) to a[0..k) and a[k..2k), and returns the squared norms of
+// the two sums in ea and eb. Zero values are skipped (sparse rows).
 template <typename Get>
-bool projected_goes_left(const double* v, int k, size_t p, Get get, double* a) {
-  std::fill(a, a + 2 * k, 0.0);
-  const double* pb = v + p * k;
+void projected_norms(const double* pa, const double* pb, int k, size_t p, Get get, double* a, double& ea,
+                     double& eb) {
   for (size_t j = 0; j < p; ++j) {
     const double xj = get(static_cast<int>(j));
     if (xj == 0.0) continue;
-    const double* aj = v + j * k;
+    const double* aj = pa + j * k;
     const double* bj = pb + j * k;
     for (int i = 0; i < k; ++i) {
       a[i] += aj[i] * xj;
       a[k + i] += bj[i] * xj;
     }
   }
-  double ea = 0.0, eb = 0.0;
+  ea = eb = 0.0;
   for (int i = 0; i < k; ++i) {
     ea += a[i] * a[i];
     eb += a[k + i] * a[k + i];
   }
+}
+
+// Projected rule on payload v = [P_A, P_B] (dim x p each, column-major);
+// a is scratch of length 2 dim.
+template <typename Get>
+bool projected_goes_left(const double* v, int k, size_t p, Get get, double* a) {
+  std::fill(a, a + 2 * k, 0.0);
+  double ea, eb;
+  projected_norms(v, v + p * k, k, p, get, a, ea, eb);
   return ea >= eb;
 }
 
@@ -137,7 +146,6 @@ bool projected_affine_goes_left(const double* v, int k, size_t p, Get get, doubl
   const double* ba = v + p + 1;
   const double* bb = ba + k;
   const double* pa = bb + k;
-  const double* pb = pa + p * k;
   for (int i = 0; i < k; ++i) {
     a[i] = -ba[i];
     a[k + i] = -bb[i];
@@ -145,20 +153,10 @@ bool projected_affine_goes_left(const double* v, int k, size_t p, Get get, doubl
   double wx = 0.0;
   for (size_t j = 0; j < p; ++j) {
     const double xj = get(static_cast<int>(j));
-    if (xj == 0.0) continue;
-    wx += w[j] * xj;
-    const double* aj = pa + j * k;
-    const double* bj = pb + j * k;
-    for (int i = 0; i < k; ++i) {
-      a[i] += aj[i] * xj;
-      a[k + i] += bj[i] * xj;
-    }
+    if (xj != 0.0) wx += w[j] * xj;
   }
-  double ea = 0.0, eb = 0.0;
-  for (int i = 0; i < k; ++i) {
-    ea += a[i] * a[i];
-    eb += a[k + i] * a[k + i];
-  }
+  double ea, eb;
+  projected_norms(pa, pa + p * k, k, p, get, a, ea, eb);
   return e - 2.0 * wx - ea + eb <= 0.0;
 }
 
