@@ -125,6 +125,14 @@ bench_as_matrix <- function(df) {
   m
 }
 
+# How many splits score a set with `n_test` test rows: "auto" gives
+# min(10, ceiling(1000 / n_test)), so that about 1,000 test rows or more
+# stand behind each figure; a number gives that many.
+bench_n_splits <- function(n_test, arg = "auto") {
+  if (!identical(arg, "auto")) return(max(1L, as.integer(arg)))
+  as.integer(min(10, ceiling(1000 / n_test)))
+}
+
 # Stratified split, about `frac` of each class to training (at least one row),
 # with its own seed; the caller's random state is left as it was.
 bench_split_stratified <- function(x, y, frac = 2 / 3, seed = 2024L) {

@@ -94,10 +94,7 @@ impute_like <- function(train, test, cols) {
 
 # The number of splits of a set (see the header) and split r of it: r = 1
 # the registry's, r > 1 a re-split of the pooled rows.
-n_splits <- function(n_test) {
-  if (splits_arg != "auto") return(max(1L, as.integer(splits_arg)))
-  as.integer(min(10, ceiling(1000 / n_test)))
-}
+n_splits <- function(n_test) bench_n_splits(n_test, splits_arg)
 resplit <- function(s, r) {
   if (r == 1L) return(s)
   all <- rbind(s$train, s$test)

@@ -5,7 +5,7 @@
 #
 # Usage (from the repository root):
 #   Rscript bench/uncertainty_bench.R [data folder] [--only=friedman1,boston] [--threads=2]
-#                                     [--seeds=1,2,3] [--no-grf] [--method=rsvf] [--calibrate=cv]
+#                                     [--seeds=1,2,3] [--splits=auto|N] [--no-grf] [--method=rsvf] [--calibrate=cv]
 #                                     [--args=name:value,...] [--no-timing] [--out=uncertainty_bench]
 # svforest: svforest(y ~ ., train, calibrate = "cv", seed = seed) with the
 # default method: quantiles of the forest's leaf-weighted training outcomes,
@@ -16,8 +16,14 @@
 # Splits: seed 1 is the registry's own split (the harness's); seed s > 1
 # pools the registry's training and test rows and draws a new split of the
 # same sizes with set.seed(s) (Friedman sets: the registry's rows, pooled
-# likewise). Every model gets the same rows per seed, and the seed as its
-# own seed. svforest takes the data frames as they are (factors, missing
+# likewise). A set with few test rows cannot tell 90% coverage from 93% on
+# one split (one row of airquality's 39 is 2.6 points), so with
+# --splits=auto (the default, as in the harness) each seed scores
+# min(10, ceiling(1000 / test rows)) splits: the seed's split above, then
+# re-splits of the pooled rows of the same sizes drawn with
+# set.seed(1000 * seed + r), r = 2, 3, ... Every model gets the same rows
+# per split, and the seed as its own seed. Figures per seed are means over
+# its splits; per set, means over seeds. svforest takes the data frames as they are (factors, missing
 # values); ranger and grf get the training medians and most frequent levels
 # in place of missing values and indicator columns (model.matrix) for
 # factors, as in the harness. Test rows with a factor level unseen in
@@ -42,6 +48,7 @@ n_seeds <- length(seeds)
 method <- if (length(a$value("method"))) a$value("method") else NULL  # NULL: svforest's default
 calibrate <- if (length(a$value("calibrate"))) a$value("calibrate") else "cv"
 out_name <- if (length(a$value("out"))) a$value("out") else "uncertainty_bench"
+splits_arg <- if (length(a$value("splits"))) a$value("splits") else "auto"
 extra <- list()
 for (kv in a$value("args")) {  # --args=name:value,... extra svforest arguments (numbers or text)
   parts <- strsplit(kv, ":", fixed = TRUE)[[1]]
@@ -58,12 +65,12 @@ regression_sets <- names(registry)[vapply(registry, function(r) r$task == "regre
 chosen <- if (length(a$only)) intersect(a$only, regression_sets) else regression_sets
 taus <- c(0.05, 0.5, 0.95)
 
-# The split of `seed`: the registry's for seed 1, else the pooled rows split
-# anew with the same training size.
-seed_split <- function(s, seed) {
-  if (seed != 1) {
+# Split r of `seed`: the registry's for seed 1 and r = 1, else the pooled
+# rows split anew with the same training size.
+seed_split <- function(s, seed, r = 1L) {
+  if (seed != 1 || r != 1) {
     all <- rbind(s$train, s$test)
-    set.seed(seed)
+    set.seed(if (r == 1) seed else 1000L * seed + r)
     tr <- sort(sample.int(nrow(all), nrow(s$train)))
     s$train <- all[tr, , drop = FALSE]
     s$test <- all[-tr, , drop = FALSE]
@@ -130,8 +137,9 @@ rows <- list()
 merge_files <- a$value("merge")
 if (length(merge_files)) {
   merged <- do.call(rbind, lapply(merge_files, utils::read.csv))
-  merged <- merged[!duplicated(merged[c("dataset", "seed", "model")], fromLast = TRUE), ]
-  merged <- merged[order(match(merged$dataset, regression_sets), merged$seed, merged$model), ]
+  if (is.null(merged$split)) merged$split <- 1L
+  merged <- merged[!duplicated(merged[c("dataset", "seed", "split", "model")], fromLast = TRUE), ]
+  merged <- merged[order(match(merged$dataset, regression_sets), merged$seed, merged$split, merged$model), ]
   chosen <- intersect(regression_sets, merged$dataset)
   seeds <- sort(unique(merged$seed))
   n_seeds <- length(seeds)
@@ -140,8 +148,8 @@ if (length(merge_files)) {
 for (name in if (length(merge_files)) character() else chosen) {
   base <- tryCatch(registry[[name]]$load(), error = function(e) { say(name, ": skipped (", conditionMessage(e), ")\n"); NULL })
   if (is.null(base)) next
-  for (seed in seeds) {
-    d <- seed_split(base, seed)
+  for (seed in seeds) for (split in seq_len(bench_n_splits(nrow(base$test), splits_arg))) {
+    d <- seed_split(base, seed, split)
     d$y <- d$train[[d$outcome]]
     d$yt <- d$test[[d$outcome]]
     d[c("x", "xt")] <- peer_matrices(d)
@@ -151,12 +159,12 @@ for (name in if (length(merge_files)) character() else chosen) {
       pred_s <- system.time(q <- m$quantiles(model, d))[["elapsed"]]
       q <- as.matrix(q)
       rows[[length(rows) + 1]] <- data.frame(
-        dataset = name, seed = seed, model = mname, n_train = nrow(d$train), n_test = nrow(d$test),
+        dataset = name, seed = seed, split = split, model = mname, n_train = nrow(d$train), n_test = nrow(d$test),
         coverage90 = mean(d$yt >= q[, 1] & d$yt <= q[, 3]), width90 = mean(q[, 3] - q[, 1]),
         pinball = pinball(q, d$yt), below05 = mean(d$yt < q[, 1]), above95 = mean(d$yt > q[, 3]),
         fit_s = fit_s, quantile_s = pred_s)
       r <- rows[[length(rows)]]
-      say(sprintf("%-18s seed %d %-16s coverage %.3f width %10.4g pinball %10.4g fit %6.1fs%s\n", name, seed, mname,
+      say(sprintf("%-18s seed %d split %2d %-16s coverage %.3f width %10.4g pinball %10.4g fit %6.1fs%s\n", name, seed, split, mname,
                   r$coverage90, r$width90, r$pinball, fit_s, bench_loadavg()))
     }
     utils::write.csv(do.call(rbind, rows), results_csv(out_name), row.names = FALSE)
@@ -165,13 +173,17 @@ for (name in if (length(merge_files)) character() else chosen) {
 out <- do.call(rbind, rows)
 utils::write.csv(out, results_csv(out_name), row.names = FALSE)
 
-agg <- aggregate(cbind(coverage90, width90, pinball, below05, above95, fit_s) ~ dataset + model, out, mean)
+# per seed the mean over its splits, then the mean over seeds
+per_seed <- aggregate(cbind(coverage90, width90, pinball, below05, above95, fit_s) ~ dataset + model + seed, out, mean)
+agg <- aggregate(cbind(coverage90, width90, pinball, below05, above95, fit_s) ~ dataset + model, per_seed, mean)
+n_split <- aggregate(split ~ dataset, out, max)
 agg <- agg[order(match(agg$dataset, chosen), agg$model), ]
 lines <- c(sprintf("svforest %s, method %s, calibrate = \"%s\", %d threads, seeds %s, %s", utils::packageVersion("svforest"),
                    if (is.null(method)) sprintf("default (%s)", svforest:::default_method("regression")) else method,
                    calibrate, threads, paste(seeds, collapse = ","), format(Sys.time(), tz = "UTC", usetz = TRUE)),
            if (length(extra)) paste("svforest arguments:", paste(names(extra), unlist(extra), sep = " = ", collapse = ", ")),
-           "Means over seeds. coverage90: share of test rows inside [q0.05, q0.95]; pinball: mean over 0.05, 0.5, 0.95.",
+           sprintf("Splits per seed (--splits=%s): %s", splits_arg, paste(n_split$dataset, n_split$split, collapse = ", ")),
+           "Means over seeds (each the mean over its splits). coverage90: share of test rows inside [q0.05, q0.95]; pinball: mean over 0.05, 0.5, 0.95.",
            "", utils::capture.output(print(format(agg, digits = 4), row.names = FALSE)))
 
 # coverage of every model per set, side by side
