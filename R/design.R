@@ -86,14 +86,14 @@ frame_matrix <- function(spec, mf) {
     if (v %in% names(mf)) mf[[v]] <- as.numeric(!is.na(mf[[v]]))
   }
   x <- stats::model.matrix(stored_terms(spec$terms), mf, contrasts.arg = spec$contrasts)
+  # Dropping the intercept copies the matrix once (and its attributes with
+  # it); the edits after that are made in place on the copy.
+  keep <- colnames(x) != "(Intercept)"
+  x <- if (all(keep)) `attributes<-`(x, attributes(x)[c("dim", "dimnames")]) else x[, keep, drop = FALSE]
   one_level <- names(spec$xlevels)[lengths(spec$xlevels) == 1]
   hit <- match(one_level, colnames(x))
-  colnames(x)[hit[!is.na(hit)]] <- paste0(one_level, unlist(spec$xlevels[one_level]))[!is.na(hit)]
-  keep <- colnames(x) != "(Intercept)"
-  x <- x[, keep, drop = FALSE]
-  attr(x, "assign") <- NULL
-  attr(x, "contrasts") <- NULL
-  storage.mode(x) <- "double"
+  if (any(!is.na(hit))) colnames(x)[hit[!is.na(hit)]] <- paste0(one_level, unlist(spec$xlevels[one_level]))[!is.na(hit)]
+  if (!is.double(x)) storage.mode(x) <- "double"
   x
 }
 
@@ -221,6 +221,36 @@ engine_data <- function(x) {
 
 # --- prediction ----------------------------------------------------------------
 
+# A factor, character or logical column `col` of new data as a factor with
+# the training levels of predictor `v` (missing values imputed when the model
+# imputes); a level the training data did not have is an error. A factor is
+# recoded through its levels, not its values: the same result as
+# factor(as.character(col), levels = training levels), without a string per row.
+training_levels <- function(col, v, spec) {
+  lv <- spec$xlevels[[v]]
+  fill <- if (imputes(spec)) spec$impute$values[[v]]
+  if (is.factor(col)) {
+    present <- levels(col)[tabulate(col, nlevels(col)) > 0]
+    codes <- match(levels(col), lv)[as.integer(col)]
+    if (!is.null(fill) && anyNA(col)) {
+      present <- union(present, fill)
+      codes[is.na(col)] <- match(fill, lv)
+    }
+  } else {
+    values <- as.character(col)
+    if (!is.null(fill) && anyNA(values)) values[is.na(values)] <- fill
+    present <- unique(values[!is.na(values)])
+    codes <- match(values, lv)
+  }
+  unseen <- setdiff(present, lv)
+  if (length(unseen)) {
+    stop(sprintf("Column `%s` of `newdata` has level%s not seen in training: %s.", v,
+                 if (length(unseen) > 1) "s" else "",
+                 paste0('"', utils::head(unseen, 5), '"', collapse = ", ")), call. = FALSE)
+  }
+  structure(codes, levels = lv, class = "factor")
+}
+
 # Engine input for new data, built the way the model's design was built.
 new_engine_data <- function(object, newdata) {
   spec <- object$design
@@ -247,15 +277,7 @@ new_engine_data <- function(object, newdata) {
         stop(sprintf("Column `%s` of `newdata` must be a factor or character, as in training.", v),
              call. = FALSE)
       }
-      values <- as.character(col)
-      if (imputes(spec) && anyNA(values)) values[is.na(values)] <- spec$impute$values[[v]]
-      unseen <- setdiff(unique(values[!is.na(values)]), spec$xlevels[[v]])
-      if (length(unseen)) {
-        stop(sprintf("Column `%s` of `newdata` has level%s not seen in training: %s.", v,
-                     if (length(unseen) > 1) "s" else "",
-                     paste0('"', utils::head(unseen, 5), '"', collapse = ", ")), call. = FALSE)
-      }
-      newdata[[v]] <- factor(values, levels = spec$xlevels[[v]])
+      newdata[[v]] <- training_levels(col, v, spec)
     }
     mf <- stats::model.frame(tt, newdata, xlev = spec$xlevels, na.action = stats::na.pass)
     # a numeric predictor of the training data must not come as text or factor

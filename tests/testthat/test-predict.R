@@ -184,3 +184,41 @@ test_that("aggregation 'vote' follows the votes, 'prob' the averaged probabiliti
   expect_identical(as.integer(predict(f4, d$x, num_threads = 1))[tied],
                    max.col(p4, ties.method = "first")[tied])
 })
+
+test_that("rows routed through a tree together reach the leaves a plain walk of the tree gives", {
+  # Prediction routes blocks of rows down each tree together and sums the
+  # hyperplanes of rows at oblique nodes four at a time; a row must still
+  # reach the leaf its own comparisons give, for axis and oblique nodes.
+  set.seed(3)
+  n <- 203  # not a multiple of the block of rows or of four
+  x <- matrix(rnorm(n * 12), n, 12, dimnames = list(NULL, paste0("x", 1:12)))
+  y <- factor(ifelse(x[, 1] + x[, 2] - x[, 3] + 0.3 * rnorm(n) > 0, "a", "b"))
+  fit <- svforest(x, y, ntree = 4, seed = 1, num_threads = 1)
+  walk <- function(tr, xr) {
+    i <- 1L
+    while (tr$leaf_id[i] < 0) {
+      is <- tr$split_int_start[i]
+      rs <- tr$split_real_start[i]
+      left <- switch(as.character(tr$split_kind[i]),
+        "0" = xr[tr$split_int[is + 1] + 1] <= tr$split_real[rs + 1],
+        "1" = {
+          m <- tr$split_int[is + 1]
+          s <- 0
+          for (j in seq_len(m)) s <- s + tr$split_real[rs + 1 + j] * xr[tr$split_int[is + 1 + j] + 1]
+          s <- s <= tr$split_real[rs + 1]
+        })
+      i <- (if (left) tr$left_child[i] else tr$right_child[i]) + 1L
+    }
+    tr$leaf_id[i] + 1L
+  }
+  leaf <- predict(fit, x, type = "leaf", num_threads = 2)
+  kinds <- integer()
+  for (t in seq_len(4)) {
+    tr <- tree_plain(fit$forest, fit$forest$trees[[t]])
+    kinds <- c(kinds, tr$split_kind)
+    expect_identical(leaf[, t], vapply(seq_len(n), function(r) walk(tr, x[r, ]), 1L))
+  }
+  expect_true(any(kinds == 1L))  # the forest has hyperplanes to route through
+  # one row at a time, the same leaves
+  expect_identical(predict(fit, x[17, , drop = FALSE], type = "leaf", num_threads = 1), leaf[17, , drop = FALSE])
+})

@@ -21,7 +21,8 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
                  const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
                  double* dist, double* confidence, int* leaf_out) {
   const double* values = scratch.values;
-  const int leaf = values && scratch.flat ? route_flat(scratch.flat, tree, shape.p, values, scratch.route)
+  const int leaf = scratch.leaf >= 0 ? scratch.leaf
+                   : values && scratch.flat ? route_flat(scratch.flat, tree, shape.p, values, scratch.route)
                    : values ? route(tree, shape.p, [values](int col) { return values[col]; }, scratch.route)
                             : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
   if (leaf_out) *leaf_out = leaf;
@@ -89,6 +90,7 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
     std::vector<double> dist(outputs), values(kRowBlock * p);
     std::vector<char> gathered(kRowBlock);
     std::vector<RowTally> tallies(kRowBlock, RowTally(outputs, K));
+    int block_leaf[kRowBlock], route_row[kRowBlock], route_node[kRowBlock], route_waiting[kRowBlock];
     const size_t end = std::min(n, (c + 1) * chunk_size);
     for (size_t first = c * chunk_size; first < end; first += kRowBlock) {
       const size_t m = std::min(kRowBlock, end - first);
@@ -98,10 +100,14 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
       }
       for (size_t t = 0; t < ntree; ++t) {
         scratch.flat = flat.empty() ? nullptr : flat[t].data();
+        if (scratch.flat)
+          route_flat_rows(scratch.flat, forest.trees[t], p, values.data(), gathered.data(), m, block_leaf, route_row,
+                          route_node, route_waiting, scratch.route);
         for (size_t b = 0; b < m; ++b) {
           const size_t i = first + b;
           RowTally& row = tallies[b];
           scratch.values = gathered[b] ? values.data() + b * p : nullptr;
+          scratch.leaf = scratch.flat ? block_leaf[b] : -1;
           int leaf;
           double conf = 0.0;
           const int cls = tree_predict(forest.trees[t], forest.shape, forest.readers, *forest.scaling, rows, i,

@@ -59,6 +59,8 @@ struct PredictScratch {
   const double* values = nullptr;
   // With values: the tree's packed nodes (tree/FlatTree.h), or null.
   const FlatNode* flat = nullptr;
+  // When >= 0: the row's leaf in this tree, routed already (route_flat_rows).
+  int leaf = -1;
 };
 
 // One tree, one row: the leaf's class distribution in dist, its class (the

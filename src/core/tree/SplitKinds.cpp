@@ -1,6 +1,6 @@
 #include "SplitKinds.h"
 
-#include <sstream>
+#include <string>
 
 namespace svf {
 
@@ -26,24 +26,21 @@ size_t split_real_length(int kind, const int* ints, size_t p) {
 
 std::string check_split(int kind, const int* ints, size_t n_ints, const double*, size_t n_reals,
                         size_t p) {
-  std::ostringstream err;
+  // (called for every split of every tree each time a model is read: the
+  // message is built only when there is one)
   switch (kind) {
     case kSplitAxis:
       if (n_ints < 1 || n_reals < 1) return "axis split values out of range";
-      if (ints[0] < 0 || static_cast<size_t>(ints[0]) >= p) {
-        err << "splits on predictor " << ints[0] << " out of range";
-        return err.str();
-      }
+      if (ints[0] < 0 || static_cast<size_t>(ints[0]) >= p)
+        return "splits on predictor " + std::to_string(ints[0]) + " out of range";
       return "";
     case kSplitOblique: {
       if (n_ints < 1 || ints[0] < 1) return "oblique split coefficients out of range";
       const size_t m = static_cast<size_t>(ints[0]);
       if (m + 1 > n_ints || m + 1 > n_reals) return "oblique split coefficients out of range";
       for (int k = 0; k < ints[0]; ++k)
-        if (ints[1 + k] < 0 || static_cast<size_t>(ints[1 + k]) >= p) {
-          err << "splits on predictor " << ints[1 + k] << " out of range";
-          return err.str();
-        }
+        if (ints[1 + k] < 0 || static_cast<size_t>(ints[1 + k]) >= p)
+          return "splits on predictor " + std::to_string(ints[1 + k]) + " out of range";
       return "";
     }
     case kSplitSubspace: {
