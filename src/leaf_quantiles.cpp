@@ -6,6 +6,7 @@
 #include <Rcpp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -124,7 +125,8 @@ Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::N
   const int blocks = (m + block - 1) / block;
   auto task = [&](size_t b) {
     std::vector<std::pair<int, double>> w;
-    std::vector<double> acc;  // dense weights by outcome rank (few training rows)
+    std::vector<double> acc;        // dense weights by outcome rank (few training rows)
+    std::vector<uint64_t> present;  // with acc: a bit per rank holding weight
     for (int i = static_cast<int>(b) * block; i < std::min(m, static_cast<int>(b + 1) * block); ++i) {
       w.clear();
       int used = 0;
@@ -145,16 +147,26 @@ Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::N
       }
       if (used == 0) continue;
       if (static_cast<size_t>(n) <= 8 * w.size()) {
-        // ordering by a pass over all ranks beats sorting when the training
-        // rows are few next to the row's leaf entries
-        if (acc.empty()) acc.assign(n, 0.0);
-        for (const auto& e : w) acc[e.first] += e.second;
+        // ordering through a table of all ranks beats sorting when the
+        // training rows are few next to the row's leaf entries: weights add
+        // up by rank, and a bit per rank marks those present, read back in
+        // rank order a 64-rank word at a time
+        if (acc.empty()) {
+          acc.assign(n, 0.0);
+          present.assign((static_cast<size_t>(n) + 63) / 64, 0);
+        }
+        for (const auto& e : w) {
+          acc[e.first] += e.second;
+          present[static_cast<size_t>(e.first) >> 6] |= uint64_t(1) << (e.first & 63);
+        }
         w.clear();
-        for (int r = 0; r < n; ++r) {
-          if (acc[r] != 0) {
-            w.emplace_back(r, acc[r]);
+        for (size_t word = 0; word < present.size(); ++word) {
+          for (uint64_t bits = present[word]; bits != 0; bits &= bits - 1) {
+            const int r = static_cast<int>(word * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+            if (acc[r] != 0) w.emplace_back(r, acc[r]);
             acc[r] = 0;
           }
+          present[word] = 0;
         }
       } else {
         std::sort(w.begin(), w.end());
