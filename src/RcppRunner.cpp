@@ -32,7 +32,8 @@ struct TaskWorker {
 // One task arena per thread count, kept for the life of the session.
 // RcppParallel::parallelFor() builds and tears down an arena on every call;
 // with the system's oneTBB each call then took longer than the one before
-// (a fit took 4 times as long after 60 fits in one session, at 2 threads).
+// (at 2 threads, fits of concrete took 2.7 times as long after 60 fits in
+// one session; bench/session_bench.R).
 // The arenas are never destroyed: TBB may be shut down before static
 // destructors run.
 tbb::task_arena& session_arena(int threads) {

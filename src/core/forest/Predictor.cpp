@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "leaves/LeafKinds.h"
+#include "tree/FlatTree.h"
 #include "tree/Route.h"
 
 namespace svf {
@@ -22,7 +23,6 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
                  double* dist, double* confidence, int* leaf_out) {
   const double* values = scratch.values;
   const int leaf = scratch.leaf >= 0 ? scratch.leaf
-                   : values && scratch.flat ? route_flat(scratch.flat, tree, shape.p, values, scratch.route)
                    : values ? route(tree, shape.p, [values](int col) { return values[col]; }, scratch.route)
                             : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
   if (leaf_out) *leaf_out = leaf;
@@ -99,15 +99,15 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         gathered[b] = rows.gather(first + b, p, values.data() + b * p);
       }
       for (size_t t = 0; t < ntree; ++t) {
-        scratch.flat = flat.empty() ? nullptr : flat[t].data();
-        if (scratch.flat)
-          route_flat_rows(scratch.flat, forest.trees[t], p, values.data(), gathered.data(), m, block_leaf, route_row,
+        const FlatNode* packed = flat.empty() ? nullptr : flat[t].data();
+        if (packed)
+          route_flat_rows(packed, forest.trees[t], p, values.data(), gathered.data(), m, block_leaf, route_row,
                           route_node, route_waiting, scratch.route);
         for (size_t b = 0; b < m; ++b) {
           const size_t i = first + b;
           RowTally& row = tallies[b];
           scratch.values = gathered[b] ? values.data() + b * p : nullptr;
-          scratch.leaf = scratch.flat ? block_leaf[b] : -1;
+          scratch.leaf = packed ? block_leaf[b] : -1;
           int leaf;
           double conf = 0.0;
           const int cls = tree_predict(forest.trees[t], forest.shape, forest.readers, *forest.scaling, rows, i,

@@ -9,7 +9,6 @@
 #include "data/RowSource.h"
 #include "data/Scaling.h"
 #include "leaves/LeafModel.h"
-#include "tree/FlatTree.h"
 #include "tree/Tree.h"
 
 namespace svf {
@@ -57,9 +56,8 @@ struct PredictScratch {
   // When not null: the p values of the row being predicted (gathered by
   // RowSource::gather), read by routing in place of the source.
   const double* values = nullptr;
-  // With values: the tree's packed nodes (tree/FlatTree.h), or null.
-  const FlatNode* flat = nullptr;
-  // When >= 0: the row's leaf in this tree, routed already (route_flat_rows).
+  // When >= 0: the row's leaf in this tree, routed already with the tree's
+  // packed nodes (route_flat_rows(), tree/FlatTree.h).
   int leaf = -1;
 };
 

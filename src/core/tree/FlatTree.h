@@ -40,21 +40,6 @@ inline std::vector<FlatNode> flatten(const TreeView& t) {
   return nodes;
 }
 
-// The leaf a row with values `x` reaches: as route() (Route.h), the same
-// comparisons.
-inline int route_flat(const FlatNode* nodes, const TreeView& t, size_t p, const double* x,
-                      std::vector<double>& scratch) {
-  const FlatNode* n = nodes;
-  while (n->leaf < 0) {
-    const bool left = n->kind == kSplitAxis
-                          ? x[n->column] <= n->threshold
-                          : split_goes_left(n->kind, t.split_int + n->column, t.split_real + n->real_start, p,
-                                            [x](int col) { return x[col]; }, scratch);
-    n = nodes + (left ? n->left : n->right);
-  }
-  return n->leaf;
-}
-
 // The sums of four oblique splits' projections (split_projection()), one row
 // each (ints, reals: the splits' payloads; x: the rows' values). Each sum
 // adds its terms in their own order, as split_projection() does; the four
@@ -78,7 +63,7 @@ inline void oblique_sums4(const int* const* ints, const double* const* reals, co
 
 // The leaves of m rows (row b's values at x + b * p, routed when use[b])
 // written to leaf[b] (-1 for rows not routed), with the comparisons of
-// route_flat(). The rows go down together, one level per pass, so the reads
+// route() (Route.h). The rows go down together, one level per pass, so the reads
 // of their next nodes overlap instead of each waiting for the one before,
 // and the rows at oblique nodes are summed four at a time (oblique_sums4).
 // `row`, `node` and `waiting` have room for m entries each.
