@@ -5,7 +5,7 @@
 # of each and their ratio (last / first). A ratio near 1 for svforest, as for
 # ranger, means nothing builds up between fits (caret, tune and the
 # uncertainty bench fit hundreds of forests in one session). Before the
-# session task arena (src/RcppRunner.cpp) the ratio was about 4 after 60 fits
+# session task arena (src/RcppRunner.cpp) the ratio was 2.7 after 60 fits
 # of concrete at 2 threads.
 #
 # Usage (from the repository root):

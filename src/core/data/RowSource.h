@@ -20,10 +20,13 @@ class RowSource {
   // The row scaled, in LIBLINEAR's format; may use `buffer` as storage.
   virtual const feature_node* scaled_row(size_t row, const Scaling& scaling,
                                          std::vector<feature_node>& buffer) const = 0;
-  // Copies the row's p values to `out` and returns true where that is cheap
-  // (dense storage), so routing reads a contiguous buffer instead of one
-  // virtual get() per term of a hyperplane; false (nothing copied) otherwise.
-  virtual bool gather(size_t row, size_t p, double* out) const { return false; }
+  // Whether gather() copies rows: where that is cheap (dense storage),
+  // routing reads a contiguous buffer instead of one virtual get() per term
+  // of a hyperplane. Callers size gather()'s buffer only when it does.
+  virtual bool gathers() const { return false; }
+  // Copies the row's p values to `out` and returns true, or returns false
+  // (nothing copied) where gathers() is false.
+  virtual bool gather(size_t /*row*/, size_t /*p*/, double* /*out*/) const { return false; }
 };
 
 class DenseRows : public RowSource {
@@ -36,6 +39,7 @@ class DenseRows : public RowSource {
     scale_dense_row(x_ + row, n_, scaling, buffer);
     return buffer.data();
   }
+  bool gathers() const override { return true; }
   bool gather(size_t row, size_t p, double* out) const override {
     for (size_t j = 0; j < p; ++j) out[j] = x_[j * n_ + row];
     return true;

@@ -81,13 +81,17 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
   const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
   const bool want_confidence = (out.cls || out.class_curve) && out.aggregation == Aggregation::MaxConfidence;
+  // Rows are gathered and routed in blocks along packed nodes where the
+  // source copies rows cheaply (dense); a sparse source is read in place, so
+  // no block buffer of p values per row is held for it.
+  const bool dense = rows.gathers();
   size_t total_nodes = 0;
   for (const TreeView& t : forest.trees) total_nodes += t.n_nodes;
-  std::vector<std::vector<FlatNode>> flat(total_nodes <= kMaxFlatNodes ? ntree : 0);
+  std::vector<std::vector<FlatNode>> flat(dense && total_nodes <= kMaxFlatNodes ? ntree : 0);
   for (size_t t = 0; t < flat.size(); ++t) flat[t] = flatten(forest.trees[t]);
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
-    std::vector<double> dist(outputs), values(kRowBlock * p);
+    std::vector<double> dist(outputs), values(dense ? kRowBlock * p : 0);
     std::vector<char> gathered(kRowBlock);
     std::vector<RowTally> tallies(kRowBlock, RowTally(outputs, K));
     int block_leaf[kRowBlock], route_row[kRowBlock], route_node[kRowBlock], route_waiting[kRowBlock];
@@ -96,7 +100,7 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
       const size_t m = std::min(kRowBlock, end - first);
       for (size_t b = 0; b < m; ++b) {
         tallies[b].reset();
-        gathered[b] = rows.gather(first + b, p, values.data() + b * p);
+        gathered[b] = dense && rows.gather(first + b, p, values.data() + b * p);
       }
       for (size_t t = 0; t < ntree; ++t) {
         const FlatNode* packed = flat.empty() ? nullptr : flat[t].data();
