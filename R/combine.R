@@ -116,12 +116,20 @@ check_compatible <- function(a, b, i) {
     differ("scaling of the predictors (other training data)")
   }
   if (!identical(a$method, b$method)) differ("method")
-  if (!identical(a$params, b$params)) {
-    keys <- union(names(a$params), names(b$params))
-    bad <- keys[!vapply(keys, function(k) identical(a$params[[k]], b$params[[k]]), TRUE)]
-    differ(paste0("parameters (", paste0("`", bad, "`", collapse = ", "), ")"))
-  }
+  pa <- saved_params(a)
+  pb <- saved_params(b)
+  keys <- union(names(pa), names(pb))
+  bad <- keys[!vapply(keys, function(k) identical(pa[[k]], pb[[k]]), TRUE)]
+  if (length(bad)) differ(paste0("parameters (", paste0("`", bad, "`", collapse = ", "), ")"))
   invisible(TRUE)
+}
+
+# A model's parameters, with the values of parameters added since it was
+# saved as its version used them (factor_coding: indicator columns).
+saved_params <- function(model) {
+  params <- model$params
+  if (is.null(params$factor_coding)) params$factor_coding <- "indicator"
+  params
 }
 
 # Formula environments differ between R sessions (workers) but do not change

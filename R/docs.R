@@ -55,6 +55,21 @@
 #'   (see [svforest_scaling]): `"minmax"`, `"rank"` or `"none"`
 #'   (`TRUE` and `FALSE`, the values of earlier versions, mean `"minmax"`
 #'   and `"none"`).}
+#' \item{`factor_coding`}{how factor (and character) predictors of a data
+#'   frame reach the trees: `"indicator"` (one 0/1 column per level; the
+#'   paper presets' and the default method's for a numeric outcome) or
+#'   `"order"` (the default method's for classes): one column per factor,
+#'   each level replaced by its rank when the levels are ordered by the
+#'   outcome among the rows the trees are grown on (the share of the second
+#'   class with two classes, the first principal component of the levels'
+#'   class shares with more, the mean of a numeric outcome; ordered factors
+#'   too). A cut on that column splits the levels into two groups, the best
+#'   such split for two classes or a number, and `mtry` draws a factor once
+#'   rather than once per level. Levels without training rows rank as all
+#'   rows together would. A factor in an interaction of the formula keeps
+#'   its indicators. Matrix input has no factors: the
+#'   parameter changes nothing there. Importance and explanations then name
+#'   the factor's column after the factor.}
 #' }
 #'
 #' @seealso [svforest()], [svforest_methods()]

@@ -7,8 +7,8 @@ NULL
 
 register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "constant",
                 aggregation = "prob", ntree = 100L,
-                defaults = list(min_node_size = 2L),
-                regression = list(leaf = "constant", defaults = list(min_node_size = 5L)))
+                defaults = list(min_node_size = 2L, factor_coding = "order"),
+                regression = list(leaf = "constant", defaults = list(min_node_size = 5L, factor_coding = "indicator")))
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
               tune = "min_node_size", outcomes = c("classification", "regression"),
@@ -61,7 +61,12 @@ hybrid_mtry <- function(model) {
 #' is slightly optimistic (as RSVF's); hold out rows for an unbiased one.
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
 #' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
-#' rows per such predictor a node needs for them.
+#' rows per such predictor a node needs for them. For classes, a factor
+#' predictor of a data frame is one column of its levels ranked by their
+#' class shares (`factor_coding = "order"`, see [svforest_parameters]), so
+#' `mtry` draws it once and one cut splits its levels into two groups; for
+#' a numeric outcome factors keep one indicator column per level, through
+#' which the hyperplanes fit level effects.
 #'
 #' When a paper's preset is the better choice: `"rsvt"` or `"rsvf"` when you
 #' want linear SVM leaves and local linear explanations

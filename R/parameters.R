@@ -147,6 +147,9 @@ svf_parameters <- list(
   # "minmax", "rank" or "none" (TRUE and FALSE: "minmax" and "none"); R/rank.R
   scale = list(default = function(preset, n) preset_default(preset, "scale", "minmax"),
                check = function(x) check_scale(x)),
+  # "indicator" or "order": factor columns of a data frame; R/factor_coding.R
+  factor_coding = list(default = function(preset, n) preset_default(preset, "factor_coding", "indicator"),
+                       check = function(x) check_choice(x, "factor_coding", factor_coding_choices)),
   # tree decomposition (splitter "cart") and kernel SVM leaves
   sigma = list(default = function(preset, n) NA_integer_,  # NA: chosen by the search
                check = function(x) check_count_or_na(x, "sigma", 2)),
@@ -183,7 +186,7 @@ svf_parameters <- list(
 # Parameters of the forest itself, used by every fit (besides `ntree`,
 # `seed` and `first_tree`, which svforest() handles), and the parameters that
 # choose the parts.
-forest_parameters <- c("max_depth", "aggregation", "scale")
+forest_parameters <- c("max_depth", "aggregation", "scale", "factor_coding")
 part_selectors <- c("sampler", "splitter", "leaf")
 
 # Names of the parameters a fit with these parts uses, in table order.

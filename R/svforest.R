@@ -158,6 +158,14 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   params <- class_weights_balanced(params, user, class_weights)
+  if (identical(params$factor_coding, "order") && identical(design$spec$type, "frame")) {
+    # factor levels ranked by the outcome of the rows the trees see
+    # (R/factor_coding.R), stored in the design as the factors' contrasts
+    coding <- factor_order_fit(design$spec, x, y)
+    design$spec <- coding$spec
+    x <- coding$x
+    stages$held_x <- lapply(stages$held_x, factor_order_apply, coding$coded)
+  }
   if (identical(params$scale, "rank") || (identical(params$scale, "auto") && !methods::is(x, "dgCMatrix"))) {
     # the rank map of the rows the trees see (R/rank.R), stored in the design
     # so that every later design matrix gets it too ("auto": none when it

@@ -46,6 +46,8 @@ local({
 }, envir = globalenv())
 
 args <- bench_args()
+# the registry's packaged data sets (Debian packages; installed here when missing)
+for (pkg in c("modeldata", "mlbench", "kernlab")) bench_need_package(pkg)
 registry <- benchmark_registry(args$data_dir)
 if (args$flag("list")) {
   for (nm in names(registry)) say(sprintf("%-20s %-15s %s\n", nm, registry[[nm]]$task, registry[[nm]]$source))

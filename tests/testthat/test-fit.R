@@ -50,9 +50,12 @@ test_that("formula and data frame x give identical models and predictions for a 
 
 test_that("factor predictors become one indicator column per level", {
   d <- mixed_df(200, seed = 4)
-  fit <- svforest(y ~ a + f, data = d, ntree = 4, seed = 1, num_threads = 1)
+  fit <- svforest(y ~ a + f, data = d, ntree = 4, seed = 1, num_threads = 1, factor_coding = "indicator")
   expect_identical(fit$design$feature_names, c("a", "fp", "fq", "fr"))
   expect_identical(fit$forest$num_features, 4L)
+  # the default for classes: one column of level ranks (test-factor-coding.R)
+  expect_identical(svforest(y ~ a + f, data = d, ntree = 2, seed = 1, num_threads = 1)$design$feature_names,
+                   c("a", "f"))
   expect_identical(fit$design$xlevels$f, c("p", "q", "r"))
   # predicting with a factor column in newdata works, whatever its level order
   nd <- d[1:20, ]
@@ -89,13 +92,16 @@ test_that("an unseen factor level in newdata is an error naming the column", {
 test_that("character predictor columns work like factors", {
   d <- mixed_df(200, seed = 7)
   expect_type(d$ch, "character")
-  fit <- svforest(y ~ ., data = d, ntree = 3, seed = 1, num_threads = 1)
+  fit <- svforest(y ~ ., data = d, ntree = 3, seed = 1, num_threads = 1, factor_coding = "indicator")
   expect_true(all(c("chs", "cht") %in% fit$design$feature_names))
+  expect_true("ch" %in% svforest(y ~ ., data = d, ntree = 2, seed = 1, num_threads = 1)$design$feature_names)
   expect_identical(fit$design$xlevels$ch, c("s", "t"))
   d2 <- d
   d2$ch <- factor(d2$ch)
-  fit2 <- svforest(y ~ ., data = d2, ntree = 3, seed = 1, num_threads = 1)
+  fit2 <- svforest(y ~ ., data = d2, ntree = 3, seed = 1, num_threads = 1, factor_coding = "indicator")
   expect_identical(fit$forest, fit2$forest)
+  expect_identical(svforest(y ~ ., data = d, ntree = 2, seed = 1, num_threads = 1)$forest,
+                   svforest(y ~ ., data = d2, ntree = 2, seed = 1, num_threads = 1)$forest)
   # newdata may give the column as character or factor
   expect_identical(predict(fit, d, num_threads = 1), predict(fit, d2, num_threads = 1))
   expect_identical(predict(fit2, d, num_threads = 1), predict(fit2, d2, num_threads = 1))
@@ -124,7 +130,7 @@ test_that("logical predictors, integer matrices, character and logical outcomes 
 
 test_that("formula interactions and `.` with exclusions build the right columns", {
   d <- mixed_df(150, seed = 9)
-  f1 <- svforest(y ~ . - ch, data = d, ntree = 2, seed = 1, num_threads = 1)
+  f1 <- svforest(y ~ . - ch, data = d, ntree = 2, seed = 1, num_threads = 1, factor_coding = "indicator")
   expect_identical(f1$design$feature_names, c("a", "fp", "fq", "fr"))
   f2 <- svforest(y ~ a * f, data = d, ntree = 2, seed = 1, num_threads = 1)
   expect_identical(f2$design$feature_names, c("a", "fp", "fq", "fr", "a:fp", "a:fq", "a:fr"))
@@ -134,7 +140,7 @@ test_that("formula interactions and `.` with exclusions build the right columns"
 test_that("formulas with transformed predictors fit and predict", {
   d <- mixed_df(150, seed = 10)
   fit <- svforest(y ~ log(abs(a)) + f, data = d, ntree = 2, seed = 1, num_threads = 1)
-  expect_identical(fit$forest$num_features, 4L)
+  expect_identical(fit$design$feature_names, c("log(abs(a))", "f"))
   expect_length(predict(fit, d[1:3, ], num_threads = 1), 3)
 })
 
