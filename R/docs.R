@@ -240,7 +240,7 @@ NULL
 #'   missing), so that missingness that carries signal is learnt; a logical
 #'   predictor's `NA` is filled with its most frequent value. A factor (or
 #'   character) predictor with `NA` in training gets the level
-#'   `"(missing)"`, an indicator column like any level. At prediction time
+#'   `"(missing)"`, a level like any other. At prediction time
 #'   the same values are used: an `NA` in a column that had none in training
 #'   gets the stored median (numeric), or the most frequent training level
 #'   (a factor without a `"(missing)"` level), and no indicator column
@@ -264,7 +264,9 @@ NULL
 #' Which predictors and outcomes [svforest()] accepts, and how.
 #'
 #' @section Input handling:
-#' Factor and character predictors become one indicator column per level;
+#' Factor and character predictors become one indicator column per level,
+#' or, with `factor_coding = "order"` (the default method's for classes, see
+#' [svforest_parameters]), one column of the levels' ranks by the outcome;
 #' levels unseen in training are an error at prediction time. Missing
 #' predictor values are imputed by default (see [svforest_missing_values]);
 #' infinite values are an error naming the column; so are columns

@@ -146,7 +146,7 @@
 #'   and a class without an output in a tree's leaf does not count for that
 #'   tree. The result is a list of class `"svforest_local"`:
 #'   `coefficients` (n x p matrix, or n x p x K array for more than two
-#'   classes, one column per design column: a factor has one per level),
+#'   classes, one column per design column: an indicator coded factor has one per level),
 #'   `contributions` (`coefficients * (x - centre)`), `trees` (the number of
 #'   trees that contributed to each row, and class), `centre` (the training
 #'   column means) and `class`. Rows whose trees all end in constant
