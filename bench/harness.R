@@ -5,6 +5,11 @@
 #   Rscript bench/harness.R [data_dir] [--only=a,b] [--task=classification|regression]
 #       [--methods=svforest,ranger,grf_llf,cubist,svforest:rsvt,...] [--seeds=1,2]
 #       [--splits=auto|N] [--threads=2] [--out=name] [--list]
+#   Rscript bench/harness.R --merge=first,second,... [--task=...] --out=name
+#
+# --merge fits nothing: it joins earlier results (bench/results/<name>.csv),
+# a data set's rows in a later file replacing its rows in earlier ones (a
+# re-run of the sets a change touches), and prints the summary of the union.
 #
 # Methods: "svforest" is svforest() with its defaults (no arguments besides
 # seed and threads); "svforest:<method>" a preset with its defaults;
@@ -185,6 +190,18 @@ run_method <- function(method, s, seed) {
 
 results <- list()
 csv <- results_csv(out_name)
+merge_arg <- args$value("merge")
+if (length(merge_arg)) {
+  for (name in merge_arg) {
+    part <- utils::read.csv(results_csv(name), stringsAsFactors = FALSE)
+    results <- c(Filter(function(r) !r$dataset[1] %in% part$dataset, results), split(part, seq_len(nrow(part))))
+  }
+  merged <- do.call(rbind, results)
+  if (length(task_filter)) merged <- merged[merged$task %in% task_filter, , drop = FALSE]
+  results <- split(merged, seq_len(nrow(merged)))
+  utils::write.csv(merged, csv, row.names = FALSE)
+  sets <- character()
+}
 for (nm in sets) {
   entry <- registry[[nm]]
   s <- tryCatch(entry$load(), error = function(e) {
