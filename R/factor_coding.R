@@ -46,7 +46,6 @@ factor_order_fit <- function(spec, x, y) {
   if (!length(coded)) return(list(spec = spec, x = x, coded = coded))
   x <- factor_order_apply(x, coded)
   spec$feature_names <- colnames(x)
-  spec$factor_coding <- "order"
   list(spec = spec, x = x, coded = coded)
 }
 
