@@ -62,7 +62,8 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
   # early errors for typos, and for tuned or fixed parameters of parts the fits do not use
   used <- names(resolve_parameters(method, fixed, 100L))
   if (length(setdiff(tune, used))) resolve_parameters(method, c(fixed, stats::setNames(list(1), setdiff(tune, used)[1])), 100L)
-  ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
+  # NULL: the method's default count (and its growth rule, see svforest())
+  if (!is.null(ntree)) ntree <- check_count(ntree, "ntree", 1, 1e6)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
 
   parameters <- if (length(tune)) {

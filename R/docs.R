@@ -51,6 +51,17 @@
 #'   a fit with `ntree = m, first_tree = k` grows trees `k + 1` to `k + m` of
 #'   the forest with that `seed`, so machines can grow parts of one forest
 #'   that [combine()] merges; see [svforest_future()].}
+#' \item{`ntree_max`}{most trees a forest may grow (default: `ntree` when
+#'   `ntree` is given; with `ntree = NULL`, 300 for a `"hybrid"`
+#'   classification forest and the method's `ntree` otherwise). Above `ntree`
+#'   the forest grows by its out-of-bag error: after `T` trees (`T = ntree,
+#'   2 ntree, ...`) it grows `ntree` more while its out-of-bag error after `T`
+#'   trees is at least 2 points below its error after `T / 2`. Forests of
+#'   many weak trees (many noise predictors) keep growing; where 100 trees
+#'   have settled, none are added. The rule reads the error as trees are
+#'   added in a fixed order, so the model does not depend on `num_threads`
+#'   or on [svforest_future()]'s workers. It needs out-of-bag rows (a
+#'   bootstrap or subsample).}
 #' \item{`scale`}{how predictors are scaled for the SVMs and oblique splits
 #'   (see [svforest_scaling]): `"minmax"`, `"rank"` or `"none"`
 #'   (`TRUE` and `FALSE`, the values of earlier versions, mean `"minmax"`

@@ -16,7 +16,9 @@
 #' @param ... Arguments of [svforest()]: `x, y` or `formula, data`, `method`
 #'   and method parameters.
 #' @param ntree Number of trees of the whole forest (method default when
-#'   `NULL`).
+#'   `NULL`; a forest that grows by its out-of-bag error, see `ntree_max` in
+#'   [svforest_parameters], grows here in rounds, and the same trees as
+#'   [svforest()] grows).
 #' @param seed Seed of the whole forest; `NULL` draws one from R's generator.
 #' @param chunks Number of parts (futures); default: the number of workers
 #'   of the plan, at most `ntree`.
@@ -47,29 +49,54 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   # to every worker; models keep only the global or package environment anyway
   args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
   preset <- svf_method(if (is.null(args$method)) default_method(outcome_type(future_outcome(args))) else args$method)
-  ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
+  preset <- tryCatch(outcome_preset(preset, outcome_type(future_outcome(args))), error = function(e) preset)
+  trees <- tree_count(preset, ntree, args$ntree_max)
+  args$ntree_max <- NULL
+  ntree <- trees$ntree
   seed <- resolve_seed(seed)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
   if (is.null(chunks)) chunks <- future::nbrOfWorkers()
-  chunks <- min(check_count(chunks, "chunks", 1), ntree)
+  chunks <- check_count(chunks, "chunks", 1)
 
-  # contiguous ranges of trees: chunk j grows trees starts[j] + 1 ... starts[j] + sizes[j]
-  sizes <- rep(ntree %/% chunks, chunks) + (seq_len(chunks) <= ntree %% chunks)
-  starts <- cumsum(c(0L, sizes))[seq_len(chunks)]
+  # trees first + 1 ... first + count, in contiguous chunks: chunk j grows
+  # trees starts[j] + 1 ... starts[j] + sizes[j]
+  grow_range <- function(first, count) {
+    k <- min(chunks, count)
+    sizes <- rep(count %/% k, k) + (seq_len(k) <= count %% k)
+    starts <- first + cumsum(c(0L, sizes))[seq_len(k)]
+    future.apply::future_lapply(seq_len(k), grow_part, args = args, seed = seed,
+                                sizes = sizes, starts = starts, num_threads = num_threads,
+                                future.packages = "svforest",
+                                # svforest uses no R random numbers here (the seed is given);
+                                # NULL also skips future's check, which packages loaded on
+                                # a worker may trip
+                                future.seed = NULL)
+  }
   grow_part <- function(j, args, seed, sizes, starts, num_threads) {
     part <- do.call(svforest::svforest, c(args, list(ntree = sizes[j], seed = seed, first_tree = starts[j],
                                                       num_threads = num_threads, verbose = FALSE)))
     part$call <- NULL  # do.call() put the data itself in the call: don't send it back
     part
   }
-  parts <- future.apply::future_lapply(seq_len(chunks), grow_part, args = args, seed = seed,
-                                       sizes = sizes, starts = starts, num_threads = num_threads,
-                                       future.packages = "svforest",
-                                       # svforest uses no R random numbers here (the seed is given);
-                                       # NULL also skips future's check, which packages loaded on
-                                       # a worker may trip
-                                       future.seed = NULL)
-  out <- combine(parts)
+  # svforest()'s growth rule (tree_count()), read at the same numbers of
+  # trees: the forest is grown in rounds that end at every count T the rule
+  # reads and at T / 2, and combined after each round for its out-of-bag error
+  checks <- unique(c(seq(ntree, trees$ntree_max, by = ntree), trees$ntree_max))
+  ends <- if (length(checks) > 1) sort(unique(c(checks, checks[-length(checks)] %/% 2)))
+          else trees$ntree_max
+  ends <- ends[ends >= 1]
+  parts <- list()
+  error <- c()
+  grown <- 0L
+  for (end in ends) {
+    parts <- c(parts, grow_range(grown, end - grown))
+    grown <- end
+    out <- combine(parts)
+    error[as.character(end)] <- out$oob_error
+    half <- as.character(end %/% 2)
+    if (end %in% checks && end < trees$ntree_max &&
+        !(half %in% names(error) && trees_help(error[[half]], error[[as.character(end)]]))) break
+  }
   out$call <- match.call()
   out
 }

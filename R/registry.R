@@ -9,18 +9,21 @@ svf_registry$methods <- list()
 svf_registry$parts <- list(sampler = list(), splitter = list(), leaf = list())
 
 # A method preset: its parts (sampler x splitter x leaf model), its
-# aggregation and default number of trees, and its own defaults for
+# aggregation and default number of trees (`ntree`; with `ntree_max` above
+# it, more trees are grown while they lower the out-of-bag error, see
+# tree_count()), and its own defaults for
 # parameters of those parts (`defaults`; a default for a parameter that a fit
 # does not use is ignored). `tune`: the parameters svforest_caret() tunes by
 # default (NULL: its splitter's choice).
 # `regression`: NULL for a classification-only method, else list(leaf, and
-# optionally defaults) replacing the leaf and adding defaults for a numeric
-# outcome.
-register_method <- function(name, sampler, splitter, leaf, aggregation, ntree, defaults = list(),
-                            tune = NULL, regression = NULL) {
+# optionally defaults and ntree_max) replacing the leaf and adding defaults
+# for a numeric outcome.
+register_method <- function(name, sampler, splitter, leaf, aggregation, ntree, ntree_max = ntree,
+                            defaults = list(), tune = NULL, regression = NULL) {
   svf_registry$methods[[name]] <- list(
     name = name, sampler = sampler, splitter = splitter, leaf = leaf, aggregation = aggregation,
-    ntree = as.integer(ntree), defaults = defaults, tune = tune, regression = regression)
+    ntree = as.integer(ntree), ntree_max = as.integer(ntree_max), defaults = defaults, tune = tune,
+    regression = regression)
   invisible(name)
 }
 
@@ -34,6 +37,7 @@ outcome_preset <- function(preset, outcome) {
                  preset$name, paste0("\"", regression_methods(), "\"", collapse = ", ")), call. = FALSE)
   }
   preset$leaf <- preset$regression$leaf
+  if (!is.null(preset$regression$ntree_max)) preset$ntree_max <- as.integer(preset$regression$ntree_max)
   preset$defaults <- utils::modifyList(preset$defaults, as.list(preset$regression$defaults))
   preset
 }

@@ -32,7 +32,10 @@
 #'   `"hybrid"`, svforest's own forest, for factor and numeric outcomes.
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
 #'   default when `NULL`: 100 for `"hybrid"`, 10 for `"rsvt"`, 100 for
-#'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`).
+#'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
+#'   `ntree = NULL` a `"hybrid"` classification forest grows 100 more trees,
+#'   up to 300, while they still help: see `ntree_max` in
+#'   [svforest_parameters]. A given `ntree` is the number of trees grown.
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
@@ -139,7 +142,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
   first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  ntree <- check_count(if (is.null(ntree)) preset$ntree else ntree, "ntree", 1, 1e6)
+  trees <- tree_count(outcome_preset(preset, outcome), ntree, user$ntree_max)
+  user$ntree_max <- NULL
+  ntree <- trees$ntree
   num_threads <- engine_threads(resolve_threads(num_threads))
   seed <- resolve_seed(seed)
   validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
@@ -190,9 +195,10 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
   res <- engine_fit(engine_data(x), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
-                    engine_parameters(params, y, ntree, seed, first_tree, progress_delay),
+                    engine_parameters(params, y, ntree, seed, first_tree, progress_delay, trees$ntree_max),
                     valid, num_threads, verbose)
   forest <- res$forest
+  ntree <- length(forest$trees)  # grown by the out-of-bag rule when ntree_max > ntree
   tdsvm <- res$selection
   if (!is.null(res$sigma)) params$sigma <- res$sigma
   design$x <- NULL
@@ -234,6 +240,32 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   }
   run_stages(model, stages, list(x = x, y = y, num_threads = num_threads, splitter_uses_oob = res$splitter_uses_oob,
                                  fit_rows = fit_rows))
+}
+
+# The number of trees of a fit, list(ntree, ntree_max): the given `ntree`
+# exactly (unless `ntree_max` is given too), or the preset's, grown by the
+# out-of-bag rule up to the preset's `ntree_max`: after T trees (T = ntree,
+# 2 ntree, ...), ntree more while the forest's out-of-bag error after T trees
+# is at least `tree_growth_gain` below its error after T / 2
+# (more_trees_help() in Forest.cpp; trees_help() here, for
+# svforest_future()).
+tree_count <- function(preset, ntree, ntree_max) {
+  given <- !is.null(ntree)
+  ntree <- check_count(if (given) ntree else preset$ntree, "ntree", 1, 1e6)
+  ntree_max <- if (!is.null(ntree_max)) check_count(ntree_max, "ntree_max", ntree, 1e6)
+               else if (given) ntree
+               else max(ntree, preset$ntree_max)
+  list(ntree = as.integer(ntree), ntree_max = as.integer(ntree_max))
+}
+
+# The out-of-bag error a growing forest must lose between T / 2 and T trees
+# to grow on (2 points: the error of out-of-bag votes, from about a third of
+# the trees, falls faster than a forest's test error does).
+tree_growth_gain <- 0.02
+
+# The rule of tree_count() on two out-of-bag errors (as the engine's).
+trees_help <- function(error_half, error_full) {
+  is.finite(error_half) && is.finite(error_full) && error_half - error_full >= tree_growth_gain
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,

@@ -123,6 +123,10 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   opt.ntree = rp.integer("ntree");
   opt.seed = static_cast<uint64_t>(rp.number("seed"));
   opt.first_tree = rp.integer("first_tree");
+  if (rp.has("ntree_max")) {
+    opt.ntree_max = rp.integer("ntree_max");
+    opt.ntree_gain = rp.number("ntree_gain");
+  }
   opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");

@@ -1,6 +1,7 @@
 #include "Forest.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "Predictor.h"
 #include "TreeChoice.h"
@@ -206,6 +207,13 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, con
 
 }  // namespace
 
+bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain) {
+  const size_t half = trees / 2;
+  if (half < 1 || error_curve.size() < trees) return false;
+  const double before = error_curve[half - 1], after = error_curve[trees - 1];
+  return std::isfinite(before) && std::isfinite(after) && before - after >= gain;
+}
+
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner) {
   const size_t n = data.x->n_rows(), p = data.x->n_cols();
@@ -220,7 +228,6 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();
 
   FittedForest forest;
-  forest.trees.resize(options.ntree);
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
   OobError oob_error;
@@ -239,8 +246,11 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // (their rows, about 2n integers a tree, bound the batch).
   if (splitter.parallel_inside())
     batch = std::max(batch, std::min<size_t>(64, (size_t(1) << 22) / std::max<size_t>(n, 1)));
-  for (size_t start = 0; start < options.ntree; start += batch) {
-    const size_t count = std::min(batch, options.ntree - start);
+  // batches end at each point where the growth rule is read, so the rule
+  // reads the same trees whatever the batch size (the number of threads)
+  size_t target = options.ntree;
+  for (size_t start = 0, count = 0; start < target; start += count) {
+    count = std::min(batch, target - start);
     const uint64_t first = options.first_tree + start;
     std::vector<TreeWork> work(count);
     // 1. tree structures
@@ -259,9 +269,12 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       if (oob.available)
         add_oob_of_tree(data, options, work[b].grown.tree, work[b].oob_rows, shape, readers, training_rows, oob,
                         oob_error, runner);
-      forest.trees[start + b] = std::move(work[b].grown.tree);
+      forest.trees.push_back(std::move(work[b].grown.tree));
     }
-    runner.progress(start + count, options.ntree);
+    if (start + count == target && target < options.ntree_max && oob.available &&
+        more_trees_help(oob.error_curve, target, options.ntree_gain))
+      target = std::min(target + options.ntree, options.ntree_max);
+    runner.progress(start + count, target);
   }
   if (oob.available && !oob.error_curve.empty()) oob.error = oob.error_curve.back();
   return forest;

@@ -24,6 +24,12 @@ struct ForestOptions {
   size_t ntree = 10;
   uint64_t seed = 1;
   size_t first_tree = 0;  // index of the first tree: lets several machines grow parts of one forest
+  // Growth by out-of-bag error: after T trees (T = ntree, 2 ntree, ...),
+  // ntree more are grown, up to ntree_max in all, while the forest's
+  // out-of-bag error after T trees is at least ntree_gain below its error
+  // after T / 2 (more_trees_help()). ntree_max <= ntree: exactly ntree.
+  size_t ntree_max = 0;
+  double ntree_gain = 0.0;
   SamplerType sampler = SamplerType::All;
   double sample_fraction = 1.0;
   GrowOptions grow;
@@ -63,6 +69,10 @@ void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits);
 
 
 // Fills data.scaled if the leaf model needs it.
+// Whether the out-of-bag error after `trees` trees (error_curve[trees - 1])
+// is at least `gain` below the error after half of them.
+bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain);
+
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner);
 
