@@ -40,7 +40,13 @@ hybrid_mtry <- function(model) {
 #' bootstrap sample (so out-of-bag error and class probabilities come with
 #' every fit) until nodes are pure or smaller than `min_node_size` (default
 #' 2 for classes, 5 for a numeric outcome); leaves keep class frequencies
-#' (or the mean), and the forest averages the trees' probabilities. At each
+#' (or the mean), and the forest averages the trees' probabilities. A
+#' classification forest starts with 100 trees and grows 100 more, up to
+#' 300, while its out-of-bag error after `T` trees is at least 2 points
+#' below its error after `T / 2` (`ntree_max` in [svforest_parameters]):
+#' where most predictors are noise each tree is weak and the forest needs
+#' more of them; elsewhere 100 trees have settled. A numeric outcome gets
+#' 100 trees. At each
 #' node `mtry` predictors that vary in the node are drawn (default `NA`:
 #' `floor(sqrt(p))`, for classes and numbers alike; ranger draws `p / 3` for
 #' numbers); the best axis-aligned cut of each competes with `n_oblique`
