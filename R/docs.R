@@ -56,7 +56,8 @@
 #'   classification forest and the method's `ntree` otherwise). Above `ntree`
 #'   the forest grows by its out-of-bag error: after `T` trees (`T = ntree,
 #'   2 ntree, ...`) it grows `ntree` more while its out-of-bag error after `T`
-#'   trees is at least 2 points below its error after `T / 2`. Forests of
+#'   trees is below its error after `T / 2` by at least 2 points and at least
+#'   10 rows. Forests of
 #'   many weak trees (many noise predictors) keep growing; where 100 trees
 #'   have settled, none are added. The rule reads the error as trees are
 #'   added in a fixed order, so the model does not depend on `num_threads`

@@ -95,7 +95,7 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
     error[as.character(end)] <- out$oob_error
     half <- as.character(end %/% 2)
     if (end %in% checks && end < trees$ntree_max &&
-        !(half %in% names(error) && trees_help(error[[half]], error[[as.character(end)]]))) break
+        !(half %in% names(error) && trees_help(error[[half]], error[[as.character(end)]], sum(out$oob_count > 0)))) break
   }
   out$call <- match.call()
   out

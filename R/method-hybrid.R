@@ -43,7 +43,8 @@ hybrid_mtry <- function(model) {
 #' (or the mean), and the forest averages the trees' probabilities. A
 #' classification forest starts with 100 trees and grows 100 more, up to
 #' 300, while its out-of-bag error after `T` trees is at least 2 points
-#' below its error after `T / 2` (`ntree_max` in [svforest_parameters]):
+#' below its error after `T / 2`, and by at least 10 rows (`ntree_max` in
+#' [svforest_parameters]):
 #' where most predictors are noise each tree is weak and the forest needs
 #' more of them; elsewhere 100 trees have settled. A numeric outcome gets
 #' 100 trees. At each

@@ -246,9 +246,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 # exactly (unless `ntree_max` is given too), or the preset's, grown by the
 # out-of-bag rule up to the preset's `ntree_max`: after T trees (T = ntree,
 # 2 ntree, ...), ntree more while the forest's out-of-bag error after T trees
-# is at least `tree_growth_gain` below its error after T / 2
-# (more_trees_help() in Forest.cpp; trees_help() here, for
-# svforest_future()).
+# is below its error after T / 2 by `tree_growth_gain` and by
+# `tree_growth_rows` rows (more_trees_help() in Forest.cpp; trees_help()
+# here, for svforest_future()).
 tree_count <- function(preset, ntree, ntree_max) {
   given <- !is.null(ntree)
   ntree <- check_count(if (given) ntree else preset$ntree, "ntree", 1, 1e6)
@@ -258,14 +258,18 @@ tree_count <- function(preset, ntree, ntree_max) {
   list(ntree = as.integer(ntree), ntree_max = as.integer(ntree_max))
 }
 
-# The out-of-bag error a growing forest must lose between T / 2 and T trees
-# to grow on (2 points: the error of out-of-bag votes, from about a third of
-# the trees, falls faster than a forest's test error does).
+# What a growing forest's out-of-bag error must lose between T / 2 and T
+# trees for it to grow on: 2 points (the error of out-of-bag votes, from
+# about a third of the trees, falls faster than the forest's test error
+# does), and 10 rows (2 points of a table of 150 rows are 3 rows: noise).
 tree_growth_gain <- 0.02
+tree_growth_rows <- 10
 
-# The rule of tree_count() on two out-of-bag errors (as the engine's).
-trees_help <- function(error_half, error_full) {
-  is.finite(error_half) && is.finite(error_full) && error_half - error_full >= tree_growth_gain
+# The rule of tree_count() on two out-of-bag errors, `rows` rows with
+# out-of-bag votes (the engine's operations).
+trees_help <- function(error_half, error_full, rows) {
+  rows > 0 && is.finite(error_half) && is.finite(error_full) &&
+    error_half - error_full >= max(tree_growth_gain, tree_growth_rows / rows)
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,

@@ -207,11 +207,14 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, con
 
 }  // namespace
 
-bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain) {
+bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain, double gain_rows,
+                     size_t rows) {
   const size_t half = trees / 2;
-  if (half < 1 || error_curve.size() < trees) return false;
+  if (half < 1 || error_curve.size() < trees || rows == 0) return false;
   const double before = error_curve[half - 1], after = error_curve[trees - 1];
-  return std::isfinite(before) && std::isfinite(after) && before - after >= gain;
+  // the same operations as trees_help() in R
+  const double needed = std::max(gain, gain_rows / static_cast<double>(rows));
+  return std::isfinite(before) && std::isfinite(after) && before - after >= needed;
 }
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
@@ -272,7 +275,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       forest.trees.push_back(std::move(work[b].grown.tree));
     }
     if (start + count == target && target < options.ntree_max && oob.available &&
-        more_trees_help(oob.error_curve, target, options.ntree_gain))
+        more_trees_help(oob.error_curve, target, options.ntree_gain, options.ntree_gain_rows,
+                        oob.n_rows_with_votes))
       target = std::min(target + options.ntree, options.ntree_max);
     runner.progress(start + count, target);
   }

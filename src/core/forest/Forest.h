@@ -26,10 +26,11 @@ struct ForestOptions {
   size_t first_tree = 0;  // index of the first tree: lets several machines grow parts of one forest
   // Growth by out-of-bag error: after T trees (T = ntree, 2 ntree, ...),
   // ntree more are grown, up to ntree_max in all, while the forest's
-  // out-of-bag error after T trees is at least ntree_gain below its error
-  // after T / 2 (more_trees_help()). ntree_max <= ntree: exactly ntree.
+  // out-of-bag error after T trees is below its error after T / 2 by at
+  // least ntree_gain and by ntree_gain_rows rows (more_trees_help()).
+  // ntree_max <= ntree: exactly ntree.
   size_t ntree_max = 0;
-  double ntree_gain = 0.0;
+  double ntree_gain = 0.0, ntree_gain_rows = 0.0;
   SamplerType sampler = SamplerType::All;
   double sample_fraction = 1.0;
   GrowOptions grow;
@@ -70,8 +71,11 @@ void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits);
 
 // Fills data.scaled if the leaf model needs it.
 // Whether the out-of-bag error after `trees` trees (error_curve[trees - 1])
-// is at least `gain` below the error after half of them.
-bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain);
+// is below the error after half of them by at least `gain` and by at least
+// `gain_rows` of the `rows` rows with out-of-bag votes (a few rows of a
+// small table are noise).
+bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain, double gain_rows,
+                     size_t rows);
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner);
