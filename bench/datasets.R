@@ -152,3 +152,46 @@ benchmark_registry <- function(data_dir) {
   add("chicago", "regression", "modeldata", md("Chicago", "ridership", drop = "date"))
   reg
 }
+
+# --- the splits and the data as each method takes it (harness.R and
+# default_variants.R) ------------------------------------------------------------
+# Unseen test levels become NA (every method gets the same rows).
+align_levels <- function(train, test) {
+  for (j in names(train)) if (is.factor(train[[j]])) {
+    v <- as.character(test[[j]])
+    v[!v %in% levels(train[[j]])] <- NA
+    test[[j]] <- factor(v, levels = levels(train[[j]]))
+  }
+  test
+}
+# Training medians and most frequent levels in place of NA (ranger, grf).
+impute_like <- function(train, test, cols) {
+  for (j in cols) {
+    fill <- if (is.factor(train[[j]])) names(which.max(table(train[[j]])))
+            else stats::median(as.numeric(train[[j]]), na.rm = TRUE)
+    if (is.na(fill) || length(fill) == 0) fill <- if (is.factor(train[[j]])) levels(train[[j]])[1] else 0
+    for (d in c("train", "test")) {
+      v <- get(d)
+      if (is.logical(v[[j]])) v[[j]] <- as.numeric(v[[j]])
+      v[[j]][is.na(v[[j]])] <- fill
+      assign(d, v)
+    }
+  }
+  list(train = train, test = test)
+}
+
+# Split r of a registry set: r = 1 the registry's, r > 1 a re-split of the
+# pooled rows with as many test rows (stratified by class), seed r.
+resplit <- function(s, r) {
+  if (r == 1L) return(s)
+  all <- rbind(s$train, s$test)
+  y <- all[[s$outcome]]
+  set.seed(r)
+  test <- if (is.numeric(y)) sample.int(nrow(all), nrow(s$test))
+          else unlist(lapply(split(seq_len(nrow(all)), droplevels(y)), function(i) {
+            i[sample.int(length(i), round(length(i) * nrow(s$test) / nrow(all)))]
+          }), use.names = FALSE)
+  s$train <- all[-test, , drop = FALSE]
+  s$test <- align_levels(s$train, all[test, , drop = FALSE])
+  s
+}
