@@ -50,8 +50,8 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
   preset <- svf_method(if (is.null(args$method)) default_method(outcome_type(future_outcome(args))) else args$method)
   preset <- tryCatch(outcome_preset(preset, outcome_type(future_outcome(args))), error = function(e) preset)
-  trees <- tree_count(preset, ntree, args$ntree_max)
-  args$ntree_max <- NULL
+  trees <- tree_count(preset, ntree, args[["ntree_max"]])
+  args[["ntree_max"]] <- NULL
   ntree <- trees$ntree
   seed <- resolve_seed(seed)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)

@@ -142,8 +142,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
   first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  trees <- tree_count(outcome_preset(preset, outcome), ntree, user$ntree_max)
-  user$ntree_max <- NULL
+  trees <- tree_count(outcome_preset(preset, outcome), ntree, user[["ntree_max"]])  # exact name, as validation
+  user[["ntree_max"]] <- NULL
   ntree <- trees$ntree
   num_threads <- engine_threads(resolve_threads(num_threads))
   seed <- resolve_seed(seed)

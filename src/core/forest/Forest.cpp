@@ -231,6 +231,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();
 
   FittedForest forest;
+  forest.trees.reserve(options.ntree);
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
   OobError oob_error;
