@@ -12,12 +12,11 @@
 # Output: bench/results/<out>.csv (data set, split, variant, accuracy, fit
 # seconds, trees) and a summary per variant: mean accuracy difference to
 # ranger in points, sets at least as accurate, worst set, total fit time.
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  here <- if (length(f)) dirname(normalizePath(f[1])) else "bench"
-  source(file.path(here, "bench_common.R"))
-  source(file.path(here, "datasets.R"))
-}, envir = globalenv())
+local({  # the helpers and the registry, beside this script
+  script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  for (helper in c("bench_common.R", "datasets.R"))
+    source(file.path(if (length(script)) dirname(normalizePath(script[1])) else "bench", helper), local = globalenv())
+})
 
 # Each variant: a function of the number of predictor columns p giving
 # svforest()'s arguments.
