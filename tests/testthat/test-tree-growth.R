@@ -32,6 +32,12 @@ test_that("a forest of weak trees grows, and the added trees help on new rows", 
   expect_gt(acc(fit) - acc(first100), 0.01)
   # the first 100 trees are those of the fixed forest (growth only adds)
   expect_identical(fit$forest$trees[1:100], first100$forest$trees)
+  # a grown forest is a plain model: saved and read back, it predicts the same
+  path <- tempfile(fileext = ".rds")
+  on.exit(unlink(path), add = TRUE)
+  saveRDS(fit, path)
+  expect_identical(predict(readRDS(path), test$x, type = "prob", num_threads = 2),
+                   predict(fit, test$x, type = "prob", num_threads = 2))
 })
 
 test_that("a forest that has settled keeps its 100 trees", {
