@@ -49,7 +49,7 @@
 #' }
 #' @export
 svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = NULL, num_threads = 1L) {
-  preset <- svf_method(method)
+  svf_method(method)  # an unknown method is an error here, not in the first resample
   fixed <- list(...)
   if (is.null(tune)) tune <- default_tuned(method)
   if (!is.character(tune)) stop("`tune` must be a character vector of parameter names.", call. = FALSE)
