@@ -48,8 +48,9 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   # a formula would carry its whole environment (the caller's local variables)
   # to every worker; models keep only the global or package environment anyway
   args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
-  preset <- svf_method(if (is.null(args$method)) default_method(outcome_type(future_outcome(args))) else args$method)
-  preset <- tryCatch(outcome_preset(preset, outcome_type(future_outcome(args))), error = function(e) preset)
+  outcome <- outcome_type(future_outcome(args))
+  # a classification-only method with a numeric outcome stops here, before any worker starts
+  preset <- outcome_preset(svf_method(if (is.null(args$method)) default_method(outcome) else args$method), outcome)
   trees <- tree_count(preset, ntree, args[["ntree_max"]])
   args[["ntree_max"]] <- NULL
   ntree <- trees$ntree

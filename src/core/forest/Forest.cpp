@@ -205,8 +205,10 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, con
                                                        : static_cast<double>(error.wrong) / m);
 }
 
-}  // namespace
-
+// Whether the out-of-bag error after `trees` trees (error_curve[trees - 1])
+// is below the error after half of them by at least `gain` and by at least
+// `gain_rows` of the `rows` rows with out-of-bag votes (a few rows of a
+// small table are noise).
 bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain, double gain_rows,
                      size_t rows) {
   const size_t half = trees / 2;
@@ -216,6 +218,8 @@ bool more_trees_help(const std::vector<double>& error_curve, size_t trees, doubl
   const double needed = std::max(gain, gain_rows / static_cast<double>(rows));
   return std::isfinite(before) && std::isfinite(after) && before - after >= needed;
 }
+
+}  // namespace
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner) {

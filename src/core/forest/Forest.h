@@ -70,13 +70,6 @@ void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits);
 
 
 // Fills data.scaled if the leaf model needs it.
-// Whether the out-of-bag error after `trees` trees (error_curve[trees - 1])
-// is below the error after half of them by at least `gain` and by at least
-// `gain_rows` of the `rows` rows with out-of-bag votes (a few rows of a
-// small table are noise).
-bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain, double gain_rows,
-                     size_t rows);
-
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
                           const ForestOptions& options, TaskRunner& runner);
 
