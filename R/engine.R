@@ -14,12 +14,13 @@
 # - num_threads, verbose: as for svforest().
 # Returns list(forest = the forest stored in the model (without its
 # out-of-bag results), oob = NULL or list(votes, error, error_curve,
-# predicted), selection = NULL or the result of the tuning stage on
-# validation data (the model's `tdsvm` element), sigma = NULL or the
-# ceiling size it chose).
+# predicted), oob_rows = NULL or a list, per tree, of the 1-based rows that
+# scored it out of bag (for post-fit calibration; not stored in the model),
+# selection = NULL or the result of the tuning stage on validation data (the
+# model's `tdsvm` element), sigma = NULL or the ceiling size it chose).
 engine_fit <- function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
   res <- .svf_fit(data, y, weights, num_classes, params, validation$data, validation$y, num_threads, verbose)
-  list(forest = res$forest, oob = res$oob, selection = res$tuning,
+  list(forest = res$forest, oob = res$oob, oob_rows = res$oob_rows, selection = res$tuning,
        sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma,
        splitter_uses_oob = res$splitter_uses_oob)
 }

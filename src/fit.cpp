@@ -177,7 +177,16 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                           Named("tuning") = R_NilValue,
                           // out-of-bag rows that chose splits or trees are no honest test rows (R/uncertainty.R)
                           Named("splitter_uses_oob") = splitter->uses_oob() || splitter->rival() != nullptr);
-    if (forest.oob.available) result["oob"] = oob_to_r(forest.oob, n, num_classes);
+    if (forest.oob.available) {
+      result["oob"] = oob_to_r(forest.oob, n, num_classes);
+      // each tree's scoring out-of-bag rows, 1-based (post-fit calibration)
+      List oob_rows(forest.oob_rows.size());
+      for (size_t t = 0; t < forest.oob_rows.size(); ++t) {
+        Rcpp::IntegerVector rows(forest.oob_rows[t].begin(), forest.oob_rows[t].end());
+        oob_rows[t] = rows + 1;
+      }
+      result["oob_rows"] = oob_rows;
+    }
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());

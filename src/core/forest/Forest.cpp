@@ -274,9 +274,11 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     fit_batch_leaves(data, leaf_model, scale_per_leaf, options, first, work, runner);
     // 3. out-of-bag rows, tree after tree (a row's tally follows tree order, as in prediction)
     for (size_t b = 0; b < count; ++b) {
-      if (oob.available)
+      if (oob.available) {
         add_oob_of_tree(data, options, work[b].grown.tree, work[b].oob_rows, shape, readers, training_rows, oob,
                         oob_error, runner);
+        forest.oob_rows.push_back(std::move(work[b].oob_rows));
+      }
       forest.trees.push_back(std::move(work[b].grown.tree));
     }
     if (start + count == target && target < options.ntree_max && oob.available &&

@@ -63,6 +63,10 @@ struct OobResult {
 struct FittedForest {
   std::vector<Tree> trees;
   OobResult oob;
+  // each tree's out-of-bag rows that scored it (its tallies above): rows
+  // that chose nothing in the tree, for post-fit calibration; empty when
+  // the sampler leaves no rows out. Not stored in the model.
+  std::vector<std::vector<int>> oob_rows;
 };
 
 // Places each fitted leaf (fits in leaf order) into the tree's flat arrays.
