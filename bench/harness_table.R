@@ -27,6 +27,10 @@ read_harness_csv <- function(path) {
   missing <- setdiff(harness_columns, names(d))
   if (length(missing)) stop(path, " is not a harness results file (no column ", paste(missing, collapse = ", "), ")",
                             call. = FALSE)
+  # an older --merge read hashes such as 1e61918 as numbers and wrote "Inf"
+  bad <- unique(d$commit[!grepl("^([0-9a-f]{4,40}|unknown)$", d$commit)])
+  if (length(bad)) stop(path, ": commit ", paste(utils::head(bad, 3), collapse = ", "),
+                        " is not a hash (read as a number once?); fix the column before using the file", call. = FALSE)
   d[harness_columns]
 }
 
