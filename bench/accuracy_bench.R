@@ -216,11 +216,11 @@ header_line <- function() sub("[[:space:]]+$", "", paste(mapply(sprintf, cols, l
 
 # --- run -----------------------------------------------------------------------
 
-say("svforest ", as.character(utils::packageVersion("svforest")), " (", find.package("svforest"), ")",
+say("svforest ", as.character(utils::packageVersion("svforest")), " (", bench_relpath(find.package("svforest")), ")",
     " | ranger ", as.character(utils::packageVersion("ranger")), " | ", R.version.string,
     "\nthreads ", threads, " | timeout ", timeout, " s per model", if (!can_fork) " (not enforced: no fork)",
     if (is.finite(max_train)) paste0(" | max-train ", max_train), " | ", format(Sys.time()), "\n")
-say("data_dir: ", normalizePath(args$data_dir, mustWork = FALSE), if (quick) "  (quick run)" else "", "\n")
+say("data_dir: ", bench_relpath(args$data_dir), if (quick) "  (quick run)" else "", "\n")
 say("n = training rows; fit/rf = fit time / ranger's; d_acc = accuracy - ranger's (points)\n\n")
 say(header_line(), "\n")
 
@@ -300,5 +300,5 @@ if (length(results)) {
                   if (nrow(nf)) paste0(nf$dataset, " (", substr(nf$status, 1, 7), ")", collapse = ", ") else ""))
     }
   }
-  say("\nCSV: ", csv_path, "\n")
+  say("\nCSV: ", bench_relpath(csv_path), "\n")
 }

@@ -27,6 +27,19 @@ results_csv <- function(name) {
   file.path(dir, paste0(name, ".csv"))
 }
 
+# A path as printed by the benches: relative to the repository root (the
+# folder above bench/, or above bench/archive/ for an archived script), so
+# that results files carry no machine's paths.
+bench_relpath <- function(path) {
+  parts <- function(p) strsplit(normalizePath(p, mustWork = FALSE), "/", fixed = TRUE)[[1]]
+  to <- parts(path)
+  from <- parts(if (basename(bench_dir) == "archive") dirname(dirname(bench_dir)) else dirname(bench_dir))
+  common <- 0L
+  while (common < min(length(to), length(from)) && to[common + 1L] == from[common + 1L]) common <- common + 1L
+  rel <- c(rep("..", length(from) - common), to[-seq_len(common)])
+  if (length(rel)) paste(rel, collapse = "/") else "."
+}
+
 say <- function(...) {
   cat(..., sep = "")
   flush(stdout())

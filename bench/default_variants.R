@@ -86,4 +86,4 @@ for (v in names(variants)) {
   say(sprintf("%-18s mean %+.2f  >= ranger on %d of %d  worst %+.2f (%s)  fit %.0fs\n", v, mean(d), sum(d >= -1e-9),
               length(d), min(d), a$dataset[which.min(d)], sum(res$fit_s[res$variant == v])))
 }
-say("\nresults: ", csv, "\n")
+say("\nresults: ", bench_relpath(csv), "\n")

@@ -5,11 +5,29 @@
 #   Rscript bench/harness.R [data_dir] [--only=a,b] [--task=classification|regression]
 #       [--methods=svforest,ranger,grf_llf,cubist,svforest:rsvt,...] [--seeds=1,2]
 #       [--splits=auto|N] [--threads=2] [--out=name] [--list]
-#   Rscript bench/harness.R --merge=first,second,... [--task=...] --out=name
+#   Rscript bench/harness.R --merge=commit1,commit2,... [--task=...] [--out=name]
+#   Rscript bench/harness.R --commit=abc1234 [--task=...]
+#   Rscript bench/harness.R --add=name1,name2,...
 #
-# --merge fits nothing: it joins earlier results (bench/results/<name>.csv),
-# a data set's rows in a later file replacing its rows in earlier ones (a
-# re-run of the sets a change touches), and prints the summary of the union.
+# The table: every row the harness scores goes to bench/results/harness.csv
+# (bench/harness_table.R), keyed by commit (the checkout's short hash, read
+# as text), dataset, method, seed and split; a re-run on the same commit
+# replaces its rows. --out=name also writes this run's rows to a side file
+# bench/results/<name>.csv (kept for commands that read it; its rows are in
+# the table already). The summary printed at the end covers this run's rows.
+#
+# --merge fits nothing: it selects the table's rows of the given commits, a
+# data set's rows under a later commit replacing its rows under earlier ones
+# (a re-run of the sets a change touches), and prints the summary of the
+# union; --commit=abc1234 is the same for one commit. A name that is not a
+# commit of the table is read as a results file (bench/results/<name>.csv
+# or a path), as --merge did before the table. With --out=name the selected
+# rows are also written to bench/results/<name>.csv.
+#
+# --add fits nothing: it adds the rows of results files (names under
+# bench/results or paths, e.g. side files of runs made on other branches)
+# to the table, replacing rows of the same key:
+#   Rscript bench/harness.R --add=name && git rm -q bench/results/name.csv
 #
 # Methods: "svforest" is svforest() with its defaults (no arguments besides
 # seed and threads); "svforest:<method>" a preset with its defaults;
@@ -35,22 +53,43 @@
 # grf gets indicator columns for factors (model.matrix). Test rows with a
 # factor level unseen in training get NA in that column, for every method.
 #
-# Output: bench/results/<out>.csv, one row per data set x method x seed x
-# split: commit, dataset, task, n_train, n_test, p, method, seed, split, metric
-# (accuracy or rmse), value, fit_s and fit_cpu_s (elapsed and CPU seconds
-# of the fit), predict_s (the test rows),
-# predict10k_s (10,000 rows drawn from the test rows; the fastest of three
-# runs), model_mb
-# (serialised size), oob (the fit's out-of-bag error, NA if none); then a
-# summary against ranger.
+# Output: one row per data set x method x seed x split: commit, dataset,
+# task, n_train, n_test, p, method, seed, split, metric (accuracy or rmse),
+# value, fit_s and fit_cpu_s (elapsed and CPU seconds of the fit),
+# predict_s (the test rows), predict10k_s (10,000 rows drawn from the test
+# rows; the fastest of three runs), model_mb (serialised size), oob (the
+# fit's out-of-bag error, NA if none); then a summary against ranger.
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   here <- if (length(f)) dirname(normalizePath(f[1])) else "bench"
   source(file.path(here, "bench_common.R"))
   source(file.path(here, "datasets.R"))
+  source(file.path(here, "harness_table.R"))
 }, envir = globalenv())
 
 args <- bench_args()
+task_filter <- args$value("task")
+out_name <- args$value("out")
+side_csv <- if (length(out_name)) results_csv(out_name[1]) else NULL
+picks <- c(args$value("merge"), args$value("commit"))
+if (length(args$value("add"))) {
+  for (name in args$value("add")) {
+    n <- harness_table_add(read_harness_csv(if (file.exists(name)) name else results_csv(name)))
+    say(sprintf("%s: %d rows added, %d replaced in %s\n", name, n[["added"]], n[["replaced"]],
+                bench_relpath(harness_table_path())))
+  }
+  quit(save = "no")
+}
+if (length(picks)) {
+  res <- harness_select(picks, read_harness_csv(harness_table_path()))
+  if (length(task_filter)) res <- res[res$task %in% task_filter, , drop = FALSE]
+  if (!nrow(res)) stop("no rows selected", call. = FALSE)
+  if (length(side_csv)) utils::write.csv(res, side_csv, row.names = FALSE)
+  harness_summary(res)
+  say("\nresults: ", bench_relpath(harness_table_path()), ", commits ", paste(picks, collapse = ", "),
+      if (length(side_csv)) paste0("; selection in ", bench_relpath(side_csv)), "\n")
+  quit(save = "no")
+}
 # the registry's packaged data sets (Debian packages; installed here when missing)
 for (pkg in c("modeldata", "mlbench", "kernlab")) bench_need_package(pkg)
 registry <- benchmark_registry(args$data_dir)
@@ -60,18 +99,19 @@ if (args$flag("list")) {
 }
 sets <- names(registry)
 if (length(args$only)) sets <- intersect(args$only, sets)
-task_filter <- args$value("task")
 if (length(task_filter)) sets <- sets[vapply(registry[sets], function(r) r$task %in% task_filter, TRUE)]
 seeds <- if (length(args$value("seeds"))) as.integer(args$value("seeds")) else 1L
 threads <- if (length(args$value("threads"))) as.integer(args$value("threads")) else 2L
-out_name <- if (length(args$value("out"))) args$value("out") else "harness"
 methods_arg <- args$value("methods")
 splits_arg <- if (length(args$value("splits"))) args$value("splits") else "auto"
 
 suppressPackageStartupMessages(library(svforest))
 stopifnot(requireNamespace("ranger", quietly = TRUE))
-commit <- tryCatch(system2("git", c("-C", dirname(bench_dir), "rev-parse", "--short", "HEAD"), stdout = TRUE),
-                   error = function(e) NA_character_)
+# The checkout's commit keys the rows in the table ("unknown" outside git).
+commit <- tryCatch(suppressWarnings(system2("git", c("-C", dirname(bench_dir), "rev-parse", "--short", "HEAD"),
+                                            stdout = TRUE, stderr = FALSE)),
+                   error = function(e) character())
+commit <- if (length(commit) == 1L && grepl("^[0-9a-f]+$", commit)) commit else "unknown"
 
 # The number of splits of a set (see the header).
 n_splits <- function(n_test) bench_n_splits(n_test, splits_arg)
@@ -149,19 +189,6 @@ run_method <- function(method, s, seed) {
 }
 
 results <- list()
-csv <- results_csv(out_name)
-merge_arg <- args$value("merge")
-if (length(merge_arg)) {
-  for (name in merge_arg) {
-    part <- utils::read.csv(results_csv(name), stringsAsFactors = FALSE)
-    results <- c(Filter(function(r) !r$dataset[1] %in% part$dataset, results), split(part, seq_len(nrow(part))))
-  }
-  merged <- do.call(rbind, results)
-  if (length(task_filter)) merged <- merged[merged$task %in% task_filter, , drop = FALSE]
-  results <- split(merged, seq_len(nrow(merged)))
-  utils::write.csv(merged, csv, row.names = FALSE)
-  sets <- character()
-}
 for (nm in sets) {
   entry <- registry[[nm]]
   s <- tryCatch(entry$load(), error = function(e) {
@@ -194,54 +221,16 @@ for (nm in sets) {
                         predict_s = r$predict_s, predict10k_s = r$predict10k_s, model_mb = r$model_mb,
                         oob = as.numeric(r$oob)[1], stringsAsFactors = FALSE)
       results[[length(results) + 1L]] <- row
+      harness_table_add(row)
       say(sprintf("%-20s %-16s seed %d split %2d  %s %.4f  fit %6.2fs  pred10k %5.2fs  %7.2f MB%s\n", nm, method, seed,
                   split, row$metric, value, r$fit_s, r$predict10k_s, r$model_mb, bench_loadavg()))
-      utils::write.csv(do.call(rbind, results), csv, row.names = FALSE)
+      if (length(side_csv)) utils::write.csv(do.call(rbind, results), side_csv, row.names = FALSE)
     }
   }
 }
 if (!length(results)) quit(save = "no")
 res <- do.call(rbind, results)
 
-# --- summary: svforest's default against the peers (means over splits and seeds)
-agg <- stats::aggregate(cbind(value, fit_s, fit_cpu_s, predict10k_s, model_mb) ~ dataset + task + method, data = res, FUN = mean)
-wide <- function(col, method) stats::setNames(agg[agg$method == method, col], agg$dataset[agg$method == method])
-summarise_task <- function(task) {
-  sets <- unique(agg$dataset[agg$task == task & agg$method == "svforest"])
-  sets <- intersect(sets, agg$dataset[agg$method == "ranger"])
-  if (!length(sets)) return(invisible())
-  ours <- wide("value", "svforest")[sets]
-  rng <- wide("value", "ranger")[sets]
-  say(sprintf("\n== %s: %d data sets (svforest default vs ranger-500) ==\n", task, length(sets)))
-  if (task == "classification") {
-    d <- 100 * (ours - rng)
-    say(sprintf("accuracy >= ranger on %d of %d (%.0f%%); worst %+.2f points (%s); mean %+.2f points (svforest %.4f, ranger %.4f)\n",
-                sum(d >= -1e-9), length(d), 100 * mean(d >= -1e-9), min(d), names(d)[which.min(d)], mean(d),
-                mean(ours), mean(rng)))
-    for (nm in sets) say(sprintf("  %-20s svforest %.4f  ranger %.4f  %+6.2f\n", nm, ours[nm], rng[nm], d[nm]))
-  } else {
-    ratio <- ours / rng
-    say(sprintf("rmse <= ranger on %d of %d (%.0f%%); worst %+.1f%% (%s)\n", sum(ratio <= 1 + 1e-9), length(ratio),
-                100 * mean(ratio <= 1 + 1e-9), 100 * (max(ratio) - 1), names(ratio)[which.max(ratio)]))
-    llf <- wide("value", "grf_llf")
-    cub <- wide("value", "cubist")
-    both <- intersect(sets, names(llf))
-    if (length(both)) say(sprintf("rmse <= grf local linear forest on %d of %d\n", sum(ours[both] <= llf[both]), length(both)))
-    for (nm in sets) say(sprintf("  %-20s svforest %.4g  ranger %.4g (%+.1f%%)  llf %s  cubist %s\n", nm, ours[nm], rng[nm],
-                                 100 * (ratio[nm] - 1), if (nm %in% names(llf)) format(llf[nm], digits = 4) else "-",
-                                 if (nm %in% names(cub)) format(cub[nm], digits = 4) else "-"))
-  }
-  fit_ratio <- wide("fit_s", "svforest")[sets] / wide("fit_s", "ranger")[sets]
-  cpu_ratio <- wide("fit_cpu_s", "svforest")[sets] / wide("fit_cpu_s", "ranger")[sets]
-  pred_ratio <- wide("predict10k_s", "svforest")[sets] / wide("predict10k_s", "ranger")[sets]
-  size_ratio <- wide("model_mb", "svforest")[sets] / wide("model_mb", "ranger")[sets]
-  say(sprintf("fit CPU time / ranger: median %.2f (max %.2f, %s)\n", stats::median(cpu_ratio), max(cpu_ratio),
-              names(cpu_ratio)[which.max(cpu_ratio)]))
-  say(sprintf("fit time / ranger: median %.2f (max %.2f, %s); predict 10k / ranger: median %.2f, max %.2f (%s); model size / ranger: max %.2f (%s)\n",
-              stats::median(fit_ratio), max(fit_ratio), names(fit_ratio)[which.max(fit_ratio)],
-              stats::median(pred_ratio), max(pred_ratio), names(pred_ratio)[which.max(pred_ratio)],
-              max(size_ratio), names(size_ratio)[which.max(size_ratio)]))
-}
-summarise_task("classification")
-summarise_task("regression")
-say("\nresults: ", csv, "\n")
+harness_summary(res)
+say("\nresults: ", bench_relpath(harness_table_path()), " (commit ", commit, ")",
+    if (length(side_csv)) paste0(" and ", bench_relpath(side_csv)), "\n")

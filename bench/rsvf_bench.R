@@ -140,4 +140,4 @@ if (all(c("accuracy.rsvf", "accuracy.rsvt") %in% names(wide))) {
        sum(wide$accuracy.rsvf >= wide$accuracy.rsvt, na.rm = TRUE), nrow(wide))
 }
 utils::write.csv(tab, csv_path, row.names = FALSE)
-emit("CSV: %s\n", csv_path)
+emit("CSV: %s\n", bench_relpath(csv_path))

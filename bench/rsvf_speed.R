@@ -52,7 +52,7 @@ loadavg <- function() {
 }
 datasets <- classification_datasets(args$data_dir)
 say(sprintf("svforest %s (%s), %d threads%s%s\n", as.character(utils::packageVersion("svforest")),
-            dirname(system.file(package = "svforest")), threads,
+            bench_relpath(dirname(system.file(package = "svforest"))), threads,
             if (length(extra)) paste0(", rsvf args: ", paste(names(extra), unlist(extra), sep = "=", collapse = " ")) else "",
             if (nzchar(tag)) paste0(", tag ", tag) else ""))
 rows <- list()

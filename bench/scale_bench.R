@@ -179,4 +179,4 @@ tab <- do.call(rbind, lapply(rows_out, function(r) {
   r[all]
 }))
 utils::write.csv(tab, file.path(results_dir, "scale_bench.csv"), row.names = FALSE)
-cat("\nCSV:", file.path(results_dir, "scale_bench.csv"), "\n")
+cat("\nCSV:", file.path(basename(dirname(script)), "results", "scale_bench.csv"), "\n")  # relative: no machine paths in results

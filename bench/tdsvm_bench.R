@@ -212,4 +212,4 @@ say("\n== summary\n")
 tab <- do.call(rbind, results)
 print(tab[, c("dataset", "model", "n_train", "accuracy", "seconds", "speedup", "nsv", "load")], digits = 4,
       row.names = FALSE)
-say("\nresults: ", csv_path, "\n")
+say("\nresults: ", bench_relpath(csv_path), "\n")

@@ -4,14 +4,14 @@
 # costs accuracy where transform trails RSVT (issue #18: sonar, pima).
 #
 # Usage (from the repository root):
-#   Rscript bench/transform_settings.R [data_dir] [--only=sonar,pima]
+#   Rscript bench/archive/transform_settings.R [data_dir] [--only=sonar,pima]
 # Output: one line per (dataset, setting): test accuracy and fit seconds
 # (1 thread, seed 1).
 
 source(file.path(local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f[1])) else "bench"
-}), "bench_common.R"))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench/archive"
+}), "..", "bench_common.R"))  # archived: the helpers are one folder up
 suppressPackageStartupMessages(library(svforest))
 args <- bench_args()
 sets <- if (length(args$only)) args$only else c("sonar", "pima")

@@ -2,15 +2,15 @@
 # default) against the proximal SVM's own offset (psvm_cut = "plane", the
 # paper's), with ranger (500 trees) for reference, on the accuracy bench's
 # held-out splits, in one process.
-#   Rscript bench/psvm_cut_bench.R [data_dir] [--only=spam,vehicle] [--threads=2]
+#   Rscript bench/archive/psvm_cut_bench.R [data_dir] [--only=spam,vehicle] [--threads=2]
 # Datasets: classification_datasets() of bench_common.R (default: every one
 # with at most 10,000 training rows). Output: accuracy per model and fit
-# seconds; bench/results/psvm_cut_bench.csv.
+# seconds; bench/archive/results/psvm_cut_bench.csv.
 suppressPackageStartupMessages({ library(svforest); library(ranger); library(Matrix) })
 source(file.path(local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(normalizePath(f[1])) else "bench"
-}), "bench_common.R"))
+  if (length(f)) dirname(normalizePath(f[1])) else "bench/archive"
+}), "..", "bench_common.R"))  # archived: the helpers are one folder up
 args <- bench_args()
 threads <- if (length(args$value("threads"))) as.integer(args$value("threads")) else 2L
 datasets <- classification_datasets(args$data_dir)
