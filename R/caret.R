@@ -77,19 +77,7 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
     data.frame(parameter = "parameter", class = "character", label = "none", stringsAsFactors = FALSE)
   }
 
-  grid <- function(x, y, len = NULL, search = "grid") {
-    if (!length(tune)) return(data.frame(parameter = "none"))
-    if (is.null(len)) len <- 3
-    n <- if (is.null(x)) NULL else NROW(x)
-    p <- if (is.null(x)) NULL else NCOL(x)
-    values <- lapply(stats::setNames(nm = tune), function(name) caret_values(caret_range(name, n, p), len, search))
-    g <- if (search == "grid") {
-      expand.grid(values, KEEP.OUT.ATTRS = FALSE)
-    } else {
-      as.data.frame(values)
-    }
-    unique(g)
-  }
+  grid <- caret_grid(tune)
 
   fit <- function(x, y, wts, param, lev, last, weights, classProbs, ...) {
     tuned <- if (length(tune)) as.list(param[1, tune, drop = FALSE]) else list()
@@ -134,22 +122,39 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
     },
     sort = function(x) x,
     levels = function(x) x$levels,
-    # the forest's own importance: the one stored at fit time
-    # (train(..., importance = "permutation") or "coefficients"), else the
-    # coefficient importance where the model has linear parts
-    varImp = function(object, ...) {
-      imp <- object$variable_importance
-      if (is.null(imp) && has_coefficient_parts(object$params)) imp <- coefficient_importance(object)
-      if (is.null(imp)) {
-        stop("This model holds no variable importance: train with `importance = \"permutation\"` (passed on to svforest()).",
-             call. = FALSE)
-      }
-      if (is.matrix(imp)) imp <- imp[, "overall"]
-      data.frame(Overall = as.numeric(imp), row.names = names(imp))
-    },
+    varImp = caret_importance,
     tags = c("Random Forest", "Support Vector Machines", "Ensemble Model"),
     loop = NULL
   )
+}
+
+# caret's grid function for the parameters `tune`: `len` values of each
+# over its range on the data (caret_range()), all combinations, or `len`
+# random draws (`search = "random"`).
+caret_grid <- function(tune) {
+  function(x, y, len = NULL, search = "grid") {
+    if (!length(tune)) return(data.frame(parameter = "none"))
+    if (is.null(len)) len <- 3
+    n <- if (is.null(x)) NULL else NROW(x)
+    p <- if (is.null(x)) NULL else NCOL(x)
+    values <- lapply(stats::setNames(nm = tune), function(name) caret_values(caret_range(name, n, p), len, search))
+    g <- if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else as.data.frame(values)
+    unique(g)
+  }
+}
+
+# caret's varImp: the forest's own importance, the one stored at fit time
+# (train(..., importance = "permutation") or "coefficients"), else the
+# coefficient importance where the model has linear parts.
+caret_importance <- function(object, ...) {
+  imp <- object$variable_importance
+  if (is.null(imp) && has_coefficient_parts(object$params)) imp <- coefficient_importance(object)
+  if (is.null(imp)) {
+    stop("This model holds no variable importance: train with `importance = \"permutation\"` (passed on to svforest()).",
+         call. = FALSE)
+  }
+  if (is.matrix(imp)) imp <- imp[, "overall"]
+  data.frame(Overall = as.numeric(imp), row.names = names(imp))
 }
 
 # The numeric parameters svforest_caret() can tune, with their ranges
