@@ -193,17 +193,16 @@ test_that("tune_grid() runs over every engine argument of the default method", {
   wf <- workflows::add_formula(workflows::add_model(workflows::workflow(), spec), Species ~ .)
   set.seed(3)
   folds <- rsample::vfold_cv(iris, v = 3, strata = Species)
-  # every argument's dials object, found without a parameter set of our own;
-  # grid = n draws a space-filling design, which needs n >= 12 points here:
-  # two random points keep the test small
+  # every argument's dials object, found without a parameter set of our own
+  # (tune finalizes the ranges up to the number of predictors); grid = n
+  # draws a space-filling design, which needs n >= 12 points for 12 arguments
   ps <- hardhat::extract_parameter_set_dials(wf)
   expect_identical(nrow(ps), 12L)
   expect_identical(ps$object[[which(ps$id == "oblique_mtry")]]$label, svf_oblique_mtry()$label)
   set.seed(4)
-  grid <- dials::grid_random(dials::finalize(ps, iris[, 1:4]), size = 2)
-  res <- tune::tune_grid(wf, resamples = folds, grid = grid, metrics = yardstick::metric_set(yardstick::accuracy))
+  res <- tune::tune_grid(wf, resamples = folds, grid = 12, metrics = yardstick::metric_set(yardstick::accuracy))
   m <- tune::collect_metrics(res)
-  expect_identical(nrow(m), 2L)
+  expect_identical(nrow(m), 12L)
   expect_true(all(m$n == 3))
   expect_true(all(m$mean > 0.6))
   expect_true(all(m$mtry <= 4 & m$oblique_mtry <= 4))
