@@ -189,6 +189,10 @@ write_generated_docs <- function(man = "man") {
 #'   (ranks would turn its zeros into non-zero values). For method
 #'   `"transform"`, which standardises predictors itself, `"rank"` is the
 #'   one value that changes the fit.}
+#' \item{`"auto"`}{`"rank"` for the columns a few extreme values would
+#'   squeeze under min-max scaling (the central 90% of their training values,
+#'   5% to 95% quantile, spans less than a quarter of their range),
+#'   `"minmax"` for the others; a `dgCMatrix` is min-max scaled.}
 #' \item{`"none"`}{the predictors as they are.}
 #' }
 #'

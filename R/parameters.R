@@ -242,9 +242,9 @@ svf_parameter_table <- list(
                         tune = tune_range("Split SVM iterations", 1, 100),
                         help = "Most Newton iterations of a split SVM."),
   scale = list(default = function(preset, n) preset_default(preset, "scale", "minmax"),
-               check = function(x) check_scale(x), choices = c("minmax", "rank", "none"),  # as R/rank.R's
+               check = function(x) check_scale(x), choices = quote(scale_choices),  # R/rank.R
                tune = tune_values("Predictor scaling"),
-               help = "How predictors are scaled for the SVMs and oblique splits (see [svforest_scaling]): `\"minmax\"`, `\"rank\"` or `\"none\"` (`TRUE` and `FALSE`, the values of earlier versions, mean `\"minmax\"` and `\"none\"`)."),
+               help = "How predictors are scaled for the SVMs and oblique splits (see [svforest_scaling]): `\"minmax\"`, `\"rank\"`, `\"auto\"` (ranks only the columns whose central 90% of values spans less than a quarter of their range) or `\"none\"` (`TRUE` and `FALSE`, the values of earlier versions, mean `\"minmax\"` and `\"none\"`)."),
   factor_coding = list(default = function(preset, n) preset_default(preset, "factor_coding", "indicator"),
                        choices = factor_coding_choices, tune = tune_values("Factor coding"),
                        help = "How factor (and character) predictors of a data frame reach the trees: `\"indicator\"` (one 0/1 column per level) or `\"order\"`: one column per factor, each level replaced by its rank when the levels are ordered by the outcome among the rows the trees are grown on (the share of the second class with two classes, the first principal component of the levels' class shares with more, the mean of a numeric outcome; ordered factors too). A cut on that column splits the levels into two groups, the best such split for two classes or a number, and `mtry` draws a factor once rather than once per level. Levels without training rows rank as all rows together would. A factor in an interaction of the formula keeps its indicators. Matrix input has no factors: the parameter changes nothing there. Importance and explanations then name the factor's column after the factor."),

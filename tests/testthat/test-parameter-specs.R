@@ -104,7 +104,6 @@ test_that("every parameter with a range or values has a dials object spanning it
   # every parameter but cache_size (speed only) is tuned, and every one of
   # the default method's engine arguments
   expect_identical(setdiff(names(specs()), names(tuned)), "cache_size")
-  expect_identical(specs()$scale$choices, ns$scale_choices)  # check_scale() (R/rank.R) reads its own copy
   expect_true(all(c(ns$svf_part("splitter", "hybrid")$parameters, "factor_coding", "ntree_max") %in% names(tuned)))
   args <- parsnip::get_model_env()$rand_forest_args
   args <- args[args$engine == "svforest", ]
