@@ -5,16 +5,21 @@
 #' available (`trainControl(classProbs = TRUE)`).
 #'
 #' The tuned parameters are numeric method parameters of [svforest()]; by
-#' default the one that governs tree size for the method's splitter:
+#' default `mtry` and `min_node_size` for the default method (`"hybrid"`),
+#' else the one that governs tree size for the method's splitter:
 #' `leaf_size_factor` for random axis splits (`"rsvt"`), `nu` for proximal
 #' SVM splits (`"psvm"`), `max_depth` for OOB-SVM splits (`"rsvf"`),
 #' `subspace_dim` for transformation splits (`"transform"`); nothing for
 #' `"tdsvm"`, which tunes itself on validation data. A method whose preset
-#' names `tune` parameters uses those. The grid for `tuneLength = len` spreads `len` values over the
-#' ranges below (log scale); random search draws from the same ranges.
-#' Tunable: `leaf_size_factor` (0.25 to 4), `min_leaf_size` (2 to 200), `nu`
-#' (10 to 10000), `sample_fraction` (0.3 to 1), `max_depth` (2 to 30),
-#' `n_min` (1 to 20), `subspace_dim` (1 to 30). With `tune = character()` nothing is tuned.
+#' names `tune` parameters uses those. Every numeric parameter with a
+#' tuning range in [svforest_parameters] can be tuned, over that range (the
+#' one its dials object spans): the grid for `tuneLength = len` spreads `len`
+#' values over it (on its log scale where it has one, else on a log scale
+#' for a positive range), and random search draws from it. Ranges up to the
+#' number of predictors (`mtry`) end at the data's, and node sizes
+#' (`min_node_size`, `min_leaf_size`, `sigma`) at a quarter of the training
+#' rows, so that no grid point makes every tree a single leaf. With
+#' `tune = character()` nothing is tuned.
 #'
 #' Missing predictor values: `train(x, y)` passes them to [svforest()], which
 #' imputes them (`na_action`), and `predict()` then gives one prediction per
@@ -53,10 +58,10 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
   fixed <- list(...)
   if (is.null(tune)) tune <- default_tuned(method)
   if (!is.character(tune)) stop("`tune` must be a character vector of parameter names.", call. = FALSE)
-  bad <- setdiff(tune, names(caret_ranges))
+  bad <- setdiff(tune, caret_tunable())
   if (length(bad)) {
     stop(sprintf("Cannot tune %s; tunable parameters are: %s.", paste0("`", bad, "`", collapse = ", "),
-                 paste(names(caret_ranges), collapse = ", ")), call. = FALSE)
+                 paste(caret_tunable(), collapse = ", ")), call. = FALSE)
   }
   if (any(tune %in% names(fixed))) stop("A parameter cannot be both tuned and fixed.", call. = FALSE)
   # early errors for typos, and for tuned or fixed parameters of parts the fits do not use
@@ -72,26 +77,11 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
     data.frame(parameter = "parameter", class = "character", label = "none", stringsAsFactors = FALSE)
   }
 
-  grid <- function(x, y, len = NULL, search = "grid") {
-    if (!length(tune)) return(data.frame(parameter = "none"))
-    if (is.null(len)) len <- 3
-    values <- lapply(caret_ranges[tune], function(r) {
-      v <- if (search == "grid") {
-        seq(log(r$lower), log(r$upper), length.out = len)
-      } else {
-        stats::runif(len, log(r$lower), log(r$upper))
-      }
-      v <- exp(v)
-      if (r$integer) v <- round(v)
-      signif(v, 3)
-    })
-    g <- if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else as.data.frame(values)
-    unique(g)
-  }
+  grid <- caret_grid(tune)
 
   fit <- function(x, y, wts, param, lev, last, weights, classProbs, ...) {
     tuned <- if (length(tune)) as.list(param[1, tune, drop = FALSE]) else list()
-    for (p in names(tuned)) if (caret_ranges[[p]]$integer) tuned[[p]] <- as.integer(round(tuned[[p]]))
+    for (p in names(tuned)) if (identical(svf_parameters[[p]]$tune$type, "integer")) tuned[[p]] <- as.integer(round(tuned[[p]]))
     # arguments of train(...) (ntree = 20, cost = 1, importance = ...) reach
     # the fit, overriding the fixed ones; a tuned parameter cannot be given
     dots <- list(...)
@@ -132,36 +122,78 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
     },
     sort = function(x) x,
     levels = function(x) x$levels,
-    # the forest's own importance: the one stored at fit time
-    # (train(..., importance = "permutation") or "coefficients"), else the
-    # coefficient importance where the model has linear parts
-    varImp = function(object, ...) {
-      imp <- object$variable_importance
-      if (is.null(imp) && has_coefficient_parts(object$params)) imp <- coefficient_importance(object)
-      if (is.null(imp)) {
-        stop("This model holds no variable importance: train with `importance = \"permutation\"` (passed on to svforest()).",
-             call. = FALSE)
-      }
-      if (is.matrix(imp)) imp <- imp[, "overall"]
-      data.frame(Overall = as.numeric(imp), row.names = names(imp))
-    },
+    varImp = caret_importance,
     tags = c("Random Forest", "Support Vector Machines", "Ensemble Model"),
     loop = NULL
   )
 }
 
-# Ranges of the parameters svforest_caret() can tune.
-caret_ranges <- list(
-  leaf_size_factor = list(lower = 0.25, upper = 4, integer = FALSE),
-  min_leaf_size = list(lower = 2, upper = 200, integer = TRUE),
-  nu = list(lower = 10, upper = 10000, integer = FALSE),
-  sample_fraction = list(lower = 0.3, upper = 1, integer = FALSE),
-  max_depth = list(lower = 2, upper = 30, integer = TRUE),
-  n_min = list(lower = 1, upper = 20, integer = TRUE),
-  subspace_dim = list(lower = 1, upper = 30, integer = TRUE),
-  min_node_size = list(lower = 2, upper = 40, integer = TRUE),
-  oblique_mtry = list(lower = 2, upper = 32, integer = TRUE)
-)
+# caret's grid function for the parameters `tune`: `len` values of each
+# over its range on the data (caret_range()), all combinations, or `len`
+# random draws (`search = "random"`).
+caret_grid <- function(tune) {
+  function(x, y, len = NULL, search = "grid") {
+    if (!length(tune)) return(data.frame(parameter = "none"))
+    if (is.null(len)) len <- 3
+    n <- if (is.null(x)) NULL else NROW(x)
+    p <- if (is.null(x)) NULL else NCOL(x)
+    values <- lapply(stats::setNames(nm = tune), function(name) caret_values(caret_range(name, n, p), len, search))
+    g <- if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else as.data.frame(values)
+    unique(g)
+  }
+}
+
+# caret's varImp: the forest's own importance, the one stored at fit time
+# (train(..., importance = "permutation") or "coefficients"), else the
+# coefficient importance where the model has linear parts.
+caret_importance <- function(object, ...) {
+  imp <- object$variable_importance
+  if (is.null(imp) && has_coefficient_parts(object$params)) imp <- coefficient_importance(object)
+  if (is.null(imp)) {
+    stop("This model holds no variable importance: train with `importance = \"permutation\"` (passed on to svforest()).",
+         call. = FALSE)
+  }
+  if (is.matrix(imp)) imp <- imp[, "overall"]
+  data.frame(Overall = as.numeric(imp), row.names = names(imp))
+}
+
+# The numeric parameters svforest_caret() can tune, with their ranges
+# (`tune` of each parameter's spec in R/parameters.R; dials tunes the same).
+caret_tunable <- function() {
+  names(Filter(function(spec) !is.null(spec$tune$lower), svf_parameters))
+}
+
+# The range caret tunes `name` over on data with `n` rows and `p` predictor
+# columns (NULL: unknown): the spec's, its upper end bounded by the
+# predictors (`upper = "predictors"`) or, for a node size, by a quarter of
+# the rows, so that no grid point makes every tree of a resample one leaf.
+caret_range <- function(name, n = NULL, p = NULL) {
+  r <- svf_parameters[[name]]$tune
+  upper <- r$upper
+  if (identical(upper, "predictors")) {
+    if (is.null(p)) stop(sprintf("caret's range of `%s` needs the data (its upper end is the number of predictors).", name),
+                         call. = FALSE)
+    upper <- p
+  }
+  if (isTRUE(r$rows) && !is.null(n)) upper <- min(upper, floor(n / 4))
+  upper <- max(upper, r$lower)
+  list(lower = r$lower, upper = upper, integer = identical(r$type, "integer"), trans = r$trans)
+}
+
+# `len` values of a caret range: evenly spread on its `trans` scale (log
+# without one when the range is positive, else linear), or drawn at random
+# on that scale (`search = "random"`); whole numbers for integer parameters.
+caret_values <- function(r, len, search = "grid") {
+  scale <- if (!is.null(r$trans)) r$trans else if (r$lower > 0) "log" else "identity"
+  to <- switch(scale, log10 = log10, log2 = log2, log = log, identity = identity)
+  from <- switch(scale, log10 = function(v) 10^v, log2 = function(v) 2^v, log = exp, identity = identity)
+  ends <- to(c(r$lower, r$upper))
+  v <- if (search == "grid") seq(ends[1], ends[2], length.out = len) else stats::runif(len, ends[1], ends[2])
+  v <- from(v)
+  if (r$integer) v <- round(v)
+  v <- signif(v, 3)
+  if (search == "grid") unique(v) else v
+}
 
 # The parameters tuned by default: the preset's own choice when it names
 # them, else its splitter's (registered with the splitter in R/method-*.R).

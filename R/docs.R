@@ -1,92 +1,163 @@
 # Help pages on the topics of svforest() (its own page, ?svforest, is kept to
 # usage, arguments, value and an example). Documentation only.
 
-#' Engine parts and method parameters of svforest()
-#'
-#' The parts (sampler, splitter, leaf model) and parameters that [svforest()] takes through `...`, matched by their exact names. The method presets and their own parameters are on [svforest_methods()]; ranger's and randomForest's argument names are errors that name the svforest equivalent.
-#'
-#' @section Engine parts and parameters (passed through `...`):
-#' \describe{
-#' \item{`sampler`}{`"all"` rows, `"bootstrap"` or `"subsample"` (these two
-#'   give an out-of-bag error).}
-#' \item{`sample_fraction`}{share of rows drawn by the sampler (default 1, or
-#'   0.632 for `"subsample"`).}
-#' \item{`splitter`}{`"random_axis"` (RSVT), `"psvm"` (proximal SVM
-#'   oblique splits, with `nu`, `m_max`, `n_min`), `"transform"` (learned
-#'   transformations, with `transform_rank` (default `NA`: automatic),
-#'   `transform_center` (default `TRUE`: affine subspaces; `FALSE`: the
-#'   paper's through the origin), `subspace_dim` (default 10),
-#'   `dim_per_class` (default `NA`), `transform_choice` (default `"oob"`:
-#'   each node's transform and dimension chosen on its out-of-bag rows;
-#'   `"inbag"`: the paper's, on its own rows),
-#'   `transform_iter` (default 30), `transform_step` (default 0.5),
-#'   `node_tries` (default 1) and
-#'   `min_node_size` (default 5)), `"cart"` (entropy splits, see method
-#'   "tdsvm") or `"oob_svm"` (RSVF, with `n_theta`, `n_omega`, `n_tau`,
-#'  `proj_dim`, `delta_tau`, `split_tolerance`, `split_max_iter`,
-#'  `screen_fraction`, `screen_keep` and `min_leaf_size`).}
-#' \item{`leaf`}{`"linear_svm"`, `"logistic"` (L2-regularised logistic
-#'   regression, LIBLINEAR, with the parameters of `"linear_svm"`),
-#'   `"constant"` (class frequencies) or `"kernel_svm"` (RBF SVM with the
-#'   first `cost` and `gamma` outside method "tdsvm").}
-#' Only the parameters of the parts a fit uses are accepted (another one is
-#' an error naming the part it belongs to) and stored in the model's
-#' `params`.
-#' \item{`aggregation`}{`"vote"` (majority vote, ties broken by averaged
-#'   probabilities), `"prob"` (largest averaged probability) or
-#'   `"max_confidence"` (the most confident tree).}
-#' \item{`leaf_size_factor`, `min_leaf_size`, `split_rule`, `max_depth`}{tree
-#'   size (`max_depth = 0`: unlimited; the method default is 0, 9 for `"transform"`).}
-#' \item{`rare_classes`}{`"negative"` or `"constant"`, see above.}
-#' \item{`cost`, `cv_folds`, `min_class_rows`, `balanced`, `tolerance`,
-#'   `cv_tolerance`}{the leaf SVMs: grid of `C`, folds of the inner CV (1: no
-#'   CV, the first `cost` is used), fewest rows a class needs for the leaf to
-#'   get an SVM, class balancing (`TRUE`, `FALSE` or `"task"`: balanced with
-#'   more than two classes, the task's class shares with two, see method
-#'   "rsvf"; they apply to the cross-validation fits too),
-#'   LIBLINEAR's stopping tolerance for the final
-#'   fit (default 0.01, LIBLINEAR's own) and for the CV fits (default 0.1:
-#'   only their held-out accuracy is used, and it is faster).}
-#' \item{`first_tree`}{index (from 0) of the first tree grown (default 0):
-#'   a fit with `ntree = m, first_tree = k` grows trees `k + 1` to `k + m` of
-#'   the forest with that `seed`, so machines can grow parts of one forest
-#'   that [combine()] merges; see [svforest_future()].}
-#' \item{`ntree_max`}{most trees a forest may grow (default: `ntree` when
-#'   `ntree` is given; with `ntree = NULL`, 300 for a `"hybrid"`
-#'   classification forest and the method's `ntree` otherwise). Above `ntree`
-#'   the forest grows by its out-of-bag error: after `T` trees (`T = ntree,
-#'   2 ntree, ...`) it grows `ntree` more while its out-of-bag error after `T`
-#'   trees is below its error after `T / 2` by at least 2 points and at least
-#'   10 rows. Forests of
-#'   many weak trees (many noise predictors) keep growing; where 100 trees
-#'   have settled, none are added. The rule reads the error as trees are
-#'   added in a fixed order, so the model does not depend on `num_threads`
-#'   or on [svforest_future()]'s workers. It needs out-of-bag rows (a
-#'   bootstrap or subsample).}
-#' \item{`scale`}{how predictors are scaled for the SVMs and oblique splits
-#'   (see [svforest_scaling]): `"minmax"`, `"rank"` or `"none"`
-#'   (`TRUE` and `FALSE`, the values of earlier versions, mean `"minmax"`
-#'   and `"none"`).}
-#' \item{`factor_coding`}{how factor (and character) predictors of a data
-#'   frame reach the trees: `"indicator"` (one 0/1 column per level; the
-#'   paper presets' and the default method's for a numeric outcome) or
-#'   `"order"` (the default method's for classes): one column per factor,
-#'   each level replaced by its rank when the levels are ordered by the
-#'   outcome among the rows the trees are grown on (the share of the second
-#'   class with two classes, the first principal component of the levels'
-#'   class shares with more, the mean of a numeric outcome; ordered factors
-#'   too). A cut on that column splits the levels into two groups, the best
-#'   such split for two classes or a number, and `mtry` draws a factor once
-#'   rather than once per level. Levels without training rows rank as all
-#'   rows together would. A factor in an interaction of the formula keeps
-#'   its indicators. Matrix input has no factors: the
-#'   parameter changes nothing there. Importance and explanations then name
-#'   the factor's column after the factor.}
-#' }
-#'
-#' @seealso [svforest()], [svforest_methods()]
+#' @eval parameters_roxygen()
 #' @name svforest_parameters
 NULL
+
+# --- generated help: ?svforest_parameters, and the usage of ?svforest_dials --
+# Both come from the parameter specs (R/parameters.R). roxygen reads them
+# through `@eval`; without roxygen, write_generated_docs() writes the same
+# pages into man/, and test-docs.R fails when the installed pages differ.
+
+parameters_title <- "Engine parts and method parameters of svforest()"
+parameters_description <- paste(
+  "The parts (sampler, splitter, leaf model) and parameters that [svforest()] takes through `...`,",
+  "matched by their exact names, with each one's default for every method whose parts read it,",
+  "its tuning range (its dials object, see [svforest_dials], and [svforest_caret()]) and the names",
+  "ranger, randomForest or scikit-learn give it (an error that names the svforest one).",
+  "The method presets are on [svforest_methods()].")
+
+# A default as R code: `2`, `c(0.25, 0.5)`, `"oob"`, `NA`.
+default_code <- function(value) {
+  if (length(value) == 1 && is.na(value)) return("`NA`")
+  if (is.integer(value)) value <- as.numeric(value)
+  sprintf("`%s`", paste(deparse(value), collapse = ""))
+}
+
+# "Default: `2` for "hybrid" (classes); `5` for ...": parameter `name`'s
+# default for each method (and outcome) whose parts read it, as
+# resolve_parameters() gives it.
+parameter_default_doc <- function(name) {
+  cases <- list()
+  for (m in method_names()) {
+    outcomes <- if (is.null(svf_method(m)$regression)) "classification" else c("classification", "regression")
+    texts <- vapply(outcomes, function(outcome) method_default_doc(name, m, outcome), "")
+    texts <- texts[!is.na(texts)]
+    if (length(unique(texts)) == 1) {
+      cases[[texts[1]]] <- c(cases[[texts[1]]], sprintf("`\"%s\"`", m))
+    } else {
+      for (outcome in names(texts)) {
+        where <- sprintf("`\"%s\"` (%s)", m, c(classification = "classes", regression = "numeric outcome")[[outcome]])
+        cases[[texts[[outcome]]]] <- c(cases[[texts[[outcome]]]], where)
+      }
+    }
+  }
+  if (!length(cases)) {
+    return(sprintf("Default: %s.", default_code(parameter_default(name, list(defaults = list()), 1000L, list()))))
+  }
+  if (length(cases) == 1) return(sprintf("Default: %s.", names(cases)))
+  sprintf("Default: %s.", paste(sprintf("%s for %s", names(cases), vapply(cases, paste, "", collapse = ", ")),
+                                collapse = "; "))
+}
+
+# The default of parameter `name` for method `m` and an outcome, as code
+# (NA when the method's parts do not read it): the spec's `default_doc`
+# when it depends on the number of training rows.
+method_default_doc <- function(name, m, outcome) {
+  small <- resolve_parameters(m, list(), 1000L, outcome)
+  if (!name %in% names(small)) return(NA_character_)
+  large <- resolve_parameters(m, list(), 1000000L, outcome)[[name]]
+  if (identical(small[[name]], large)) default_code(large) else svf_parameters[[name]]$default_doc
+}
+
+# How dials and caret tune a parameter or fit option (spec `spec`).
+parameter_tuning_doc <- function(spec, name) {
+  t <- spec$tune
+  if (is.null(t)) return("Not tuned.")
+  if (is.null(t$lower)) {
+    values <- if (!is.null(t$values)) t$values else parameter_choices(spec)
+    return(sprintf("Tuned over %s (`svf_%s()`).", paste(vapply(values, default_code, ""), collapse = ", "), name))
+  }
+  upper <- if (identical(t$upper, "predictors")) "the number of predictors" else default_code(t$upper)
+  sprintf("Tuned from %s to %s%s (`svf_%s()`%s).", default_code(t$lower), upper,
+          if (!is.null(t$trans)) sprintf(", on a %s scale", t$trans) else "", name,
+          if (name %in% names(svf_parameters)) {
+            paste0(", caret", if (isTRUE(t$rows)) ": at most a quarter of the training rows" else "")
+          } else "")
+}
+
+# One \item of the page, in markdown: help, default, parts, tuning, aliases.
+parameter_item <- function(name, spec, option = FALSE) {
+  parts <- if (option) NULL
+           else if (name %in% c(part_selectors, forest_parameters)) "Read by every fit."
+           else sprintf("Read by %s.", parameter_owners(name))
+  alias <- if (length(spec$alias)) {
+    sprintf("Also known as %s (ranger's, randomForest's or scikit-learn's name: an error naming `%s`).",
+            paste0("`", spec$alias, "`", collapse = ", "), name)
+  }
+  tuning <- if (!option || !is.null(spec$tune)) parameter_tuning_doc(spec, name)
+  text <- c(spec$help, if (!option) parameter_default_doc(name), parts, tuning, alias)
+  sprintf("\\item{`%s`}{%s}", name, paste(text, collapse = " "))
+}
+
+# The page's roxygen tags (markdown), for `@eval` in the block above.
+parameters_roxygen <- function() {
+  c(paste("@title", parameters_title), paste("@description", parameters_description),
+    "@section Engine parts and parameters (passed through `...`):", "\\describe{",
+    mapply(parameter_item, names(svf_parameters), svf_parameters), "}",
+    "@section Fit options (passed through `...`):", "\\describe{",
+    mapply(parameter_item, names(svf_fit_options), svf_fit_options, MoreArgs = list(option = TRUE)), "}",
+    "@seealso [svforest()], [svforest_methods()], [svforest_dials]")
+}
+
+# Markdown of the specs' help (code, [topic], [function()]) as Rd.
+md_to_rd <- function(text) {
+  text <- gsub("%", "\\\\%", text)
+  text <- gsub("\\[([A-Za-z_.]+)\\(\\)\\]", "\\\\code{\\\\link[=\\1]{\\1()}}", text)
+  text <- gsub("\\[([A-Za-z_.]+)\\]", "\\\\link{\\1}", text)
+  gsub("`([^`]+)`", "\\\\code{\\1}", text)
+}
+
+# man/svforest_parameters.Rd as roxygen would write it from parameters_roxygen().
+parameters_rd <- function() {
+  tags <- md_to_rd(parameters_roxygen())
+  tag_value <- function(tag) sub(paste0("^@", tag, " "), "", grep(paste0("^@", tag, " "), tags, value = TRUE))
+  sections <- split(tags, cumsum(grepl("^@", tags)))
+  section_rd <- unlist(lapply(sections, function(lines) {
+    if (!startsWith(lines[1], "@section ")) return(NULL)
+    c(sprintf("\\section{%s}{", sub(":$", "", sub("^@section ", "", lines[1]))), "", lines[-1], "}", "")
+  }), use.names = FALSE)
+  unname(c("% Generated by write_generated_docs() (R/docs.R) from the parameter specs in R/parameters.R: do not edit by hand",
+    "\\name{svforest_parameters}", "\\alias{svforest_parameters}", sprintf("\\title{%s}", tag_value("title")),
+    "\\description{", tag_value("description"), "}", section_rd,
+    "\\seealso{", tag_value("seealso"), "}"))
+}
+
+# The dials functions svforest exports, and their usage lines.
+dials_function_names <- function() unname(c("svf_trees", svf_dials))
+dials_usage <- function() {
+  vapply(dials_function_names(), function(fn) {
+    call <- as.call(c(as.name(fn), formals(get(fn))))
+    paste(deparse(call, width.cutoff = 500L), collapse = "")
+  }, "", USE.NAMES = FALSE)
+}
+
+# roxygen tags of ?svforest_dials for the generated functions (`@eval`).
+dials_rd_usage <- function() {
+  generated <- setdiff(dials_function_names(), c("svf_trees", "svf_method_name"))
+  c(paste("@aliases", paste(generated, collapse = " ")),
+    sprintf("@rawNamespace export(%s)", paste(generated, collapse = ", ")),
+    paste("@usage", paste(dials_usage(), collapse = "\n\n")))
+}
+
+# Writes man/svforest_parameters.Rd and the aliases and usage of
+# man/svforest_dials.Rd (run from the package source after changing a spec:
+# `Rscript -e 'pkgload::load_all(); write_generated_docs()'` or with the
+# installed package, `svforest:::write_generated_docs()`).
+write_generated_docs <- function(man = "man") {
+  writeLines(parameters_rd(), file.path(man, "svforest_parameters.Rd"))
+  path <- file.path(man, "svforest_dials.Rd")
+  rd <- readLines(path)
+  first_alias <- which(rd == "\\alias{svforest_dials}")
+  title <- grep("^\\\\title\\{", rd)
+  rd <- c(rd[seq_len(first_alias)], sprintf("\\alias{%s}", dials_function_names()), rd[title:length(rd)])
+  usage <- which(rd == "\\usage{")
+  usage_end <- usage + which(rd[-(1:usage)] == "}")[1]
+  rd <- c(rd[seq_len(usage)], paste(dials_usage(), collapse = "\n\n"), rd[usage_end:length(rd)])
+  writeLines(rd, path)
+  invisible(c(file.path(man, "svforest_parameters.Rd"), path))
+}
 
 #' Predictor scaling in svforest()
 #'
@@ -118,6 +189,10 @@ NULL
 #'   (ranks would turn its zeros into non-zero values). For method
 #'   `"transform"`, which standardises predictors itself, `"rank"` is the
 #'   one value that changes the fit.}
+#' \item{`"auto"`}{`"rank"` for the columns a few extreme values would
+#'   squeeze under min-max scaling (the central 90% of their training values,
+#'   5% to 95% quantile, spans less than a quarter of their range),
+#'   `"minmax"` for the others; a `dgCMatrix` is min-max scaled.}
 #' \item{`"none"`}{the predictors as they are.}
 #' }
 #'

@@ -30,15 +30,26 @@ model_call <- function(call) {
 # Argument names of ranger, randomForest and scikit-learn that users type
 # out of habit, with what they are called here (an argument name) or why
 # there is none (a sentence). Checked before the "Unknown argument" error so
-# that `num.trees = 500` says "`num.trees` is called `ntree` here".
-foreign_arguments <- list(
+# that `num.trees = 500` says "`num.trees` is called `ntree` here". The
+# foreign names of parameters and fit options are kept with them
+# (`alias` in R/parameters.R); these are the others: svforest()'s own
+# arguments, the splitter's node size and predictors per split (each
+# splitter names its own), and names with no equivalent.
+foreign_arguments <- function() {
+  c(parameter_aliases(), other_foreign_arguments)
+}
+
+# alias -> parameter or fit option, from their specs.
+parameter_aliases <- function() {
+  specs <- c(svf_parameters, svf_fit_options)
+  aliases <- lapply(specs, function(spec) as.character(spec$alias))
+  targets <- rep(names(specs), lengths(aliases))
+  stats::setNames(as.list(targets), unlist(aliases, use.names = FALSE))
+}
+
+other_foreign_arguments <- list(
   num.trees = "ntree", ntrees = "ntree", n_trees = "ntree", n_estimators = "ntree", trees = "ntree",
   num.threads = "num_threads", n_jobs = "num_threads", nthread = "num_threads", threads = "num_threads",
-  case.weights = "case_weights", weights = "case_weights", sample_weight = "case_weights",
-  class.weights = "class_weights", classwt = "class_weights", class_weight = "class_weights",
-  sample.fraction = "sample_fraction", sampsize = "sample_fraction", max_samples = "sample_fraction",
-  max.depth = "max_depth", maxdepth = "max_depth",
-  na.action = "na_action",
   replace = "has no equivalent: the row sampling is `sampler` (\"bootstrap\" draws with replacement, \"subsample\" without, \"all\" uses every row)",
   bootstrap = "has no equivalent: the row sampling is `sampler` (\"bootstrap\", \"subsample\" or \"all\")",
   min.node.size = "node_size", nodesize = "node_size", min.bucket = "node_size", min_samples_leaf = "node_size",
@@ -56,7 +67,7 @@ foreign_arguments <- list(
   ytest = "has no equivalent: predict new rows with `predict()`",
   localImp = "has no equivalent: per-row explanations are `predict(fit, newdata, type = \"local\")`",
   local.importance = "has no equivalent: per-row explanations are `predict(fit, newdata, type = \"local\")`",
-  respect.unordered.factors = "has no equivalent: factors always become one indicator column per level",
+  respect.unordered.factors = "has no equivalent: factor predictors are coded by `factor_coding` (\"order\": one column of the levels ranked by the outcome, the default method's for classes; \"indicator\": one 0/1 column per level)",
   dependent.variable.name = "has no equivalent: use the formula interface or `x` and `y`",
   num.random.splits = "has no equivalent: the random axis splitter (method \"rsvt\") draws one cut per split",
   regularization.factor = "has no equivalent", always.split.variables = "has no equivalent",
@@ -69,7 +80,7 @@ foreign_arguments <- list(
 # (`params` holds at least the sampler, splitter and leaf): NULL when
 # `name` is not a known foreign name.
 foreign_argument_message <- function(name, params = NULL) {
-  target <- foreign_arguments[[name]]
+  target <- foreign_arguments()[[name]]
   if (is.null(target)) return(NULL)
   if (identical(target, "node_size")) {
     own <- if (!is.null(params$splitter)) splitter_node_size(params$splitter)

@@ -12,7 +12,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
                                   defaults = list(min_node_size = 5L, factor_coding = "indicator")))
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
-              tune = "min_node_size", outcomes = c("classification", "regression"),
+              tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression"),
               node_size = "min_node_size", predictors = "mtry",
               print_lines = function(x) {
                 m <- hybrid_mtry(x)

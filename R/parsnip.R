@@ -93,7 +93,7 @@ register_parsnip_engine <- function(...) {
   parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = "mtry", original = "mtry",
                          func = list(pkg = "dials", fun = "mtry"), has_submodel = FALSE)
   # engine arguments with a dials object: tunable() lists them
-  for (name in names(svf_dials)) {
+  for (name in setdiff(names(svf_dials), "mtry")) {  # mtry: the main argument
     parsnip::set_model_arg(model = "rand_forest", eng = "svforest", parsnip = name, original = name,
                            func = list(pkg = "svforest", fun = svf_dials[[name]]), has_submodel = FALSE)
   }
@@ -232,25 +232,46 @@ multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL,
 
 # --- dials parameter objects ------------------------------------------------------
 
-# Engine arguments with a dials object: name -> function (tunable() lists them).
-svf_dials <- c(method = "svf_method_name", cost = "svf_cost", leaf = "svf_leaf", splitter = "svf_splitter",
-               sampler = "svf_sampler", aggregation = "svf_aggregation", scale = "svf_scale",
-               leaf_size_factor = "svf_leaf_size_factor", sample_fraction = "svf_sample_fraction",
-               max_depth = "svf_max_depth", nu = "svf_nu", subspace_dim = "svf_subspace_dim",
-               node_tries = "svf_node_tries", lambda = "svf_lambda", gamma = "svf_gamma",
-               epsilon = "svf_epsilon", n_theta = "svf_n_theta", n_tau = "svf_n_tau",
-               screen_fraction = "svf_screen_fraction", cv_folds = "svf_cv_folds",
-               split_rule = "svf_split_rule", psvm_cut = "svf_psvm_cut",
-               transform_choice = "svf_transform_choice", min_gain = "svf_min_gain")
-
 svf_log10 <- function() scales::transform_log10()
 svf_log2 <- function() scales::transform_log2()
-svf_quant <- function(name, label, type, range, trans = NULL) {
+svf_quant <- function(name, label, type, range, trans = NULL, finalize = NULL) {
   dials::new_quant_param(type = type, range = range, inclusive = c(TRUE, TRUE), trans = trans,
-                         label = stats::setNames(label, name))
+                         label = stats::setNames(label, name), finalize = finalize)
 }
 svf_qual <- function(name, label, values) {
-  dials::new_qual_param(type = "character", values = values, label = stats::setNames(label, name))
+  type <- if (is.logical(values)) "logical" else "character"
+  dials::new_qual_param(type = type, values = values, label = stats::setNames(label, name))
+}
+
+# Parameters and fit options with a dials object: those with a `tune` spec
+# (R/parameters.R), each tuned by `svf_<name>()`.
+dials_specs <- function() {
+  Filter(function(spec) !is.null(spec$tune), c(svf_parameters, svf_fit_options))
+}
+
+# The dials object function of spec `name`, made from its `tune`: a range
+# (`range` on the `trans` scale; `upper = "predictors"`: unknown until
+# finalized with the data, as dials' mtry()) or its values (the spec's
+# choices, read when called, so the registered parts are all listed).
+dials_function <- function(name) {
+  spec <- c(svf_parameters, svf_fit_options)[[name]]
+  t <- spec$tune
+  if (is.null(t$lower)) {
+    values <- if (!is.null(t$values)) t$values else spec$choices
+    f <- eval(bquote(function(values = .(values)) svf_qual(.(name), .(t$label), values)))
+  } else {
+    to <- switch(if (is.null(t$trans)) "none" else t$trans, log10 = log10, log2 = log2, none = identity)
+    by_data <- identical(t$upper, "predictors")
+    ends <- to(c(t$lower, if (by_data) NA else t$upper))
+    if (identical(t$type, "integer") && is.null(t$trans)) ends <- as.integer(ends)
+    range <- if (by_data) call("c", ends[1], quote(dials::unknown())) else ends
+    trans <- if (is.null(t$trans)) NULL else call(paste0("svf_", t$trans))
+    finalize <- if (by_data) quote(dials::get_p)
+    f <- eval(bquote(function(range = .(range), trans = .(trans))
+      svf_quant(.(name), .(t$label), .(t$type), range, trans, .(finalize))))
+  }
+  environment(f) <- topenv()
+  f
 }
 
 #' dials parameter objects for the svforest engine
@@ -260,107 +281,44 @@ svf_qual <- function(name, label, values) {
 #' so that `tune()` on them works with `tune_grid(grid = n)` and
 #' `extract_parameter_set_dials()` without a parameter set of your own. Each
 #' is named after the [svforest()] argument it tunes (`svf_method_name()`
-#' tunes `method`). Ranges are on the transformed scale where there is a
-#' `trans` (log10 for `cost`, `nu`, `lambda`, `gamma`: `range = c(-2, 3)`
-#' is 0.01 to 1000). `svf_trees()` is the `trees` parameter of the engine:
-#' 1 to 100 trees (each tree fits SVMs, so forests stay smaller than
-#' ranger's). The qualitative ones list every registered value
-#' ([svforest_methods()], the engine parts); for regression choose among
-#' the methods that fit a numeric outcome, e.g.
-#' `svf_method_name(values = c("rsvt", "rsvf", "tdsvm"))`.
+#' tunes `method`, `svf_trees()` the engine's `trees`, 1 to 2,000 as dials'
+#' `trees()`); every parameter of [svforest_parameters] has one (but
+#' `cache_size`, which changes speed only), spanning the range given there.
+#' Ranges are on the transformed scale where there is a `trans` (log10 for
+#' `cost`, `nu`, `lambda`, `gamma`: `range = c(-2, 3)` is 0.01 to 1000).
+#' Ranges up to the number of predictors (`oblique_mtry`, `m_max`,
+#' `proj_dim`) are finalized with the data, as dials' `mtry()`. The
+#' qualitative ones list every registered value ([svforest_methods()], the
+#' engine parts); for regression choose among the methods that fit a numeric
+#' outcome, e.g. `svf_method_name(values = c("rsvt", "rsvf", "tdsvm"))`.
+#' `ntree_max` must be at least `trees`.
 #'
 #' @param range Two numbers: the range (on the `trans` scale).
 #' @param trans A `scales` transformation, or `NULL`.
 #' @param values Possible values.
 #' @return A dials `param` object.
 #' @name svforest_dials
+#' @eval dials_rd_usage()
 #' @examples
 #' if (requireNamespace("dials", quietly = TRUE)) {
 #'   svf_cost()
 #'   svf_method_name()
+#'   svf_oblique_mtry()
 #' }
 NULL
 
 #' @rdname svforest_dials
 #' @export
-svf_trees <- function(range = c(1L, 100L), trans = NULL) svf_quant("trees", "# Trees", "integer", range, trans)
+svf_trees <- function(range = c(1L, 2000L), trans = NULL) svf_quant("trees", "# Trees", "integer", range, trans)
 #' @rdname svforest_dials
 #' @export
 svf_method_name <- function(values = method_names()) svf_qual("method", "Method", values)
-#' @rdname svforest_dials
-#' @export
-svf_cost <- function(range = c(-2, 3), trans = svf_log10()) svf_quant("cost", "Leaf SVM cost (C)", "double", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_leaf <- function(values = part_names("leaf")) svf_qual("leaf", "Leaf model", values)
-#' @rdname svforest_dials
-#' @export
-svf_splitter <- function(values = part_names("splitter")) svf_qual("splitter", "Splitter", values)
-#' @rdname svforest_dials
-#' @export
-svf_sampler <- function(values = part_names("sampler")) svf_qual("sampler", "Row sampler", values)
-#' @rdname svforest_dials
-#' @export
-svf_aggregation <- function(values = c("vote", "prob", "max_confidence")) svf_qual("aggregation", "Aggregation", values)
-#' @rdname svforest_dials
-#' @export
-svf_scale <- function(values = c("minmax", "rank", "none")) svf_qual("scale", "Predictor scaling", values)
-#' @rdname svforest_dials
-#' @export
-svf_leaf_size_factor <- function(range = c(-2, 2), trans = svf_log2()) {
-  svf_quant("leaf_size_factor", "Leaf size factor", "double", range, trans)
-}
-#' @rdname svforest_dials
-#' @export
-svf_sample_fraction <- function(range = c(0.3, 1), trans = NULL) {
-  svf_quant("sample_fraction", "Sampled share of rows", "double", range, trans)
-}
-#' @rdname svforest_dials
-#' @export
-svf_max_depth <- function(range = c(2L, 15L), trans = NULL) svf_quant("max_depth", "Tree depth", "integer", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_nu <- function(range = c(1, 4), trans = svf_log10()) svf_quant("nu", "Proximal SVM nu", "double", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_subspace_dim <- function(range = c(1L, 30L), trans = NULL) {
-  svf_quant("subspace_dim", "Subspace dimension", "integer", range, trans)
-}
-#' @rdname svforest_dials
-#' @export
-svf_node_tries <- function(range = c(1L, 10L), trans = NULL) svf_quant("node_tries", "Tries per node", "integer", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_lambda <- function(range = c(-4, 2), trans = svf_log10()) svf_quant("lambda", "Ridge penalty", "double", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_gamma <- function(range = c(-2, 2), trans = svf_log10()) svf_quant("gamma", "RBF kernel gamma", "double", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_epsilon <- function(range = c(0, 1), trans = NULL) svf_quant("epsilon", "SVR tube epsilon", "double", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_n_theta <- function(range = c(1L, 32L), trans = NULL) svf_quant("n_theta", "Predictor sets per node", "integer", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_n_tau <- function(range = c(1L, 16L), trans = NULL) svf_quant("n_tau", "Thresholds per node", "integer", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_screen_fraction <- function(range = c(0.05, 1), trans = NULL) {
-  svf_quant("screen_fraction", "Screening share of rows", "double", range, trans)
-}
-#' @rdname svforest_dials
-#' @export
-svf_cv_folds <- function(range = c(1L, 10L), trans = NULL) svf_quant("cv_folds", "Leaf CV folds", "integer", range, trans)
-#' @rdname svforest_dials
-#' @export
-svf_split_rule <- function(values = c("admissible", "published")) svf_qual("split_rule", "Random axis split rule", values)
-#' @rdname svforest_dials
-#' @export
-svf_psvm_cut <- function(values = c("gain", "plane")) svf_qual("psvm_cut", "PSVM split offset", values)
-#' @rdname svforest_dials
-#' @export
-svf_transform_choice <- function(values = c("oob", "inbag")) svf_qual("transform_choice", "Transform choice", values)
-#' @rdname svforest_dials
-#' @export
-svf_min_gain <- function(range = c(0, 5), trans = NULL) svf_quant("min_gain", "TD-SVM minimum gain", "double", range, trans)
+
+# svf_cost(), svf_oblique_mtry(), ...: one per parameter with a tuning
+# range or values (exported in NAMESPACE; roxygen's tags from dials_rd_usage())
+for (name in names(dials_specs())) assign(paste0("svf_", name), dials_function(name))
+
+# Engine arguments with a dials object: name -> function (tunable() lists
+# them). `mtry` is parsnip's main argument, with dials' own mtry().
+svf_dials <- c(method = "svf_method_name",
+               stats::setNames(paste0("svf_", names(dials_specs())), names(dials_specs())))

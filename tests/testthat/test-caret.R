@@ -52,13 +52,13 @@ test_that("svforest_caret() works with the formula interface, other methods and 
 
 test_that("every method has a default caret tuning that fits", {
   # the parameter tuned by default for each method, and its grid
-  expected <- c(hybrid = "min_node_size", rsvt = "leaf_size_factor", psvm = "nu", rsvf = "max_depth",
-                transform = "subspace_dim", tdsvm = "parameter")  # caret's "nothing tuned"
+  expected <- list(hybrid = c("mtry", "min_node_size"), rsvt = "leaf_size_factor", psvm = "nu", rsvf = "max_depth",
+                   transform = "subspace_dim", tdsvm = "parameter")  # caret's "nothing tuned"
   for (m in svforest_methods()$method) {
     model <- svforest_caret(m)
     expect_identical(model$parameters$parameter, expected[[m]], info = m)
-    g <- model$grid(NULL, NULL, len = 2)
-    expect_identical(nrow(g), if (m == "tdsvm") 1L else 2L, info = m)
+    g <- model$grid(iris[, 1:4], iris$Species, len = 2)
+    expect_identical(nrow(g), if (m == "tdsvm") 1L else as.integer(2^length(expected[[m]])), info = m)
   }
   # a tuned transform model can be fitted by caret's fit function
   model <- svforest_caret("transform", ntree = 2, transform_iter = 2)
@@ -69,15 +69,17 @@ test_that("every method has a default caret tuning that fits", {
 test_that("svforest_caret() fits svforest()'s default method unless told otherwise", {
   model <- svforest_caret(ntree = 3)
   expect_match(model$label, "\"hybrid\"")
-  expect_identical(model$parameters$parameter, "min_node_size")
-  fit <- model$fit(as.matrix(iris[, 1:4]), iris$Species, param = data.frame(min_node_size = 4))
+  expect_identical(model$parameters$parameter, c("mtry", "min_node_size"))
+  fit <- model$fit(as.matrix(iris[, 1:4]), iris$Species, param = data.frame(mtry = 3, min_node_size = 4))
   expect_identical(fit$method, "hybrid")
   expect_identical(fit$params$min_node_size, 4L)
+  expect_identical(fit$params$mtry, 3L)
 })
 
 test_that("svforest_caret() rejects bad arguments", {
   expect_error(svforest_caret("nope"), "method")
-  expect_error(svforest_caret(tune = "cost"), "Cannot tune `cost`")
+  expect_error(svforest_caret(tune = "oblique_choice"), "Cannot tune `oblique_choice`")  # not numeric
+  expect_error(svforest_caret(tune = "cost"), "`cost` is a parameter of the oob_svm splitter")  # not the default's
   expect_error(svforest_caret(lef = 1), "Unknown argument")
   expect_error(svforest_caret("rsvt", tune = "nu", nu = 3), "both tuned and fixed")
 })

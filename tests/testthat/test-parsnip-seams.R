@@ -55,8 +55,8 @@ test_that("every tunable engine argument has a dials object, and tune_grid(grid 
   expect_s3_class(svf_cost(), "quant_param")
   expect_s3_class(svf_leaf_size_factor(), "quant_param")
   # every dials object makes values its svforest() argument accepts
-  for (name in setdiff(names(svforest:::svf_dials), "method")) {
-    p <- get(svforest:::svf_dials[[name]])()
+  for (name in intersect(names(svforest:::svf_dials), names(svforest:::svf_parameters))) {
+    p <- dials::finalize(get(svforest:::svf_dials[[name]])(), iris[, 1:4])
     v <- dials::value_seq(p, 3)
     for (value in as.list(v)) expect_no_error(svforest:::svf_parameters[[name]]$check(value))
   }
@@ -68,7 +68,9 @@ test_that("every tunable engine argument has a dials object, and tune_grid(grid 
   wf <- workflows::add_formula(workflows::add_model(workflows::workflow(), spec), Species ~ .)
   n_methods <- nrow(svforest_methods())
   set.seed(5)
-  res <- suppressWarnings(tune::tune_grid(wf, resamples = folds, grid = max(5L, n_methods),
+  # svf_trees() spans 1 to 2,000 trees, as dials' trees(): a test keeps forests small
+  small <- stats::update(ps, trees = svf_trees(c(1L, 20L)))
+  res <- suppressWarnings(tune::tune_grid(wf, resamples = folds, grid = max(5L, n_methods), param_info = small,
                                           metrics = yardstick::metric_set(yardstick::accuracy)))
   m <- tune::collect_metrics(res)
   expect_setequal(unique(m$method), svforest_methods()$method)
