@@ -93,7 +93,8 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
   user <- list(...)
-  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)))
+  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)),
+                         design_level_codes(method, user, y))
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
   model <- fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
   # the outcome's expression, so svforest_importance(fit, data) finds it in data
@@ -108,7 +109,7 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   user <- list(...)
-  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)))
+  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)), design_level_codes(method, user, y))
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
@@ -163,6 +164,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   params <- class_weights_balanced(params, user, class_weights)
+  if (!identical(params$factor_coding, "order") && any(vapply(design$spec$contrasts, ncol, 1L) == 1L)) {
+    stop("Internal error: the design holds level codes but `factor_coding` is not \"order\".", call. = FALSE)
+  }
   if (identical(params$factor_coding, "order") && identical(design$spec$type, "frame")) {
     # factor levels ranked by the outcome of the rows the trees see
     # (R/factor_coding.R), stored in the design as the factors' contrasts
