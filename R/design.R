@@ -9,14 +9,15 @@
 # values are filled in (R/missing.R) and indicator columns appended.
 # `na_rows`: the rows whose values give the imputation (those with a positive
 # case weight; NULL: all).
-# With `level_codes = TRUE` (factor_coding = "order", R/factor_coding.R) a
-# factor of several levels that is a term of its own becomes one column of
-# its level codes 1..L instead of L indicator columns: no n x L matrix.
+# With `level_codes` a number (factor_coding "order" or "auto",
+# R/factor_coding.R) a factor of more levels than that (and at least two)
+# that is a term of its own becomes one column of its level codes 1..L
+# instead of L indicator columns: no n x L matrix.
 # spec$origin gives, for each design column, the position in
 # spec$predictors (the model frame's columns) of the predictor it comes
 # from, NA for a column of several predictors (interactions): columns are
 # matched to predictors by position, never by pasted names.
-frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_codes = FALSE) {
+frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_codes = NULL) {
   for (v in names(mf)) {
     if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
   }
@@ -40,8 +41,9 @@ frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_co
   # One-level factors cannot take contrasts: they become a 0/1 column.
   contrasts <- lapply(xlevels[lengths(xlevels) > 1], indicator_contrasts)
   term_var <- term_variables(stored_terms(terms), names(mf))
-  if (level_codes) {
+  if (!is.null(level_codes)) {
     alone <- intersect(names(contrasts), names(mf)[alone_variables(stored_terms(terms), term_var)])
+    alone <- alone[lengths(xlevels[alone]) > level_codes]
     contrasts[alone] <- lapply(xlevels[alone], code_contrasts)
   }
   spec <- list(type = "frame", terms = light_terms(terms), xlevels = xlevels, contrasts = contrasts)
@@ -76,7 +78,7 @@ term_variables <- function(terms, predictors) {
 }
 
 # A factor's "contrast" of level codes: one column holding 1..L.
-code_contrasts <- function(levels) matrix(seq_along(levels), ncol = 1L, dimnames = list(levels, ""))
+code_contrasts <- function(levels) matrix(as.double(seq_along(levels)), ncol = 1L, dimnames = list(levels, ""))
 
 frame_add_indicators <- function(x, ind, na) {
   if (!length(na$indicators)) return(x)
@@ -150,7 +152,7 @@ check_finite_frame <- function(mf) {
 
 # Design for the x argument of svforest.default(): data frame, matrix or
 # sparse matrix. Returns list(spec, x) where x is a double matrix or dgCMatrix.
-x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = FALSE) {
+x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = NULL) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0) stop("`x` has no columns.", call. = FALSE)
     if (is.null(names(x)) || anyDuplicated(names(x)) || any(names(x) == "")) {
@@ -247,10 +249,13 @@ as_dgc <- function(x) {
   x
 }
 
-# Engine input from a design matrix.
-engine_data <- function(x) {
+# Engine input from a design matrix; `factors` (level_code_columns()): the
+# columns of level codes that each tree codes (dense designs only).
+engine_data <- function(x, factors = NULL) {
   if (methods::is(x, "dgCMatrix")) {
     list(type = "sparse", i = x@i, p = x@p, x = x@x, nrow = nrow(x), ncol = ncol(x))
+  } else if (length(factors$cols)) {
+    list(type = "dense", x = x, factor_cols = as.integer(factors$cols - 1L), factor_levels = as.integer(factors$levels))
   } else {
     list(type = "dense", x = x)
   }

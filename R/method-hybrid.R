@@ -9,7 +9,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
                 aggregation = "prob", ntree = 100L, ntree_max = 300L,
                 defaults = list(min_node_size = 2L, factor_coding = "order"),
                 regression = list(leaf = "constant", ntree_max = 100L,
-                                  defaults = list(min_node_size = 5L, factor_coding = "indicator")))
+                                  defaults = list(min_node_size = 5L, factor_coding = "auto")))
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
               tune = "min_node_size", outcomes = c("classification", "regression"),
