@@ -74,7 +74,7 @@ test_that("an order-coded factor never becomes an n x levels matrix, and a damag
   n <- 2000
   d <- data.frame(id = factor(sprintf("id%04d", sample.int(1500, n, TRUE))), z = stats::rnorm(n))
   y <- factor(ifelse(d$z > 0, "p", "q"))
-  built <- svforest:::frame_design(stats::terms(~ id + z), stats::model.frame(~ id + z, d), level_codes = TRUE)
+  built <- svforest:::frame_design(stats::terms(~ id + z), stats::model.frame(~ id + z, d), level_codes = 1L)
   expect_identical(dim(built$x), c(2000L, 2L))
   expect_equal(unname(built$x[, 1]), as.double(as.integer(droplevels(d$id))))
   fit <- svforest(d, y, ntree = 5, seed = 1, num_threads = 1)
