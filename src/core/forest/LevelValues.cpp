@@ -7,14 +7,14 @@ namespace svf {
 
 namespace {
 
-// Level values from per-level sums (`sums`, L x width, column-major, the
-// level's row count in `rows`) and the overall sums `total` of `n` rows:
+// Level values from per-level sums (`sums`, L x width, the level's in-bag
+// rows in `rows`, 0 for a rare level) and the overall means `overall`:
 // each level's shrunk mean of the sums, rare levels the overall mean.
 Eigen::MatrixXd shrunk_means(const Eigen::MatrixXd& sums, const std::vector<double>& rows,
                              const Eigen::RowVectorXd& overall) {
   Eigen::MatrixXd means(sums.rows(), sums.cols());
   for (Eigen::Index k = 0; k < sums.rows(); ++k) {
-    if (rows[k] < kLevelMinRows) means.row(k) = overall;
+    if (rows[k] == 0.0) means.row(k) = overall;
     else means.row(k) = (sums.row(k) + kLevelShrink * overall) / (rows[k] + kLevelShrink);
   }
   return means;
@@ -41,14 +41,17 @@ Eigen::VectorXd first_component(const Eigen::MatrixXd& shares, const std::vector
   return direction;
 }
 
-// One factor column's L + 1 values (the overall value first) in `out`.
-void column_values(const TrainingData& data, const std::vector<int>& inbag, size_t col, int levels,
-                   std::vector<double>& out) {
+// One factor column's L + 1 values (the overall value first) in `out`;
+// `first` marks each row's first place in `inbag` (a level's distinct rows
+// decide whether it is rare; repeats weigh its mean).
+void column_values(const TrainingData& data, const std::vector<int>& inbag, const std::vector<char>& first,
+                   size_t col, int levels, std::vector<double>& out) {
   const int K = data.regression() ? 1 : data.num_classes;
   Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(levels, K);
-  std::vector<double> rows(levels, 0.0);
+  std::vector<double> rows(levels, 0.0), distinct(levels, 0.0);
   Eigen::RowVectorXd total = Eigen::RowVectorXd::Zero(K);
-  for (int r : inbag) {
+  for (size_t i = 0; i < inbag.size(); ++i) {
+    const int r = inbag[i];
     const double code = data.x->get(r, col);
     const int k = code >= 1.0 && code <= levels ? static_cast<int>(code) - 1 : -1;
     const double value = data.regression() ? data.response[r] : 1.0;
@@ -57,13 +60,15 @@ void column_values(const TrainingData& data, const std::vector<int>& inbag, size
     if (k < 0) continue;
     sums(k, slot) += value;
     rows[k] += 1.0;
+    distinct[k] += first[i];
   }
   const Eigen::RowVectorXd overall = total / std::max<double>(1.0, static_cast<double>(inbag.size()));
+  for (int k = 0; k < levels; ++k)
+    if (distinct[k] < kLevelMinRows) rows[k] = 0.0;  // rare: the overall value
   const Eigen::MatrixXd means = shrunk_means(sums, rows, overall);
   Eigen::VectorXd direction = Eigen::VectorXd::Unit(K, K == 2 ? 1 : 0);
   if (K > 2) {
     std::vector<double> weight(rows);
-    for (double& w : weight) w = w < kLevelMinRows ? 0.0 : w;
     direction = first_component(means, weight);
   }
   out.push_back(overall.dot(direction.transpose()));
@@ -76,10 +81,15 @@ void column_values(const TrainingData& data, const std::vector<int>& inbag, size
 void fit_level_values(const TrainingData& data, const std::vector<int>& inbag, Tree& tree) {
   tree.factor_int.clear();
   tree.factor_real.clear();
+  std::vector<char> seen(data.x->n_rows(), 0), first(inbag.size(), 0);
+  for (size_t i = 0; i < inbag.size(); ++i) {
+    first[i] = !seen[inbag[i]];
+    seen[inbag[i]] = 1;
+  }
   for (size_t f = 0; f < data.factor_cols.size(); ++f) {
     tree.factor_int.push_back(data.factor_cols[f]);
     tree.factor_int.push_back(data.factor_levels[f]);
-    column_values(data, inbag, data.factor_cols[f], data.factor_levels[f], tree.factor_real);
+    column_values(data, inbag, first, data.factor_cols[f], data.factor_levels[f], tree.factor_real);
   }
 }
 

@@ -10,8 +10,10 @@
 // (levels weighted by their rows, the sign making the largest entry
 // positive); numbers, its mean outcome. Each is shrunk toward the tree's
 // overall value, (sum + m * overall) / (rows + m) with m = kLevelShrink,
-// and a level with fewer than kLevelMinRows in-bag rows takes the overall
-// value: a cut must not isolate levels by the labels of one or two rows.
+// and a level with fewer than kLevelMinRows distinct in-bag rows (repeats
+// of a row count once here) takes the overall value: a cut must not
+// isolate levels by the labels of one or two rows. Rare levels weigh
+// nothing in the principal component.
 // A code outside 1..L (a level without training rows, NaN) reads as the
 // overall value. Layout: per factor column the pair (column, L) in
 // factor_int and L + 1 values in factor_real, first the overall value.
