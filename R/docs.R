@@ -69,19 +69,32 @@
 #'   and `"none"`).}
 #' \item{`factor_coding`}{how factor (and character) predictors of a data
 #'   frame reach the trees: `"indicator"` (one 0/1 column per level; the
-#'   paper presets' and the default method's for a numeric outcome) or
-#'   `"order"` (the default method's for classes): one column per factor,
-#'   each level replaced by its rank when the levels are ordered by the
-#'   outcome among the rows the trees are grown on (the share of the second
-#'   class with two classes, the first principal component of the levels'
-#'   class shares with more, the mean of a numeric outcome; ordered factors
-#'   too). A cut on that column splits the levels into two groups, the best
-#'   such split for two classes or a number, and `mtry` draws a factor once
-#'   rather than once per level. Levels without training rows rank as all
-#'   rows together would. A factor in an interaction of the formula keeps
-#'   its indicators. Matrix input has no factors: the
-#'   parameter changes nothing there. Importance and explanations then name
-#'   the factor's column after the factor.}
+#'   paper presets'), `"order"` (the default method's for classes) or
+#'   `"auto"` (the default method's for numbers: `"order"` for factors of
+#'   more than 10 levels, indicators for the others). With `"order"` a
+#'   factor is one column of level codes, and each tree gives every level a
+#'   value learnt from the tree's own in-bag rows alone: the level's share
+#'   of the second class with two classes, its class shares projected on
+#'   their first principal component (levels weighted by their rows) with
+#'   more, its mean outcome for a number; each shrunk toward the tree's
+#'   overall value, (sum + 5 * overall) / (rows + 5), and a level with
+#'   fewer than 5 distinct in-bag rows at that overall value. The tree
+#'   stores its values and reads new rows through them, so an out-of-bag
+#'   row's own label never shapes the column its trees read: out-of-bag
+#'   error stays honest with an ID-like factor of many rare levels. A cut on
+#'   the column splits the levels into two groups (the best such split for
+#'   two classes or a number), `mtry` draws a factor once rather than once
+#'   per level, and no n x levels matrix is built. A level of the training
+#'   factor without training rows, and a missing value that reaches the
+#'   trees, read as the tree's overall value; a level the training data did
+#'   not have is an error at prediction time, as with indicators. The
+#'   default method's hyperplanes read the coded column; SVM leaves and the
+#'   RSVF splitter, which read scaled rows, do not. A factor in an
+#'   interaction of the formula keeps its indicators; ordered factors are
+#'   coded like the others. Matrix input has no factors: the parameter
+#'   changes nothing there. Importance and explanations name the factor's
+#'   column(s) after the factor. Models saved by versions that ordered
+#'   the levels once for all trees predict as they did.}
 #' }
 #'
 #' @seealso [svforest()], [svforest_methods()]
@@ -277,9 +290,14 @@ NULL
 #'
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level,
-#' or, with `factor_coding = "order"` (the default method's for classes, see
-#' [svforest_parameters]), one column of the levels' ranks by the outcome;
-#' levels unseen in training are an error at prediction time. Missing
+#' or, with `factor_coding = "order"` (the default method's for classes;
+#' `"auto"`, for numbers, does so for factors of more than 10 levels; see
+#' [svforest_parameters]), one column that each tree reads through level
+#' values learnt from its own in-bag rows. Levels unseen in training are an
+#' error at prediction time. Columns are matched to predictors by position,
+#' so any column names work, non-syntactic ones included, and names that
+#' paste into each other (a numeric `a1` beside a factor `a` of level
+#' `"1"`) stay apart in the design and in importance. Missing
 #' predictor values are imputed by default (see [svforest_missing_values]);
 #' infinite values are an error naming the column; so are columns
 #' of other types (dates, complex numbers, lists). Logical columns count as
