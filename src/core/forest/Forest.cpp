@@ -243,7 +243,9 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // copy is as sparse as they are). SVM leaves alone on dense data get their
   // own rows scaled as each leaf is fitted: a full copy would take twice
   // the memory of the data (the same values, so the same model).
-  scale_factor_columns(data, splitter.needs_scaled_rows() || leaf_model.needs_scaled_rows() || !data.scaled.empty());
+  // (scaled rows built before, by a tuning stage, read the codes as they
+  // are, and so does prediction with the scaling kept as it is)
+  if (data.scaled.empty()) scale_factor_columns(data, splitter.needs_scaled_rows() || leaf_model.needs_scaled_rows());
   if (data.scaled.empty() && (splitter.needs_scaled_rows() || (leaf_model.needs_scaled_rows() && data.x->is_sparse())))
     data.scaled = ScaledRows(*data.x, data.scaling);
   const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();
