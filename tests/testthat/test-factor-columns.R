@@ -83,3 +83,19 @@ test_that("an order-coded factor never becomes an n x levels matrix, and a damag
   bad$design$origin <- c(1L, 5L)
   expect_error(predict(bad, d), "origin")
 })
+
+test_that("a model saved before column origins combines with a new one", {
+  set.seed(10)
+  d <- data.frame(a = factor(sample(c("u", "v", "w"), 200, TRUE)), z = stats::rnorm(200))
+  y <- factor(ifelse(d$a == "u" | d$z > 1, "p", "q"))
+  old <- svforest(d, y, method = "rsvt", seed = 1, num_threads = 1)
+  old$design$origin <- old$design$predictors <- NULL  # as saved before them
+  new <- svforest(d, y, method = "rsvt", seed = 2, num_threads = 1)
+  both <- combine(old, new)
+  expect_length(both$forest$trees, length(old$forest$trees) + length(new$forest$trees))
+  expect_identical(names(svforest_importance(both, d, y, num_threads = 1)), c("a", "z"))
+  # a model of the global factor order does not combine with per-tree coding
+  global <- readRDS(test_path("fixtures", "model-order-global.rds"))
+  fresh <- svforest(y ~ ., global$data, ntree = 10, seed = 3, num_threads = 1)
+  expect_error(combine(global$model, fresh), "different")
+})
