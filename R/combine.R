@@ -108,7 +108,7 @@ check_compatible <- function(a, b, i) {
       !identical(a$class_weights, b$class_weights)) {
     differ("case or class weights")
   }
-  if (!identical(strip_environments(a$design), strip_environments(b$design))) differ("predictors")
+  if (!identical(comparable_design(a$design, b$design), comparable_design(b$design, a$design))) differ("predictors")
   fa <- a$forest
   fb <- b$forest
   if (!identical(fa$num_features, fb$num_features)) differ("number of predictor columns")
@@ -130,6 +130,14 @@ saved_params <- function(model) {
   params <- model$params
   if (is.null(params$factor_coding)) params$factor_coding <- "indicator"
   params
+}
+
+# A design to compare with `other`'s: without formula environments, and
+# without the column origins (R/design.R) when `other`, saved before them,
+# lacks them (they record the same columns).
+comparable_design <- function(design, other) {
+  if (is.null(other$origin)) design$origin <- design$predictors <- NULL
+  strip_environments(design)
 }
 
 # Formula environments differ between R sessions (workers) but do not change

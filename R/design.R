@@ -9,7 +9,15 @@
 # values are filled in (R/missing.R) and indicator columns appended.
 # `na_rows`: the rows whose values give the imputation (those with a positive
 # case weight; NULL: all).
-frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL) {
+# With `level_codes` a number (factor_coding "order" or "auto",
+# R/factor_coding.R) a factor of more levels than that (and at least two)
+# that is a term of its own becomes one column of its level codes 1..L
+# instead of L indicator columns: no n x L matrix.
+# spec$origin gives, for each design column, the position in
+# spec$predictors (the model frame's columns) of the predictor it comes
+# from, NA for a column of several predictors (interactions): columns are
+# matched to predictors by position, never by pasted names.
+frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_codes = NULL) {
   for (v in names(mf)) {
     if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
   }
@@ -32,17 +40,45 @@ frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL) {
   xlevels <- lapply(mf[factors], levels)
   # One-level factors cannot take contrasts: they become a 0/1 column.
   contrasts <- lapply(xlevels[lengths(xlevels) > 1], indicator_contrasts)
+  term_var <- term_variables(stored_terms(terms), names(mf))
+  if (!is.null(level_codes)) {
+    alone <- intersect(names(contrasts), names(mf)[alone_variables(stored_terms(terms), term_var)])
+    alone <- alone[lengths(xlevels[alone]) > level_codes]
+    contrasts[alone] <- lapply(xlevels[alone], code_contrasts)
+  }
   spec <- list(type = "frame", terms = light_terms(terms), xlevels = xlevels, contrasts = contrasts)
-  x <- frame_matrix(spec, mf)
+  x <- frame_matrix(spec, mf, keep_assign = TRUE)
+  spec$predictors <- names(mf)
+  spec$origin <- term_var[attr(x, "assign")]
+  attr(x, "assign") <- NULL
   if (!is.null(na)) {
     na$indicator_names <- indicator_names(na$indicators, colnames(x))
     x <- frame_add_indicators(x, ind, na)
     spec$na_action <- na_action
     spec$impute <- na
+    spec$origin <- c(spec$origin, match(na$indicators, names(mf)))
   }
   spec$feature_names <- colnames(x)
   list(spec = spec, x = x)
 }
+
+# For each term of `terms`, the position in `predictors` (the model frame's
+# columns, in the order of the terms' variables) of its one variable; NA for
+# a term of several variables. By position: a variable's label in the terms
+# is deparsed (`g g`), the frame's column name is not.
+term_variables <- function(terms, predictors) {
+  factors <- attr(terms, "factors")
+  if (!length(factors)) return(integer())
+  var <- rep(NA_integer_, ncol(factors))
+  # the terms' variables are the frame's columns, in the same order
+  if (nrow(factors) != length(predictors)) return(var)
+  one <- which(colSums(factors > 0) == 1)
+  for (j in one) var[j] <- which(factors[, j] > 0)
+  var
+}
+
+# A factor's "contrast" of level codes: one column holding 1..L.
+code_contrasts <- function(levels) matrix(as.double(seq_along(levels)), ncol = 1L, dimnames = list(levels, ""))
 
 frame_add_indicators <- function(x, ind, na) {
   if (!length(na$indicators)) return(x)
@@ -81,7 +117,8 @@ stored_terms <- function(terms) {
   terms
 }
 
-frame_matrix <- function(spec, mf) {
+# `keep_assign`: attribute "assign" gives each column's term (from 1).
+frame_matrix <- function(spec, mf, keep_assign = FALSE) {
   for (v in names(spec$xlevels)[lengths(spec$xlevels) == 1]) {
     if (v %in% names(mf)) mf[[v]] <- as.numeric(!is.na(mf[[v]]))
   }
@@ -89,11 +126,13 @@ frame_matrix <- function(spec, mf) {
   # Dropping the intercept copies the matrix once (and its attributes with
   # it); the edits after that are made in place on the copy.
   keep <- colnames(x) != "(Intercept)"
+  assign <- if (keep_assign) attr(x, "assign")[keep]
   x <- if (all(keep)) `attributes<-`(x, attributes(x)[c("dim", "dimnames")]) else x[, keep, drop = FALSE]
   one_level <- names(spec$xlevels)[lengths(spec$xlevels) == 1]
   hit <- match(one_level, colnames(x))
   if (any(!is.na(hit))) colnames(x)[hit[!is.na(hit)]] <- paste0(one_level, unlist(spec$xlevels[one_level]))[!is.na(hit)]
   if (!is.double(x)) storage.mode(x) <- "double"
+  if (keep_assign) attr(x, "assign") <- assign
   x
 }
 
@@ -113,7 +152,7 @@ check_finite_frame <- function(mf) {
 
 # Design for the x argument of svforest.default(): data frame, matrix or
 # sparse matrix. Returns list(spec, x) where x is a double matrix or dgCMatrix.
-x_design <- function(x, na_action = "fail", na_rows = NULL) {
+x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = NULL) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0) stop("`x` has no columns.", call. = FALSE)
     if (is.null(names(x)) || anyDuplicated(names(x)) || any(names(x) == "")) {
@@ -125,7 +164,7 @@ x_design <- function(x, na_action = "fail", na_rows = NULL) {
     rhs <- Reduce(function(a, b) call("+", a, b), vars)
     terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
     mf <- stats::model.frame(terms, x, na.action = stats::na.pass)
-    return(frame_design(terms, mf, na_action, na_rows))
+    return(frame_design(terms, mf, na_action, na_rows, level_codes))
   }
   if (inherits(x, "Matrix")) {
     x <- as_dgc(x)
@@ -210,10 +249,13 @@ as_dgc <- function(x) {
   x
 }
 
-# Engine input from a design matrix.
-engine_data <- function(x) {
+# Engine input from a design matrix; `factors` (level_code_columns()): the
+# columns of level codes that each tree codes (dense designs only).
+engine_data <- function(x, factors = NULL) {
   if (methods::is(x, "dgCMatrix")) {
     list(type = "sparse", i = x@i, p = x@p, x = x@x, nrow = nrow(x), ncol = ncol(x))
+  } else if (length(factors$cols)) {
+    list(type = "dense", x = x, factor_cols = as.integer(factors$cols - 1L), factor_levels = as.integer(factors$levels))
   } else {
     list(type = "dense", x = x)
   }

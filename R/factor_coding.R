@@ -1,102 +1,82 @@
 # Factor coding `factor_coding`: how the levels of a factor (or character)
 # predictor of a data frame reach the trees.
 #
-# "indicator" (the paper presets' and the numeric default's): one 0/1 column
-# per level, as frame_design() builds them.
+# "indicator" (the paper presets'): one 0/1 column per level, as
+# frame_design() builds them.
 #
-# "order" (the default for classes): one column per factor, each level
-# replaced by its rank in an order of the levels by the outcome, computed on
-# the rows the trees are grown on (so calibration rows held out by a stage
-# do not shape it): the share of the second class with two classes, the
-# first principal component of the levels' class shares (weighted by the
-# levels' rows) with more (Coppersmith, Hong and Hosking 1999; ranger's
-# respect.unordered.factors = "order"), the outcome's mean for a number.
-# With two classes or a number, an axis cut on the coded column then finds
-# the best split of the levels into two groups (Breiman et al. 1984, 9.4),
-# and `mtry` draws a factor once rather than once per level, so a factor of
-# many levels does not crowd the other predictors out of the draws. Levels
-# without training rows rank as the outcome of all rows would. Ordered
-# factors are ordered by the outcome too.
+# "order" (the default for classes): each factor that is a term of its own
+# reaches the engine as one column of level codes 1..L, and each tree
+# replaces the codes by values it learns from its own in-bag rows
+# (src/core/forest/LevelValues.h): the level's share of the second class
+# with two classes, its class shares projected on their first principal
+# component with more (Coppersmith, Hong and Hosking 1999), its mean outcome
+# for a number; shrunk toward the tree's overall value, and levels with
+# fewer than 5 in-bag rows at that overall value. The tree keeps the values,
+# so prediction reads new rows the same way; an out-of-bag row's label
+# never shaped the values its tree reads, so out-of-bag error stays honest
+# with a factor of many rare levels (an ID column). With two classes or a
+# number an axis cut on the coded column is the best split of the levels
+# into two groups (Breiman et al. 1984, 9.4), and `mtry` draws a factor
+# once rather than once per level. Levels without training rows (kept
+# levels of the factor) and codes outside 1..L read as the overall value.
+# Parts that read scaled rows (SVM leaves, the RSVF splitter) do not read
+# coded columns (their scale factor is 0); axis cuts and the hybrid's
+# hyperplanes do.
 #
-# The order is stored as the factor's contrast matrix (one column holding the
-# codes), so model.matrix() builds the coded column for every later design:
-# predict(), importance, explanations.
+# "auto" (the default for numbers): "order" for factors of more than
+# `factor_many_levels` levels, indicators for the others (a few levels are
+# read as well or better through their own columns).
+#
+# Models of versions before the per-tree coding stored one order for all
+# trees as the factor's contrast matrix (one column of ranks) and trees
+# without level values: model.matrix() still builds that column for them.
+#
+# Design columns are found by their origin (spec$origin, R/design.R), never
+# by pasted names.
 
-factor_coding_choices <- c("indicator", "order")
+factor_coding_choices <- c("indicator", "order", "auto")
 
-# The codes of the frame design's multi-level factors, ranked by the outcome
-# `y` of the rows of design matrix `x` (indicator coded), and the design
-# matrix with each such factor's indicator columns replaced by its coded
-# column; list(spec, x, coded) where `coded` gives, per coded factor, the
-# codes and the positions of its indicator columns in `x` (for
-# factor_order_apply()). Factors that enter the formula other than as a term
-# of their own (interactions) keep their indicators.
-factor_order_fit <- function(spec, x, y) {
-  coded <- list()
-  cols <- colnames(x)
-  factors <- attr(stored_terms(spec$terms), "factors")
-  for (v in names(spec$contrasts)) {
-    lev <- spec$xlevels[[v]]
-    at <- match(paste0(v, lev), cols)
-    if (anyNA(at) || !alone_in_terms(factors, v)) next
-    code <- level_ranks(x[, at, drop = FALSE] > 0.5, y)
-    coded[[v]] <- list(codes = code, at = at)
-    spec$contrasts[[v]] <- matrix(code, ncol = 1L, dimnames = list(lev, ""))
+# "auto": factors of more levels than this are coded per tree.
+factor_many_levels <- 10L
+
+# The level count above which a fit's design holds a factor as level codes
+# (frame_design()'s `level_codes`): 1 for "order", factor_many_levels for
+# "auto", NULL for "indicator". The given `factor_coding`, else the method's
+# default for the outcome `y`; an invalid method or value is reported later,
+# by the checks of the parameters.
+design_level_codes <- function(method, user, y) {
+  coding <- user[["factor_coding"]]
+  if (is.null(coding)) {
+    outcome <- outcome_type(y)
+    preset <- tryCatch(outcome_preset(svf_method(if (is.null(method)) default_method(outcome) else method), outcome),
+                       error = function(e) NULL)
+    if (is.null(preset)) return(NULL)
+    coding <- preset_default(preset, "factor_coding", "indicator")
   }
-  if (!length(coded)) return(list(spec = spec, x = x, coded = coded))
-  x <- factor_order_apply(x, coded)
-  spec$feature_names <- colnames(x)
-  list(spec = spec, x = x, coded = coded)
+  if (identical(coding, "order")) 1L else if (identical(coding, "auto")) factor_many_levels
 }
 
-# Design matrix `x` (indicator coded, as at fit time) with each coded
-# factor's indicator columns replaced by one column of its codes, at the
-# place of its first level (where model.matrix() puts it).
-factor_order_apply <- function(x, coded) {
-  drop <- integer()
-  for (v in names(coded)) {
-    at <- coded[[v]]$at
-    x[, at[1]] <- x[, at, drop = FALSE] %*% coded[[v]]$codes
-    colnames(x)[at[1]] <- v
-    drop <- c(drop, at[-1])
+# The design columns of level codes (positions from 1) and their numbers of
+# levels: the factors whose contrast is code_contrasts() (R/design.R).
+level_code_columns <- function(spec, coding) {
+  none <- list(cols = integer(), levels = integer())
+  if (!identical(spec$type, "frame")) return(none)
+  coded <- names(spec$contrasts)[vapply(spec$contrasts, is_code_contrast, TRUE)]
+  if (!length(coded)) return(none)
+  if (!coding %in% c("order", "auto")) {
+    stop("Internal error: the design holds level codes but `factor_coding` is \"indicator\".", call. = FALSE)
   }
-  if (length(drop)) x <- x[, -drop, drop = FALSE]
-  x
+  cols <- match(match(coded, spec$predictors), spec$origin)
+  list(cols = cols, levels = lengths(spec$xlevels[coded]))
 }
 
-# Whether variable `v` of a terms' "factors" matrix enters one term only,
-# the variable itself.
-alone_in_terms <- function(factors, v) {
-  if (is.null(factors) || !v %in% rownames(factors)) return(FALSE)
-  terms_of_v <- colnames(factors)[factors[v, ] > 0]
-  identical(terms_of_v, v)
-}
+is_code_contrast <- function(m) ncol(m) == 1L && identical(unname(m[, 1]), as.double(seq_len(nrow(m))))
 
-# Ranks 1..L of the levels (columns of the 0/1 matrix `member`) in the order
-# of their outcome score (see the header); ties keep the level order.
-level_ranks <- function(member, y) {
-  n_level <- colSums(member)
-  if (is.factor(y)) {
-    shares <- crossprod(member, outer(as.integer(y), seq_len(nlevels(y)), "==")) / pmax(n_level, 1)
-    overall <- tabulate(y, nlevels(y)) / length(y)
-    shares[n_level == 0, ] <- rep(overall, each = sum(n_level == 0))
-    direction <- if (nlevels(y) == 2) c(0, 1) else first_component(shares, n_level)
-    score <- drop(shares %*% direction)
-  } else {
-    score <- drop(crossprod(member, y)) / pmax(n_level, 1)
-    score[n_level == 0] <- mean(y)
-  }
-  ranks <- integer(length(score))
-  ranks[order(score, seq_along(score))] <- seq_along(score)
-  as.double(ranks)
-}
-
-# The first principal component of the rows of `shares` (levels x classes),
-# weighted by the levels' rows; its sign fixed so that its largest entry in
-# absolute value is positive (eigen() may return either sign).
-first_component <- function(shares, weight) {
-  w <- weight / sum(weight)
-  centred <- sweep(shares, 2, colSums(shares * w))
-  v <- eigen(crossprod(centred * sqrt(w)), symmetric = TRUE)$vectors[, 1]
-  if (v[which.max(abs(v))] < 0) -v else v
+# Positions (in the frame's columns) of the variables that enter one term
+# only, the variable itself; `term_var` from term_variables().
+alone_variables <- function(terms, term_var) {
+  factors <- attr(terms, "factors")
+  if (!length(factors)) return(integer())
+  in_terms <- rowSums(factors > 0)
+  which(in_terms == 1 & seq_len(nrow(factors)) %in% term_var)
 }

@@ -155,8 +155,17 @@ importance_groups <- function(object) {
   if (is.null(cols)) {
     return(list(names = paste0("V", seq_len(p)), groups = as.list(seq_len(p) - 1L)))
   }
+  if (identical(spec$type, "frame") && !is.null(spec$origin)) {
+    # by each column's predictor (R/design.R); a column of several
+    # predictors (an interaction) is a group of its own
+    key <- ifelse(is.na(spec$origin), -seq_along(cols), spec$origin)
+    first <- !duplicated(key)
+    names <- ifelse(is.na(spec$origin[first]), cols[first], spec$predictors[spec$origin[first]])
+    return(list(names = names, groups = lapply(key[first], function(k) which(key == k) - 1L)))
+  }
   owner <- cols
   if (identical(spec$type, "frame")) {
+    # models before spec$origin: their columns by the names they were built with
     vars <- all.vars(stats::delete.response(stored_terms(spec$terms)))
     for (v in vars) {
       lev <- if (!is.null(spec$xlevels[[v]])) spec$xlevels[[v]] else "TRUE"

@@ -9,7 +9,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
                 aggregation = "prob", ntree = 100L, ntree_max = 300L,
                 defaults = list(min_node_size = 2L, factor_coding = "order"),
                 regression = list(leaf = "constant", ntree_max = 100L,
-                                  defaults = list(min_node_size = 5L, factor_coding = "indicator")))
+                                  defaults = list(min_node_size = 5L, factor_coding = "auto")))
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
               tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression"),
@@ -70,11 +70,13 @@ hybrid_mtry <- function(model) {
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
 #' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
 #' rows per such predictor a node needs for them. For classes, a factor
-#' predictor of a data frame is one column of its levels ranked by their
-#' class shares (`factor_coding = "order"`, see [svforest_parameters]), so
-#' `mtry` draws it once and one cut splits its levels into two groups; for
-#' a numeric outcome factors keep one indicator column per level, through
-#' which the hyperplanes fit level effects.
+#' predictor of a data frame is one column that each tree reads through
+#' its levels' class shares among the tree's in-bag rows
+#' (`factor_coding = "order"`, see [svforest_parameters]), so `mtry` draws
+#' it once and one cut splits its levels into two groups; for a numeric
+#' outcome a factor of more than 10 levels is coded so by the levels' mean
+#' outcome (`factor_coding = "auto"`), and one of fewer keeps one indicator
+#' column per level, through which the hyperplanes fit level effects.
 #'
 #' When a paper's preset is the better choice: `"rsvt"` or `"rsvf"` when you
 #' want linear SVM leaves and local linear explanations

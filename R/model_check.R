@@ -103,4 +103,13 @@ check_design <- function(d, fail) {
       !all(vapply(d$contrasts, is.matrix, TRUE))) {
     fail("'design' of the formula is damaged")
   }
+  if (!is.null(d$origin) && !origin_ok(d)) fail("'design$origin' is damaged")
+}
+
+# Each design column's predictor (R/design.R): a position in
+# `predictors` or NA, one per column.
+origin_ok <- function(d) {
+  o <- d$origin
+  is.character(d$predictors) && !anyNA(d$predictors) && is.numeric(o) &&
+    length(o) == length(d$feature_names) && all(is.na(o) | (o >= 1 & o <= length(d$predictors) & o == round(o)))
 }

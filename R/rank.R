@@ -37,7 +37,8 @@ check_scale <- function(x) {
 
 # Fits the rank map of the design matrix `x` (dense): a list with one
 # element per column, each list(knots, values), both increasing doubles.
-rank_fit <- function(x, scale = "rank") {
+# Columns `skip` (level codes, R/factor_coding.R) are not ranked.
+rank_fit <- function(x, scale = "rank", skip = integer()) {
   if (methods::is(x, "dgCMatrix")) {
     stop("`scale = \"rank\"` needs dense predictors: it would turn the zeros of a dgCMatrix into non-zero ranks. ",
          "Use `scale = \"minmax\"` (division by the largest absolute value, zeros stay zero) for sparse input, ",
@@ -45,6 +46,7 @@ rank_fit <- function(x, scale = "rank") {
   }
   n <- nrow(x)
   list(columns = lapply(seq_len(ncol(x)), function(j) {
+    if (j %in% skip) return(NULL)
     v <- x[, j]
     if (identical(scale, "auto") && !heavy_tailed(v)) return(NULL)
     rank_fit_column(v, n)

@@ -93,7 +93,8 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
   user <- list(...)
-  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)))
+  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)),
+                         design_level_codes(method, user, y))
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
   model <- fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
   # the outcome's expression, so svforest_importance(fit, data) finds it in data
@@ -108,7 +109,7 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   user <- list(...)
-  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)))
+  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)), design_level_codes(method, user, y))
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
@@ -163,19 +164,14 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   }
   params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
   params <- class_weights_balanced(params, user, class_weights)
-  if (identical(params$factor_coding, "order") && identical(design$spec$type, "frame")) {
-    # factor levels ranked by the outcome of the rows the trees see
-    # (R/factor_coding.R), stored in the design as the factors' contrasts
-    coding <- factor_order_fit(design$spec, x, y)
-    design$spec <- coding$spec
-    x <- coding$x
-    stages$held_x <- lapply(stages$held_x, factor_order_apply, coding$coded)
-  }
+  # factors held as level codes, which each tree codes by its in-bag rows
+  # (R/factor_coding.R)
+  factors <- level_code_columns(design$spec, params$factor_coding)
   if (identical(params$scale, "rank") || (identical(params$scale, "auto") && !methods::is(x, "dgCMatrix"))) {
     # the rank map of the rows the trees see (R/rank.R), stored in the design
     # so that every later design matrix gets it too ("auto": none when it
-    # ranks no column)
-    rank <- rank_fit(x, params$scale)
+    # ranks no column); level codes are not ranked
+    rank <- rank_fit(x, params$scale, skip = factors$cols)
     if (!all(vapply(rank$columns, is.null, TRUE))) {
       design$spec$rank <- rank
       x <- rank_apply(x, rank)
@@ -194,7 +190,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   stages <- stage_prepare(stages, params, outcome)
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
-  res <- engine_fit(engine_data(x), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
+  res <- engine_fit(engine_data(x, factors), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
                     engine_parameters(params, y, ntree, seed, first_tree, progress_delay, trees$ntree_max),
                     valid, num_threads, verbose)
   forest <- res$forest
@@ -232,7 +228,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     sub <- if (outcome == "regression") outcome_scaling(y[rows])
     sub_params <- class_weights_balanced(finish_parameters(resolve_parameters(method, user, length(rows), outcome), ncol(x)),
                                          user, class_weights)
-    fit <- engine_fit(engine_data(x[rows, , drop = FALSE]),
+    fit <- engine_fit(engine_data(x[rows, , drop = FALSE], factors),
                       if (outcome == "regression") (y[rows] - sub$center) / sub$scale else as.integer(y[rows]) - 1L,
                       weights$sampling[rows], if (outcome == "regression") 0L else nlevels(y),
                       engine_parameters(sub_params, y[rows], ntree, seed, first_tree, progress_delay), valid, num_threads, verbose)

@@ -100,6 +100,20 @@ List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
   return out;
 }
 
+// The factor columns of level codes (forest/LevelValues.h), when the data
+// list has them: 0-based columns `factor_cols` and their `factor_levels`
+// (checked in R first).
+void read_factor_columns(const List& data, size_t p, svf::TrainingData& td) {
+  if (!data.containsElementNamed("factor_cols")) return;
+  const Rcpp::IntegerVector cols = data["factor_cols"], levels = data["factor_levels"];
+  if (cols.size() != levels.size()) Rcpp::stop("internal: factor columns");
+  for (R_xlen_t f = 0; f < cols.size(); ++f) {
+    if (cols[f] < 0 || static_cast<size_t>(cols[f]) >= p || levels[f] < 1) Rcpp::stop("internal: factor columns");
+    td.factor_cols.push_back(cols[f]);
+    td.factor_levels.push_back(levels[f]);
+  }
+}
+
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
@@ -118,6 +132,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   td.num_classes = num_classes;
   td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
+  read_factor_columns(data, x->n_cols(), td);
 
   svf::ForestOptions opt;
   opt.ntree = rp.integer("ntree");

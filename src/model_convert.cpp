@@ -124,11 +124,18 @@ class NamedList {
   int k_ = 0;
 };
 
+// A tree's factor level values (forest/LevelValues.h), when it has any.
+void set_level_values(const svf::Tree& t, NamedList& out) {
+  if (t.factor_int.empty()) return;
+  out.set("factor_int", Rcpp::wrap(t.factor_int));
+  out.set("factor_real", Rcpp::wrap(t.factor_real));
+}
+
 }  // namespace
 
 List tree_to_r_plain(const svf::Tree& t) {
   using Rcpp::wrap;
-  NamedList out(14);
+  NamedList out(14 + (t.factor_int.empty() ? 0 : 2));
   out.set("left_child", wrap(t.left_child));
   out.set("right_child", wrap(t.right_child));
   out.set("leaf_id", wrap(t.leaf_id));
@@ -143,6 +150,7 @@ List tree_to_r_plain(const svf::Tree& t) {
   out.set("leaf_real_start", wrap(t.leaf_real_start));
   out.set("leaf_int", wrap(t.leaf_int));
   out.set("leaf_real", wrap(t.leaf_real));
+  set_level_values(t, out);
   return out.done();
 }
 
@@ -150,7 +158,7 @@ List tree_to_r(const svf::Tree& t, size_t p) {
   using Rcpp::wrap;
   svf::CompactTree c;
   if (!svf::compact_tree(t, p, c)) return tree_to_r_plain(t);
-  NamedList out(12);
+  NamedList out(12 + (t.factor_int.empty() ? 0 : 2));
   out.set("layout", wrap(kCompactLayout));
   out.set("n_nodes", wrap(c.n_nodes));
   out.set("n_leaves", wrap(c.n_leaves));
@@ -163,6 +171,7 @@ List tree_to_r(const svf::Tree& t, size_t p) {
   out.set("leaf_real_length", raw_of(c.leaf_real_length));
   out.set("leaf_int", raw_of(c.leaf_int));
   out.set("leaf_real", wrap(c.leaf_real));
+  set_level_values(t, out);
   return out.done();
 }
 
@@ -205,11 +214,24 @@ svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& 
   return v;
 }
 
+// The tree list's factor level values, when it has them (older models and
+// trees without factor columns do not), into the view; checked by
+// validate_tree().
+void read_level_values(const List& tree, const std::string& where, svf::TreeView& v) {
+  if (!tree.containsElementNamed("factor_int")) return;
+  R_xlen_t len;
+  v.factor_int = int_field(tree, "factor_int", 0, where, &len);
+  v.n_factor_int = len;
+  v.factor_real = real_field(tree, "factor_real", 0, where, &len);
+  v.n_factor_real = len;
+}
+
 svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape, int index, svf::Tree& storage) {
   const std::string where = "tree " + std::to_string(index + 1);
   if (tree_is_compact(tree)) {
     // the doubles, most of a tree, are read where R holds them
     svf::TreeView v = expand_tree_from_r(tree, shape.p, where, storage, false);
+    read_level_values(tree, where, v);
     std::string problem = svf::validate_tree(v, shape.p);
     if (problem.empty()) problem = svf::validate_leaves(v, shape);
     if (!problem.empty()) stop("%s is damaged: %s", where, problem);
@@ -238,6 +260,7 @@ svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape,
   v.n_leaf_real = len;
   v.n_nodes = n_nodes;
   v.n_leaves = n_leaves;
+  read_level_values(tree, where, v);
   std::string problem = svf::validate_tree(v, shape.p);
   if (problem.empty()) problem = svf::validate_leaves(v, shape);
   if (!problem.empty()) stop("%s is damaged: %s", where, problem);

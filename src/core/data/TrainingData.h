@@ -3,6 +3,8 @@
 #ifndef SVFOREST_TRAININGDATA_H
 #define SVFOREST_TRAININGDATA_H
 
+#include <vector>
+
 #include "DataView.h"
 #include "Scaling.h"
 #include "ScaledRows.h"
@@ -24,6 +26,9 @@ struct TrainingData {
   const double* weights = nullptr;
   Scaling scaling;
   ScaledRows scaled;  // filled only when a component asks for it
+  // factor columns of level codes 1..L, coded per tree
+  // (forest/LevelValues.h): their columns and numbers of levels
+  std::vector<int> factor_cols, factor_levels;
 };
 
 }  // namespace svf

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "LevelValues.h"
 #include "Predictor.h"
 #include "TreeChoice.h"
 #include "data/RowSource.h"
@@ -113,24 +114,36 @@ void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) 
   }
 }
 
-// Tree t's sample and structure; with a rival splitter, the better of the
+// The structure grown on `inbag`; with a rival splitter, the better of the
 // two structures grown on that sample (TreeChoice.h).
-void grow_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
-                    const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
-  Rng rng(options.seed, stream_id(t, -1));
-  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
-  w.oob_rows = std::move(sample.oob);
+void grow_chosen_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
+                           const ForestOptions& options, std::vector<int> inbag, Rng& rng, TaskRunner& inner,
+                           TreeWork& w) {
   if (rival == nullptr) {
-    grow_tree(data, std::move(sample.inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
+    grow_tree(data, std::move(inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
     return;
   }
   // both structures from the same sample and the same random stream
   Rng rival_rng = rng;
   GrownTree other;
-  grow_tree(data, sample.inbag, w.oob_rows, *rival, options.grow, rival_rng, inner, other);
-  grow_tree(data, std::move(sample.inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
+  grow_tree(data, inbag, w.oob_rows, *rival, options.grow, rival_rng, inner, other);
+  grow_tree(data, std::move(inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
   if (oob_structure_loss(data, other, w.oob_rows) < oob_structure_loss(data, w.grown, w.oob_rows))
     w.grown = std::move(other);
+}
+
+// Tree t's sample and structure.
+void grow_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
+                    const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
+  Rng rng(options.seed, stream_id(t, -1));
+  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
+  w.oob_rows = std::move(sample.oob);
+  // factor columns read through level values from this tree's in-bag rows
+  TreeCoding coding;
+  const TrainingData& coded = coded_for_tree(data, sample.inbag, coding);
+  grow_chosen_structure(coded, splitter, rival, options, std::move(sample.inbag), rng, inner, w);
+  w.grown.tree.factor_int = std::move(coding.levels.factor_int);
+  w.grown.tree.factor_real = std::move(coding.levels.factor_real);
 }
 
 // Every leaf of a batch fitted at once, then each tree assembled. Tree
@@ -230,6 +243,9 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // copy is as sparse as they are). SVM leaves alone on dense data get their
   // own rows scaled as each leaf is fitted: a full copy would take twice
   // the memory of the data (the same values, so the same model).
+  // (scaled rows built before, by a tuning stage, read the codes as they
+  // are, and so does prediction with the scaling kept as it is)
+  if (data.scaled.empty()) scale_factor_columns(data, splitter.needs_scaled_rows() || leaf_model.needs_scaled_rows());
   if (data.scaled.empty() && (splitter.needs_scaled_rows() || (leaf_model.needs_scaled_rows() && data.x->is_sparse())))
     data.scaled = ScaledRows(*data.x, data.scaling);
   const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "LevelValues.h"
 #include "tree/Route.h"
 
 namespace svf {
@@ -30,7 +31,7 @@ void local_linear(const ForestView& forest, const RowSource& rows, LocalLinearOu
       std::fill(count.begin(), count.end(), 0);
       for (size_t t = 0; t < ntree; ++t) {
         const TreeView& tree = forest.trees[t];
-        const int leaf = route(tree, p, [&](int col) { return rows.get(i, col); }, route_scratch);
+        const int leaf = route(tree, p, [&](int col) { return level_value(tree, col, rows.get(i, col)); }, route_scratch);
         LinearTerms lt;
         if (!forest.readers[tree.leaf_kind[leaf]].linear_terms(leaf_payload(tree, leaf), forest.shape, lt)) continue;
         auto add = [&](int slot, const double* weights, double sign) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "LevelValues.h"
 #include "leaves/LeafKinds.h"
 #include "tree/FlatTree.h"
 #include "tree/Route.h"
@@ -22,9 +23,13 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
                  const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
                  double* dist, double* confidence, int* leaf_out) {
   const double* values = scratch.values;
+  // (`values` are read as the tree reads them already: see predict_forest())
   const int leaf = scratch.leaf >= 0 ? scratch.leaf
                    : values ? route(tree, shape.p, [values](int col) { return values[col]; }, scratch.route)
-                            : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
+                   : tree.n_factor_int
+                       ? route(tree, shape.p, [&](int col) { return level_value(tree, col, rows.get(row, col)); },
+                               scratch.route)
+                       : route(tree, shape.p, [&](int col) { return rows.get(row, col); }, scratch.route);
   if (leaf_out) *leaf_out = leaf;
   const LeafModel& model = readers[tree.leaf_kind[leaf]];
   const feature_node* scaled = model.reads_row() ? rows.scaled_row(row, scaling, scratch.row) : nullptr;
@@ -69,6 +74,18 @@ struct RowTally {
 };
 
 constexpr size_t kRowBlock = 32;
+
+// A block of m gathered rows (p values each) as tree `t` reads them: the
+// rows themselves, or, when the tree codes factor columns, their copy in
+// `coded` with those columns coded (LevelValues.h).
+const double* code_block(const TreeView& t, const std::vector<double>& values, const char* gathered, size_t m,
+                         size_t p, std::vector<double>& coded) {
+  if (t.n_factor_int == 0 || values.empty()) return values.data();
+  coded.assign(values.begin(), values.begin() + m * p);
+  for (size_t b = 0; b < m; ++b)
+    if (gathered[b]) code_row(t, coded.data() + b * p);
+  return coded.data();
+}
 // Packed nodes take 32 bytes each; above this many in the forest prediction
 // reads the saved layout instead of holding a packed copy.
 constexpr size_t kMaxFlatNodes = size_t(1) << 22;
@@ -91,7 +108,7 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
   for (size_t t = 0; t < flat.size(); ++t) flat[t] = flatten(forest.trees[t]);
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
-    std::vector<double> dist(outputs), values(dense ? kRowBlock * p : 0);
+    std::vector<double> dist(outputs), values(dense ? kRowBlock * p : 0), coded;
     std::vector<char> gathered(kRowBlock);
     std::vector<RowTally> tallies(kRowBlock, RowTally(outputs, K));
     int block_leaf[kRowBlock], route_row[kRowBlock], route_node[kRowBlock], route_waiting[kRowBlock];
@@ -104,13 +121,14 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
       }
       for (size_t t = 0; t < ntree; ++t) {
         const FlatNode* packed = flat.empty() ? nullptr : flat[t].data();
+        const double* tree_values = code_block(forest.trees[t], values, gathered.data(), m, p, coded);
         if (packed)
-          route_flat_rows(packed, forest.trees[t], p, values.data(), gathered.data(), m, block_leaf, route_row,
+          route_flat_rows(packed, forest.trees[t], p, tree_values, gathered.data(), m, block_leaf, route_row,
                           route_node, route_waiting, scratch.route);
         for (size_t b = 0; b < m; ++b) {
           const size_t i = first + b;
           RowTally& row = tallies[b];
-          scratch.values = gathered[b] ? values.data() + b * p : nullptr;
+          scratch.values = gathered[b] ? tree_values + b * p : nullptr;
           scratch.leaf = packed ? block_leaf[b] : -1;
           int leaf;
           double conf = 0.0;

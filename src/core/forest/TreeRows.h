@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "Importance.h"
+#include "LevelValues.h"
 #include "tree/Route.h"
 #include "tree/SplitKinds.h"
 
@@ -61,7 +62,8 @@ class TreeRows {
     b_.X.resize(m * p);
     b_.Xc.resize(m * p);
     for (size_t c = 0; c < p; ++c)
-      for (size_t k = 0; k < m; ++k) b_.X[k * p + c] = b_.Xc[c * m + k] = rows.get(static_cast<size_t>(idx[k]), c);
+      for (size_t k = 0; k < m; ++k)
+        b_.X[k * p + c] = b_.Xc[c * m + k] = level_value(tree, static_cast<int>(c), rows.get(static_cast<size_t>(idx[k]), c));
     // weights of axis and oblique splits per node and predictor, when small enough
     weights_ = nodes * p <= kDenseValues;
     if (weights_) {

@@ -1,5 +1,6 @@
 #include "Tree.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "SplitKinds.h"
@@ -28,6 +29,10 @@ TreeView view_of(const Tree& tree) {
   v.leaf_real = tree.leaf_real.data();
   v.n_leaf_int = tree.leaf_int.size();
   v.n_leaf_real = tree.leaf_real.size();
+  v.factor_int = tree.factor_int.data();
+  v.factor_real = tree.factor_real.data();
+  v.n_factor_int = tree.factor_int.size();
+  v.n_factor_real = tree.factor_real.size();
   return v;
 }
 
@@ -76,6 +81,22 @@ std::string validate_tree(const TreeView& t, size_t p) {
       return "leaf values out of range";
     if (t.leaf_size[leaf] < 0) return "a leaf has a negative size";
   }
+  return validate_level_values(t, p);
+}
+
+std::string validate_level_values(const TreeView& t, size_t p) {
+  if (t.n_factor_int % 2 != 0) return "the factor columns are damaged";
+  size_t values = 0;
+  for (size_t f = 0; f < t.n_factor_int; f += 2) {
+    const int col = t.factor_int[f], levels = t.factor_int[f + 1];
+    if (col < 0 || static_cast<size_t>(col) >= p || levels < 1) return "a factor column is out of range";
+    for (size_t g = 0; g < f; g += 2)
+      if (t.factor_int[g] == col) return "a factor column is coded twice";
+    values += static_cast<size_t>(levels) + 1;
+  }
+  if (values != t.n_factor_real) return "the factor level values do not match the factor columns";
+  for (size_t k = 0; k < t.n_factor_real; ++k)
+    if (!std::isfinite(t.factor_real[k])) return "a factor level value is not finite";
   return "";
 }
 

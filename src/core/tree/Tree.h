@@ -30,6 +30,10 @@ struct Tree {
   std::vector<int> leaf_int_start, leaf_real_start;
   std::vector<int> leaf_int;
   std::vector<double> leaf_real;
+  // factor columns coded by this tree (data/LevelValues.h): pairs (column,
+  // number of levels L), and per pair L + 1 values; empty without them
+  std::vector<int> factor_int;
+  std::vector<double> factor_real;
 
   int add_node() {
     left_child.push_back(-1);
@@ -47,10 +51,11 @@ struct Tree {
   void shrink_to_fit() {
     for (std::vector<int>* v : {&left_child, &right_child, &leaf_id, &split_kind, &split_int_start,
                                 &split_real_start, &split_int, &leaf_kind, &leaf_size, &leaf_int_start,
-                                &leaf_real_start, &leaf_int})
+                                &leaf_real_start, &leaf_int, &factor_int})
       v->shrink_to_fit();
     split_real.shrink_to_fit();
     leaf_real.shrink_to_fit();
+    factor_real.shrink_to_fit();
   }
 };
 
@@ -75,6 +80,9 @@ struct TreeView {
   const int* leaf_int = nullptr;
   const double* leaf_real = nullptr;
   size_t n_leaf_int = 0, n_leaf_real = 0;
+  const int* factor_int = nullptr;
+  const double* factor_real = nullptr;
+  size_t n_factor_int = 0, n_factor_real = 0;
 };
 
 TreeView view_of(const Tree& tree);
@@ -103,6 +111,8 @@ inline LeafPayload leaf_payload(const TreeView& t, int leaf) {
 // payloads, leaf offsets); otherwise what is wrong. Leaf payloads are checked
 // by their kinds (leaves/LeafKinds.h).
 std::string validate_tree(const TreeView& t, size_t p);
+// The factor part (factor_int, factor_real) alone; validate_tree() checks it.
+std::string validate_level_values(const TreeView& t, size_t p);
 
 }  // namespace svf
 #endif
