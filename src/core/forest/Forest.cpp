@@ -114,22 +114,28 @@ void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) 
 }
 
 // Tree t's sample and structure; with a rival splitter, the better of the
-// two structures grown on that sample (TreeChoice.h).
+// two structures grown on that sample (TreeChoice.h). When the splitter
+// holds out choosing rows (Splitter::choosing_share()), they are drawn from
+// the tree's generator right after its sample (Importance.cpp draws them
+// again so) and only they choose; w.oob_rows keeps the scoring rows.
 void grow_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
                     const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
   Rng rng(options.seed, stream_id(t, -1));
   Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
   w.oob_rows = std::move(sample.oob);
+  const double share = splitter.choosing_share();
+  // without a share, the structure reads (if anything) the scoring rows: RSVF's paper rule
+  std::vector<int> choosing = share > 0.0 ? take_choosing_rows(w.oob_rows, share, rng) : w.oob_rows;
   if (rival == nullptr) {
-    grow_tree(data, std::move(sample.inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
+    grow_tree(data, std::move(sample.inbag), std::move(choosing), splitter, options.grow, rng, inner, w.grown);
     return;
   }
   // both structures from the same sample and the same random stream
   Rng rival_rng = rng;
   GrownTree other;
-  grow_tree(data, sample.inbag, w.oob_rows, *rival, options.grow, rival_rng, inner, other);
-  grow_tree(data, std::move(sample.inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
-  if (oob_structure_loss(data, other, w.oob_rows) < oob_structure_loss(data, w.grown, w.oob_rows))
+  grow_tree(data, sample.inbag, choosing, *rival, options.grow, rival_rng, inner, other);
+  grow_tree(data, std::move(sample.inbag), choosing, splitter, options.grow, rng, inner, w.grown);
+  if (oob_structure_loss(data, other, choosing) < oob_structure_loss(data, w.grown, choosing))
     w.grown = std::move(other);
 }
 
