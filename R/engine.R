@@ -28,14 +28,14 @@ engine_fit <- function(data, y, weights, num_classes, params, validation, num_th
 # The parameter list handed to engine_fit(): the model's parameters plus the
 # forest's `ntree`, `seed` (a double: the engine's seeds are 64-bit),
 # `first_tree` and `progress_delay` (seconds before a progress bar shows),
-# `ntree_max`, `ntree_gain` and `ntree_gain_rows` (growth by out-of-bag
-# error, tree_count()),
+# `ntree_max`, `ntree_gain`, `ntree_gain_rows` and `ntree_gain_z` (growth
+# by out-of-bag error, tree_count()),
 # with `balanced` in the engine's form (a flag and a cost factor per class,
 # see class_factors()).
 engine_parameters <- function(params, y, ntree, seed, first_tree, progress_delay, ntree_max = ntree) {
   out <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
                         progress_delay = progress_delay, ntree_max = ntree_max, ntree_gain = tree_growth_gain,
-                        ntree_gain_rows = tree_growth_rows))
+                        ntree_gain_rows = tree_growth_rows, ntree_gain_z = tree_growth_z))
   # the engine's min-max scaling: on for "minmax" and for "rank" (applied in R
   # before the engine, R/rank.R), off for "none"
   if (!is.null(params$scale)) out$scale <- !identical(params$scale, "none")

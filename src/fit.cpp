@@ -127,6 +127,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     opt.ntree_max = rp.integer("ntree_max");
     opt.ntree_gain = rp.number("ntree_gain");
     opt.ntree_gain_rows = rp.number("ntree_gain_rows");
+    if (rp.has("ntree_gain_z")) opt.ntree_gain_z = rp.number("ntree_gain_z");
   }
   opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");

@@ -5,6 +5,7 @@
 
 #include "Predictor.h"
 #include "TreeChoice.h"
+#include "TreeGrowth.h"
 #include "data/RowSource.h"
 
 namespace svf {
@@ -263,6 +264,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // batches end at each point where the growth rule is read, so the rule
   // reads the same trees whatever the batch size (the number of threads)
   size_t target = options.ntree;
+  GrowthSnapshots snapshots(oob.available && options.ntree_gain_z > 0.0 ? options.ntree : 0, options.ntree_max);
   for (size_t start = 0, count = 0; start < target; start += count) {
     count = std::min(batch, target - start);
     const uint64_t first = options.first_tree + start;
@@ -284,12 +286,15 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
         add_oob_of_tree(data, options, work[b].grown.tree, work[b].oob_rows, shape, readers, training_rows, oob,
                         oob_error, runner);
         forest.oob_rows.push_back(std::move(work[b].oob_rows));
+        snapshots.after_tree(start + b + 1, data, oob);
       }
       forest.trees.push_back(std::move(work[b].grown.tree));
     }
     if (start + count == target && target < options.ntree_max && oob.available &&
         more_trees_help(oob.error_curve, target, options.ntree_gain, options.ntree_gain_rows,
-                        oob.n_rows_with_votes))
+                        oob.n_rows_with_votes) &&
+        (options.ntree_gain_z <= 0.0 ||
+         losses_fell(snapshots.take(target / 2), oob_row_losses(data, oob), options.ntree_gain_z)))
       target = std::min(target + options.ntree, options.ntree_max);
     runner.progress(start + count, target);
   }
