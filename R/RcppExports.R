@@ -33,10 +33,6 @@
     .Call(`_svforest_svf_importance`, forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, choosing_share, per_class, outcome, num_threads, fast)
 }
 
-.svf_choosing_share <- function(params) {
-    .Call(`_svforest_svf_choosing_share`, params)
-}
-
 .svf_local_linear <- function(forest, data, num_threads) {
     .Call(`_svforest_svf_local_linear`, forest, data, num_threads)
 }

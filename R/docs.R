@@ -57,7 +57,8 @@
 #'   the forest grows by its out-of-bag error: after `T` trees (`T = ntree,
 #'   2 ntree, ...`) it grows `ntree` more while its out-of-bag error after `T`
 #'   trees is below its error after `T / 2` by at least 2 points and at least
-#'   10 rows. Forests of
+#'   10 rows, and the rows the added trees set right outnumber those they
+#'   set wrong beyond chance (by twice its standard deviation). Forests of
 #'   many weak trees (many noise predictors) keep growing; where 100 trees
 #'   have settled, none are added. The rule reads the error as trees are
 #'   added in a fixed order, so the model does not depend on `num_threads`

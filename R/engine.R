@@ -22,7 +22,7 @@ engine_fit <- function(data, y, weights, num_classes, params, validation, num_th
   res <- .svf_fit(data, y, weights, num_classes, params, validation$data, validation$y, num_threads, verbose)
   list(forest = res$forest, oob = res$oob, oob_rows = res$oob_rows, selection = res$tuning,
        sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma,
-       splitter_uses_oob = res$splitter_uses_oob)
+       splitter_uses_oob = res$splitter_uses_oob, oob_choosing_share = res$oob_choosing_share)
 }
 
 # The parameter list handed to engine_fit(): the model's parameters plus the

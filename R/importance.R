@@ -202,7 +202,7 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   res <- .svf_importance(object$forest, data, if (regression) as.double(yi) else as.integer(yi), g$groups, seeds,
                          streams$index, oob,
                          sampler, as.double(fraction), if (oob) object$sampling_weights,
-                         if (oob) .svf_choosing_share(object$params) else 0, per_class,
+                         if (oob && is.numeric(object$oob_choosing_share)) object$oob_choosing_share else 0, per_class,
                          if (regression) "regression" else "classification", num_threads,
                          fast)
   # regression: the increase of the mean squared error on the outcome's scale

@@ -225,6 +225,13 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
   )
+  if (!is.null(res$oob)) {
+    # the share of each tree's out-of-bag rows that chose its structure
+    # (left out of the scoring rows: svforest_importance()), and whether the
+    # scoring rows chose splits too (RSVF): out-of-bag figures then optimistic
+    model$oob_choosing_share <- res$oob_choosing_share
+    model$oob_optimistic <- isTRUE(res$splitter_uses_oob)
+  }
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
   # a forest grown as this one on some of its rows alone (the fold forests of
   # calibrate = "cv", R/uncertainty.R): row-count parameters and scaling its own

@@ -127,17 +127,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// svf_choosing_share
-double svf_choosing_share(List params);
-RcppExport SEXP _svforest_svf_choosing_share(SEXP paramsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_choosing_share(params));
-    return rcpp_result_gen;
-END_RCPP
-}
 // svf_local_linear
 List svf_local_linear(List forest, List data, int num_threads);
 RcppExport SEXP _svforest_svf_local_linear(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP) {
@@ -379,7 +368,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 15},
-    {"_svforest_svf_choosing_share", (DL_FUNC) &_svforest_svf_choosing_share, 1},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_leaf_quantiles", (DL_FUNC) &_svforest_svf_leaf_quantiles, 7},

@@ -179,7 +179,8 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                           // whether the scoring out-of-bag rows also chose splits or trees (RSVF):
                           // then they are no honest test rows (R/uncertainty.R)
                           Named("splitter_uses_oob") = (splitter->uses_oob() || splitter->rival() != nullptr) &&
-                                                       !(splitter->choosing_share() > 0.0));
+                                                       !(splitter->choosing_share() > 0.0),
+                          Named("oob_choosing_share") = splitter->choosing_share());
     if (forest.oob.available) {
       result["oob"] = oob_to_r(forest.oob, n, num_classes);
       // each tree's scoring out-of-bag rows, 1-based (post-fit calibration)

@@ -7,8 +7,6 @@
 #include "RcppRunner.h"
 #include "core/forest/Importance.h"
 #include "core/forest/LocalLinear.h"
-#include "core/splitting/Splitter.h"
-#include "r_params.h"
 #include "model_convert.h"
 
 using Rcpp::List;
@@ -21,8 +19,8 @@ using Rcpp::Named;
 // seeds); out_of_bag: use each tree's regenerated out-of-bag rows (data must
 // then be the training data in its order); weights: the fit's case weights
 // (NULL or positive, one per row; they shape the out-of-bag rows);
-// choosing_share: svf_choosing_share() of the model (those rows are left
-// out of the out-of-bag rows); fast:
+// choosing_share: the model's oob_choosing_share (the rows that chose are
+// left out of the out-of-bag rows); fast:
 // FALSE routes every permuted row anew (tests); outcome: "classification"
 // (y: class codes from 0) or "regression" (y: the outcome on the model's
 // standardised scale, doubles).
@@ -88,19 +86,6 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
   if (per_class) std::copy(res.per_class.begin(), res.per_class.end(), by_class.begin());
   return List::create(Named("importance") = Rcpp::wrap(res.importance), Named("per_class") = by_class,
                       Named("trees_used") = static_cast<int>(res.trees_used));
-}
-
-// The share of each tree's out-of-bag rows that chose its structure
-// (Splitter::choosing_share()) under a model's parameters; 0 when they make
-// no splitter of this version.
-// [[Rcpp::export(.svf_choosing_share)]]
-double svf_choosing_share(List params) {
-  try {
-    const RParams rp(params);
-    return svf::make_splitter(rp.text("splitter"), rp)->choosing_share();
-  } catch (std::exception&) {
-    return 0.0;
-  }
 }
 
 // Local linear coefficients of each row on the original scale: an array

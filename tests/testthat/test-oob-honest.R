@@ -104,16 +104,27 @@ test_that("the growth rule asks that the rows the added trees fixed outnumber th
 test_that("permutation importance on out-of-bag rows leaves out the rows that chose", {
   d <- noise_data(200, 7)
   fit <- svforest(d$x, d$y, ntree = 10, seed = 4, num_threads = 1)
-  expect_identical(svforest:::.svf_choosing_share(fit$params), 0.5)
+  expect_identical(fit$oob_choosing_share, 0.5)
   plain <- svforest(d$x, d$y, ntree = 10, seed = 4, num_threads = 1, oblique_choice = "inbag", tree_choice = "none")
-  expect_identical(svforest:::.svf_choosing_share(plain$params), 0)
+  expect_identical(plain$oob_choosing_share, 0)
   rsvf <- svforest(d$x, d$y, method = "rsvf", ntree = 2, seed = 4, num_threads = 1)
-  expect_identical(svforest:::.svf_choosing_share(rsvf$params), 0)
+  expect_identical(rsvf$oob_choosing_share, 0)
+  expect_true(rsvf$oob_optimistic)
+  expect_false(fit$oob_optimistic)
   # the same trees scored on all their out-of-bag rows give another importance
   honest <- svforest_importance(fit, d$x, d$y, oob = TRUE, num_threads = 1)
   fit_all <- fit
-  fit_all$params$tree_choice <- "none"
-  fit_all$params$oblique_choice <- "inbag"
+  fit_all$oob_choosing_share <- 0
   every_oob <- svforest_importance(fit_all, d$x, d$y, oob = TRUE, num_threads = 1)
   expect_false(isTRUE(all.equal(unclass(honest), unclass(every_oob))))
+})
+
+test_that("print() marks the out-of-bag error optimistic only where the scoring rows chose splits", {
+  d <- noise_data(120, 8)
+  rsvf <- svforest(d$x, d$y, method = "rsvf", ntree = 2, seed = 1, num_threads = 1)
+  expect_output(print(rsvf), "OOB error: +[0-9.]+% \\(optimistic")
+  hybrid <- svforest(d$x, d$y, ntree = 10, seed = 1, num_threads = 1)
+  out <- capture.output(print(hybrid))
+  expect_true(any(grepl("OOB error", out)))
+  expect_false(any(grepl("optimistic", out)))
 })
