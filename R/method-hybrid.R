@@ -74,8 +74,8 @@ hybrid_mtry <- function(model) {
 #' log-loss (R-squared for numbers), the out-of-bag predictions, the
 #' permutation importance on out-of-bag rows and the growth rule above read
 #' the scoring rows alone, so they are honest: no row scores a tree whose
-#' structure it chose. A row is scored by about a sixth of the trees
-#' (ranger's by a third), so with few trees these figures lean pessimistic.
+#' structure it chose. A row is scored by about 18% of the trees (by
+#' ranger's, 37%), so with few trees these figures lean pessimistic.
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
 #' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
 #' rows per such predictor a node needs for them. For classes, a factor
