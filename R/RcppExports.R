@@ -29,8 +29,8 @@
     .Call(`_svforest_svf_decide_classes`, aggregation, votes, shares, count, confident_class)
 }
 
-.svf_importance <- function(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, per_class, outcome, num_threads, fast) {
-    .Call(`_svforest_svf_importance`, forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, per_class, outcome, num_threads, fast)
+.svf_importance <- function(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, choosing_share, per_class, outcome, num_threads, fast) {
+    .Call(`_svforest_svf_importance`, forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, choosing_share, per_class, outcome, num_threads, fast)
 }
 
 .svf_local_linear <- function(forest, data, num_threads) {

@@ -22,20 +22,20 @@ engine_fit <- function(data, y, weights, num_classes, params, validation, num_th
   res <- .svf_fit(data, y, weights, num_classes, params, validation$data, validation$y, num_threads, verbose)
   list(forest = res$forest, oob = res$oob, oob_rows = res$oob_rows, selection = res$tuning,
        sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma,
-       splitter_uses_oob = res$splitter_uses_oob)
+       splitter_uses_oob = res$splitter_uses_oob, oob_choosing_share = res$oob_choosing_share)
 }
 
 # The parameter list handed to engine_fit(): the model's parameters plus the
 # forest's `ntree`, `seed` (a double: the engine's seeds are 64-bit),
 # `first_tree` and `progress_delay` (seconds before a progress bar shows),
-# `ntree_max`, `ntree_gain` and `ntree_gain_rows` (growth by out-of-bag
-# error, tree_count()),
+# `ntree_max`, `ntree_gain`, `ntree_gain_rows` and `ntree_gain_z` (growth
+# by out-of-bag error, tree_count()),
 # with `balanced` in the engine's form (a flag and a cost factor per class,
 # see class_factors()).
 engine_parameters <- function(params, y, ntree, seed, first_tree, progress_delay, ntree_max = ntree) {
   out <- c(params, list(ntree = ntree, seed = as.double(seed), first_tree = first_tree,
                         progress_delay = progress_delay, ntree_max = ntree_max, ntree_gain = tree_growth_gain,
-                        ntree_gain_rows = tree_growth_rows))
+                        ntree_gain_rows = tree_growth_rows, ntree_gain_z = tree_growth_z))
   # the engine's min-max scaling: on for "minmax" and for "rank" (applied in R
   # before the engine, R/rank.R), off for "none"
   if (!is.null(params$scale)) out$scale <- !identical(params$scale, "none")

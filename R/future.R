@@ -88,15 +88,18 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   ends <- ends[ends >= 1]
   parts <- list()
   error <- c()
+  losses <- list()
   grown <- 0L
   for (end in ends) {
     parts <- c(parts, grow_range(grown, end - grown))
     grown <- end
     out <- combine(parts)
     error[as.character(end)] <- out$oob_error
+    losses[[as.character(end)]] <- oob_row_losses(out)
     half <- as.character(end %/% 2)
     if (end %in% checks && end < trees$ntree_max &&
-        !(half %in% names(error) && trees_help(error[[half]], error[[as.character(end)]], sum(out$oob_count > 0)))) break
+        !(half %in% names(error) && trees_help(error[[half]], error[[as.character(end)]], sum(out$oob_count > 0),
+                                               losses[[half]], losses[[as.character(end)]]))) break
   }
   out$call <- match.call()
   out

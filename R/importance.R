@@ -18,7 +18,9 @@ NULL
 #' outcome's scale) when the predictor is permuted. The
 #' rows of a tree are its out-of-bag rows when `oob = TRUE` (a sampler that
 #' leaves rows out, `x` and `y` the training data in their order: the rows
-#' a tree left out are drawn again from its seed), else all rows of `x`. At
+#' a tree left out are drawn again from its seed; with the default method,
+#' those that scored it, not those that chose its structure), else all rows
+#' of `x`. At
 #' fit time, `svforest(..., importance = "permutation")` uses the out-of-bag
 #' rows when the sampler leaves rows out, else all training rows, which the
 #' trees have seen: that importance is optimistic (it also credits what a
@@ -208,7 +210,8 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   regression <- identical(object$type, "regression")
   res <- .svf_importance(object$forest, data, if (regression) as.double(yi) else as.integer(yi), g$groups, seeds,
                          streams$index, oob,
-                         sampler, as.double(fraction), if (oob) object$sampling_weights, per_class,
+                         sampler, as.double(fraction), if (oob) object$sampling_weights,
+                         if (oob && is.numeric(object$oob_choosing_share)) object$oob_choosing_share else 0, per_class,
                          if (regression) "regression" else "classification", num_threads,
                          fast)
   # regression: the increase of the mean squared error on the outcome's scale

@@ -43,7 +43,9 @@ hybrid_mtry <- function(model) {
 #' (or the mean), and the forest averages the trees' probabilities. A
 #' classification forest starts with 100 trees and grows 100 more, up to
 #' 300, while its out-of-bag error after `T` trees is at least 2 points
-#' below its error after `T / 2`, and by at least 10 rows (`ntree_max` in
+#' below its error after `T / 2`, and by at least 10 rows, and the rows the
+#' added trees set right outnumber those they set wrong by at least twice
+#' chance's standard deviation (McNemar's test; `ntree_max` in
 #' [svforest_parameters]):
 #' where most predictors are noise each tree is weak and the forest needs
 #' more of them; elsewhere 100 trees have settled. A numeric outcome gets
@@ -65,8 +67,15 @@ hybrid_mtry <- function(model) {
 #' the in-bag rows alone), and each tree is grown twice on its sample, with
 #' and without hyperplanes, keeping the structure whose leaves predict its
 #' out-of-bag rows better (`tree_choice = "oob"`; `"none"`: always the
-#' hybrid one). Both choices read out-of-bag rows, so the out-of-bag error
-#' is slightly optimistic (as RSVF's); hold out rows for an unbiased one.
+#' hybrid one). Both choices read out-of-bag rows of their own: each tree's
+#' out-of-bag rows are split at random (from the tree's seed) into choosing
+#' rows, half of them, which both choices read, and scoring rows, the
+#' others. The out-of-bag error, class probabilities, Brier score and
+#' log-loss (R-squared for numbers), the out-of-bag predictions, the
+#' permutation importance on out-of-bag rows and the growth rule above read
+#' the scoring rows alone, so they are honest: no row scores a tree whose
+#' structure it chose. A row is scored by about 18% of the trees (by
+#' ranger's, 37%), so with few trees these figures lean pessimistic.
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
 #' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
 #' rows per such predictor a node needs for them. For classes, a factor

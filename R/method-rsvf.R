@@ -76,7 +76,7 @@ register_part("splitter", "oob_svm",
 #' noisily). The split is still chosen, and `delta_e > 0` checked, on
 #' the full scores.
 #' The OOB error of an RSVF is optimistic: the OOB rows chose the splits of
-#' their tree. In our bench it was 0.2 (letter, a9a) to 5 (vehicle) points below the test error.
+#' their tree (`print()` says so). In our bench it was 0.2 (letter, a9a) to 5 (vehicle) points below the test error.
 NULL
 
 #' The RSVF paper's settings

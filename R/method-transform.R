@@ -78,7 +78,10 @@ register_part("splitter", "transform",
 #' transform's subspaces and the routing of the out-of-bag rows to each node
 #' (about 1.1 to 1.5 times the fit time). With `node_tries > 1` the tries
 #' are compared by the out-of-bag gain of their chosen split too. Splits
-#' are stored as before, so models of either choice predict alike.
+#' are stored as before, so models of either choice predict alike. The
+#' out-of-bag rows that choose the splits also give the out-of-bag error
+#' and probabilities (as in RSVF; the preset's forests are kept as they
+#' were), so with `"oob"` these are optimistic, and `print()` says so.
 #'
 #' With `dim_per_class = k` (default `NA`: off) a node with `c` classes uses
 #' `ceiling(k c / 2)` dimensions for both groups, at most `subspace_dim`:

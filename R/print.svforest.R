@@ -115,14 +115,15 @@ print.summary.svforest <- function(x, ...) {
 }
 
 # The out-of-bag error as printed: the error rate, or for regression the
-# mean squared error and R^2.
+# mean squared error and R^2; marked optimistic when the rows that scored
+# the trees also chose their splits (RSVF, transform_choice = "oob").
 oob_error_text <- function(x) {
   if (!is.null(x$oob_unavailable)) return(x$oob_unavailable)
   if (is.na(x$oob_error)) return("not available (no out-of-bag rows)")
-  if (identical(x$type, "regression")) {
-    return(sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared))
-  }
-  sprintf("%.2f%%", 100 * x$oob_error)
+  text <- if (identical(x$type, "regression")) sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared)
+          else sprintf("%.2f%%", 100 * x$oob_error)
+  if (isTRUE(x$oob_optimistic)) text <- paste(text, "(optimistic: these rows chose splits)")
+  text
 }
 
 # The out-of-bag probabilities' scores as printed (R/aggregation.R).

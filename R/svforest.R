@@ -221,6 +221,13 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     format_version = model_format_version,
     package_version = as.character(utils::packageVersion("svforest"))
   )
+  if (!is.null(res$oob)) {
+    # the share of each tree's out-of-bag rows that chose its structure
+    # (left out of the scoring rows: svforest_importance()), and whether the
+    # scoring rows chose splits too (RSVF): out-of-bag figures then optimistic
+    model$oob_choosing_share <- res$oob_choosing_share
+    model$oob_optimistic <- isTRUE(res$splitter_uses_oob)
+  }
   model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
   # a forest grown as this one on some of its rows alone (the fold forests of
   # calibrate = "cv", R/uncertainty.R): row-count parameters and scaling its own
@@ -243,8 +250,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 # out-of-bag rule up to the preset's `ntree_max`: after T trees (T = ntree,
 # 2 ntree, ...), ntree more while the forest's out-of-bag error after T trees
 # is below its error after T / 2 by `tree_growth_gain` and by
-# `tree_growth_rows` rows (more_trees_help() in Forest.cpp; trees_help()
-# here, for svforest_future()).
+# `tree_growth_rows` rows, and its rows' losses fell beyond chance
+# (`tree_growth_z`; more_trees_help() in Forest.cpp; trees_help() here, for
+# svforest_future()).
 tree_count <- function(preset, ntree, ntree_max) {
   given <- !is.null(ntree)
   ntree <- check_count(if (given) ntree else preset$ntree, "ntree", 1, 1e6)
@@ -260,12 +268,31 @@ tree_count <- function(preset, ntree, ntree_max) {
 # does), and 10 rows (2 points of a table of 150 rows are 3 rows: noise).
 tree_growth_gain <- 0.02
 tree_growth_rows <- 10
+# and the rows fixed by the added trees must outnumber those they broke by
+# `tree_growth_z` standard deviations (McNemar's test; for a numeric outcome
+# the paired drops of each row's squared error): a few out-of-bag trees per
+# row make the error curve noisy, and noise alone must not grow a forest
+tree_growth_z <- 2
 
 # The rule of tree_count() on two out-of-bag errors, `rows` rows with
-# out-of-bag votes (the engine's operations).
-trees_help <- function(error_half, error_full, rows) {
+# out-of-bag votes, and each row's out-of-bag loss at both counts
+# (oob_row_losses(); the engine's operations, losses_fell() in
+# TreeGrowth.cpp).
+trees_help <- function(error_half, error_full, rows, loss_half, loss_full) {
+  both <- !is.na(loss_half) & !is.na(loss_full)
+  drop <- loss_half[both] - loss_full[both]
   rows > 0 && is.finite(error_half) && is.finite(error_full) &&
-    error_half - error_full >= max(tree_growth_gain, tree_growth_rows / rows)
+    error_half - error_full >= max(tree_growth_gain, tree_growth_rows / rows) &&
+    sum(drop) > 0 && sum(drop) >= tree_growth_z * sqrt(sum(drop^2))
+}
+
+# Each row's out-of-bag loss in a fitted model: 1 for a wrong out-of-bag
+# class, 0 for a right one; the squared error of its out-of-bag prediction
+# for a numeric outcome; NA without out-of-bag votes.
+oob_row_losses <- function(model) {
+  pred <- model$oob_predictions
+  if (is.factor(pred)) as.numeric(as.integer(pred) != as.integer(model$oob_y))
+  else (pred - model$oob_y)^2
 }
 
 # "regression" for a numeric outcome, else "classification" (factors,

@@ -103,8 +103,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_importance
-List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast);
-RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP weightsSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP, SEXP fastSEXP) {
+List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVector tree_seed, Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction, SEXP weights, double choosing_share, bool per_class, std::string outcome, int num_threads, bool fast);
+RcppExport SEXP _svforest_svf_importance(SEXP forestSEXP, SEXP dataSEXP, SEXP ySEXP, SEXP groupsSEXP, SEXP tree_seedSEXP, SEXP tree_indexSEXP, SEXP out_of_bagSEXP, SEXP samplerSEXP, SEXP sample_fractionSEXP, SEXP weightsSEXP, SEXP choosing_shareSEXP, SEXP per_classSEXP, SEXP outcomeSEXP, SEXP num_threadsSEXP, SEXP fastSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -118,11 +118,12 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type sampler(samplerSEXP);
     Rcpp::traits::input_parameter< double >::type sample_fraction(sample_fractionSEXP);
     Rcpp::traits::input_parameter< SEXP >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type choosing_share(choosing_shareSEXP);
     Rcpp::traits::input_parameter< bool >::type per_class(per_classSEXP);
     Rcpp::traits::input_parameter< std::string >::type outcome(outcomeSEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type fast(fastSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, per_class, outcome, num_threads, fast));
+    rcpp_result_gen = Rcpp::wrap(svf_importance(forest, data, y, groups, tree_seed, tree_index, out_of_bag, sampler, sample_fraction, weights, choosing_share, per_class, outcome, num_threads, fast));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -366,7 +367,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
-    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 14},
+    {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 15},
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_leaf_quantiles", (DL_FUNC) &_svforest_svf_leaf_quantiles, 7},

@@ -142,6 +142,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     opt.ntree_max = rp.integer("ntree_max");
     opt.ntree_gain = rp.number("ntree_gain");
     opt.ntree_gain_rows = rp.number("ntree_gain_rows");
+    if (rp.has("ntree_gain_z")) opt.ntree_gain_z = rp.number("ntree_gain_z");
   }
   opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");
@@ -190,8 +191,11 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     runner.finish();
     result = List::create(Named("forest") = forest_to_r(td, forest), Named("oob") = R_NilValue,
                           Named("tuning") = R_NilValue,
-                          // out-of-bag rows that chose splits or trees are no honest test rows (R/uncertainty.R)
-                          Named("splitter_uses_oob") = splitter->uses_oob() || splitter->rival() != nullptr);
+                          // whether the scoring out-of-bag rows also chose splits or trees (RSVF):
+                          // then they are no honest test rows (R/uncertainty.R)
+                          Named("splitter_uses_oob") = (splitter->uses_oob() || splitter->rival() != nullptr) &&
+                                                       !(splitter->choosing_share() > 0.0),
+                          Named("oob_choosing_share") = splitter->choosing_share());
     if (forest.oob.available) {
       result["oob"] = oob_to_r(forest.oob, n, num_classes);
       // each tree's scoring out-of-bag rows, 1-based (post-fit calibration)

@@ -18,14 +18,17 @@ using Rcpp::Named;
 // tree_seed, tree_index: per tree, its seed and global index (doubles: 64-bit
 // seeds); out_of_bag: use each tree's regenerated out-of-bag rows (data must
 // then be the training data in its order); weights: the fit's case weights
-// (NULL or positive, one per row; they shape the out-of-bag rows); fast:
+// (NULL or positive, one per row; they shape the out-of-bag rows);
+// choosing_share: the model's oob_choosing_share (the rows that chose are
+// left out of the out-of-bag rows); fast:
 // FALSE routes every permuted row anew (tests); outcome: "classification"
 // (y: class codes from 0) or "regression" (y: the outcome on the model's
 // standardised scale, doubles).
 // [[Rcpp::export(.svf_importance)]]
 List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVector tree_seed,
                     Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction,
-                    SEXP weights, bool per_class, std::string outcome, int num_threads, bool fast) {
+                    SEXP weights, double choosing_share, bool per_class, std::string outcome, int num_threads,
+                    bool fast) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -63,6 +66,8 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
   opt.sampler = svf::sampler_named(sampler);
   opt.sample_fraction = sample_fraction;
   opt.weights = case_weights_from_r(weights, n);
+  if (!(choosing_share >= 0.0 && choosing_share < 1.0)) Rcpp::stop("internal: choosing share");
+  opt.choosing_share = choosing_share;
   opt.per_class = per_class;
   opt.fast = fast;
   std::vector<std::vector<int>> g(groups.size());

@@ -6,6 +6,7 @@
 #include "LevelValues.h"
 #include "Predictor.h"
 #include "TreeChoice.h"
+#include "TreeGrowth.h"
 #include "data/RowSource.h"
 
 namespace svf {
@@ -114,34 +115,42 @@ void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) 
   }
 }
 
-// The structure grown on `inbag`; with a rival splitter, the better of the
-// two structures grown on that sample (TreeChoice.h).
+// The structure grown on `inbag`, its choices (hyperplane or axis cut, and
+// with a rival splitter the better of the two structures, TreeChoice.h)
+// made on the `choosing` out-of-bag rows.
 void grow_chosen_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
-                           const ForestOptions& options, std::vector<int> inbag, Rng& rng, TaskRunner& inner,
-                           TreeWork& w) {
+                           const ForestOptions& options, std::vector<int> inbag, std::vector<int> choosing,
+                           Rng& rng, TaskRunner& inner, TreeWork& w) {
   if (rival == nullptr) {
-    grow_tree(data, std::move(inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
+    grow_tree(data, std::move(inbag), std::move(choosing), splitter, options.grow, rng, inner, w.grown);
     return;
   }
   // both structures from the same sample and the same random stream
   Rng rival_rng = rng;
   GrownTree other;
-  grow_tree(data, inbag, w.oob_rows, *rival, options.grow, rival_rng, inner, other);
-  grow_tree(data, std::move(inbag), w.oob_rows, splitter, options.grow, rng, inner, w.grown);
-  if (oob_structure_loss(data, other, w.oob_rows) < oob_structure_loss(data, w.grown, w.oob_rows))
+  grow_tree(data, inbag, choosing, *rival, options.grow, rival_rng, inner, other);
+  grow_tree(data, std::move(inbag), choosing, splitter, options.grow, rng, inner, w.grown);
+  if (oob_structure_loss(data, other, choosing) < oob_structure_loss(data, w.grown, choosing))
     w.grown = std::move(other);
 }
 
-// Tree t's sample and structure.
+// Tree t's sample and structure. When the splitter holds out choosing rows
+// (Splitter::choosing_share()), they are drawn from the tree's generator
+// right after its sample (Importance.cpp draws them again so) and only they
+// choose; w.oob_rows keeps the scoring rows.
 void grow_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
                     const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
   Rng rng(options.seed, stream_id(t, -1));
   Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
   w.oob_rows = std::move(sample.oob);
+  const double share = splitter.choosing_share();
+  // without a share, the structure reads (if anything) the scoring rows: RSVF's paper rule
+  std::vector<int> choosing = share > 0.0 ? take_choosing_rows(w.oob_rows, share, rng) : w.oob_rows;
   // factor columns read through level values from this tree's in-bag rows
   TreeCoding coding;
   const TrainingData& coded = coded_for_tree(data, sample.inbag, coding);
-  grow_chosen_structure(coded, splitter, rival, options, std::move(sample.inbag), rng, inner, w);
+  grow_chosen_structure(coded, splitter, rival, options, std::move(sample.inbag), std::move(choosing), rng, inner,
+                        w);
   w.grown.tree.factor_int = std::move(coding.levels.factor_int);
   w.grown.tree.factor_real = std::move(coding.levels.factor_real);
 }
@@ -273,6 +282,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // batches end at each point where the growth rule is read, so the rule
   // reads the same trees whatever the batch size (the number of threads)
   size_t target = options.ntree;
+  GrowthSnapshots snapshots(oob.available && options.ntree_gain_z > 0.0 ? options.ntree : 0, options.ntree_max);
   for (size_t start = 0, count = 0; start < target; start += count) {
     count = std::min(batch, target - start);
     const uint64_t first = options.first_tree + start;
@@ -294,12 +304,15 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
         add_oob_of_tree(data, options, work[b].grown.tree, work[b].oob_rows, shape, readers, training_rows, oob,
                         oob_error, runner);
         forest.oob_rows.push_back(std::move(work[b].oob_rows));
+        snapshots.after_tree(start + b + 1, data, oob);
       }
       forest.trees.push_back(std::move(work[b].grown.tree));
     }
     if (start + count == target && target < options.ntree_max && oob.available &&
         more_trees_help(oob.error_curve, target, options.ntree_gain, options.ntree_gain_rows,
-                        oob.n_rows_with_votes))
+                        oob.n_rows_with_votes) &&
+        (options.ntree_gain_z <= 0.0 ||
+         losses_fell(snapshots.take(target / 2), oob_row_losses(data, oob), options.ntree_gain_z)))
       target = std::min(target + options.ntree, options.ntree_max);
     runner.progress(start + count, target);
   }

@@ -50,7 +50,9 @@ std::vector<int> tree_rows(const ImportanceOptions& opt, size_t t, size_t n) {
     return all;
   }
   Rng rng(opt.tree_seed[t], stream_id(opt.tree_index[t], -1));
-  return draw_sample(opt.sampler, n, opt.sample_fraction, rng, opt.weights).oob;
+  std::vector<int> oob = draw_sample(opt.sampler, n, opt.sample_fraction, rng, opt.weights).oob;
+  if (opt.choosing_share > 0.0) take_choosing_rows(oob, opt.choosing_share, rng);  // as grow_structure()
+  return oob;
 }
 
 // Per tree and group: the score lost when the group is permuted, over all

@@ -2,7 +2,8 @@
 //
 // For each tree, its rows are the out-of-bag rows regenerated from the tree's
 // own generator (the sampler's draw is the first use of Rng(seed,
-// stream_id(tree, -1)), see Forest.h) or all rows of the data passed. The
+// stream_id(tree, -1)), see Forest.h; the choosing rows, its second use,
+// are left out) or all rows of the data passed. The
 // tree's score on those rows is compared with its score when the columns of
 // one group are permuted together among the same rows; the importance of a
 // group is the mean over trees (trees without rows are skipped) of that
@@ -67,6 +68,10 @@ struct ImportanceOptions {
   SamplerType sampler = SamplerType::All;
   double sample_fraction = 1.0;
   const double* weights = nullptr;  // the fit's case weights (for out_of_bag), or nullptr
+  // the share of its out-of-bag rows each tree held out to choose its
+  // structure (Splitter::choosing_share()): drawn again and left out, so
+  // that out_of_bag rows are the rows that scored the tree
+  double choosing_share = 0.0;
   bool per_class = false;
   // the fast routes of TreeRows (off: every permuted row is routed anew, for
   // tests that both give the same result)

@@ -51,6 +51,26 @@ std::vector<int> weighted_copies(const std::vector<int>& rows, const double* wei
   return out;
 }
 
+std::vector<int> take_choosing_rows(std::vector<int>& oob, double share, Rng& rng) {
+  std::vector<int> choosing;
+  if (!(share > 0.0) || oob.empty()) return choosing;
+  const size_t m = oob.size();
+  const size_t want = std::min(m, static_cast<size_t>(std::floor(share * static_cast<double>(m) + 0.5)));
+  std::vector<size_t> position(m);
+  std::iota(position.begin(), position.end(), size_t(0));
+  std::vector<char> chosen(m, 0);
+  for (size_t k = 0; k < want; ++k) {  // partial Fisher-Yates
+    std::swap(position[k], position[k + rng.below(m - k)]);
+    chosen[position[k]] = 1;
+  }
+  std::vector<int> scoring;
+  scoring.reserve(m - want);
+  choosing.reserve(want);
+  for (size_t k = 0; k < m; ++k) (chosen[k] ? choosing : scoring).push_back(oob[k]);
+  oob.swap(scoring);
+  return choosing;
+}
+
 SamplerType sampler_named(const std::string& name) {
   if (name == "all") return SamplerType::All;
   if (name == "bootstrap") return SamplerType::Bootstrap;

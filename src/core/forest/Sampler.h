@@ -30,6 +30,13 @@ struct Sample {
 // Without weights the draws are those of the unweighted sampler.
 Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights = nullptr);
 
+// Moves round(share x oob.size()) of the out-of-bag rows `oob`, drawn at
+// random from rng, into the returned "choosing" rows; `oob` keeps the rest,
+// the "scoring" rows. Both stay in increasing order when `oob` was. A
+// structure chosen on the choosing rows is then scored honestly on the
+// others (Forest.cpp). share <= 0 draws nothing and moves nothing.
+std::vector<int> take_choosing_rows(std::vector<int>& oob, double share, Rng& rng);
+
 // rows, each repeated about weight[row] / (smallest weight) times by
 // systematic sampling with a fixed offset (deterministic; the copies of a
 // row differ from that by less than one), at most `max_factor` x

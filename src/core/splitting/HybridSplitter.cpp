@@ -242,6 +242,15 @@ std::unique_ptr<Splitter> HybridSplitter::rival() const {
       new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false));
 }
 
+// Half of a tree's out-of-bag rows choose (hyperplane against axis cut, and
+// hybrid against axis-only tree); the other half score the tree.
+constexpr double kChoosingShare = 0.5;
+
+double HybridSplitter::choosing_share() const {
+  const bool reads_oob = n_oblique_ > 0 && (oob_choice_ || tree_choice_);
+  return reads_oob ? kChoosingShare : 0.0;
+}
+
 bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rule) const {
   const TrainingData& data = *ctx.data;
   const size_t n = ctx.n, p = data.x->n_cols();

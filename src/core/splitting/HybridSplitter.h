@@ -36,6 +36,8 @@ class HybridSplitter : public Splitter {
   // with tree_choice, each tree is also grown with axis cuts alone, and the
   // structure that predicts its out-of-bag rows better is kept
   std::unique_ptr<Splitter> rival() const override;
+  // the node and tree choices read out-of-bag rows of their own (Forest.cpp)
+  double choosing_share() const override;
   bool fits_regression() const override { return true; }
   size_t min_node_size() const override { return min_node_size_; }
   static std::unique_ptr<Splitter> create(const Params& params);

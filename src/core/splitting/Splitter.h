@@ -47,6 +47,12 @@ class Splitter {
   // same sample, and the forest keeps the structure that predicts the tree's
   // out-of-bag rows better (forest/TreeChoice.h).
   virtual std::unique_ptr<Splitter> rival() const { return nullptr; }
+  // Share of each tree's out-of-bag rows that choose its structure (handed
+  // to the splitter, uses_oob(), and to the choice against the rival); the
+  // other out-of-bag rows score the tree and never choose. 0: every
+  // out-of-bag row scores (splitters that read none, and RSVF, whose paper
+  // judges splits on all of them: its out-of-bag figures are optimistic).
+  virtual double choosing_share() const { return 0.0; }
 };
 
 // A splitter built from its parameters; throws std::invalid_argument for an

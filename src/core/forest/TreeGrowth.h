@@ -1,0 +1,44 @@
+// The growth rule's reading of the out-of-bag rows (Forest.h,
+// ForestOptions::ntree_max): more trees help when the forest's out-of-bag
+// error after T trees is below its error after T / 2 by the gain, and when
+// the rows the added trees fixed outnumber the rows they broke by more than
+// chance would (a paired test on each row's loss, McNemar's for classes):
+// with few out-of-bag trees per row the error curve is noisy, and noise
+// alone must not grow a forest.
+#ifndef SVFOREST_TREEGROWTH_H
+#define SVFOREST_TREEGROWTH_H
+
+#include <map>
+#include <vector>
+
+#include "Forest.h"
+
+namespace svf {
+
+// Each row's out-of-bag loss: 1 when its out-of-bag class is wrong, 0 when
+// right; for a numeric outcome, the squared error of its mean out-of-bag
+// prediction (outcome in the engine's units); NaN for a row without votes.
+std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob);
+
+// Whether the losses fell from `before` to `after` beyond chance: over the
+// rows with both, the sum of the drops d is at least z sqrt(sum d^2).
+// Sums in long double in row order, as R's sum() (trees_help() in R).
+bool losses_fell(const std::vector<double>& before, const std::vector<double>& after, double z);
+
+// The rows' losses at every count of trees the rule may compare with (half
+// of each count it reads: multiples of ntree below ntree_max).
+class GrowthSnapshots {
+ public:
+  GrowthSnapshots(size_t ntree, size_t ntree_max);
+  // after the forest's `trees`-th tree
+  void after_tree(size_t trees, const TrainingData& data, const OobResult& oob);
+  // the losses after `trees` trees (empty when not kept); forgets earlier ones
+  std::vector<double> take(size_t trees);
+
+ private:
+  std::map<size_t, std::vector<double>> kept_;
+  std::vector<size_t> halves_;
+};
+
+}  // namespace svf
+#endif
