@@ -37,9 +37,10 @@ NULL
 #' shifts of the quantile forest's quantiles, computed on the held-out rows,
 #' are stored in the model, and `predict(type = "interval")` and
 #' `"quantiles"` use them (see the section "Prediction intervals and
-#' quantiles" of [predict.svforest()]). This lets the trees use every
-#' training row, where `svforest(..., calibrate = "conformal")` holds some
-#' out.
+#' quantiles" of [predict.svforest()]). They replace the fit's own
+#' calibration (by default from out-of-bag rows). This lets the trees use
+#' every training row, where `svforest(..., calibrate = "conformal")` holds
+#' some out.
 #'
 #' @param object An `svforest` model.
 #' @param x,y Held-out predictors (as for [predict.svforest()]) and their
