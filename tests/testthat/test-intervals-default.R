@@ -115,3 +115,18 @@ test_that("a forest combined from parts refuses the parts' out-of-bag calibratio
   far <- svforest_future(y ~ ., data = tr, ntree = 10, seed = 4, chunks = 2)
   expect_error(predict(far, te, type = "interval"), "out-of-bag interval calibration belongs to a forest of")
 })
+
+test_that("an out-of-bag calibration from rows that chose splits is printed as optimistic", {
+  tr <- linear_noise(150, 10)
+  tr$z <- withr_seed(11, stats::runif(150))
+  rsvf <- svforest(y ~ ., tr, method = "rsvf", ntree = 4, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1)
+  expect_true(rsvf$conformal$splitter_uses_oob)
+  expect_identical(rsvf$conformal$calibration$method, "oob")
+  # 4 trees: a few rows in bag in all of them have no score
+  expect_lt(rsvf$conformal$calibration$rows, 150)
+  expect_true(any(grepl(sprintf("out-of-bag rows, %d rows); optimistic", rsvf$conformal$calibration$rows),
+                        capture.output(print(rsvf)), fixed = TRUE)))
+  honest <- rsvf
+  honest$conformal$splitter_uses_oob <- FALSE
+  expect_false(any(grepl("optimistic", capture.output(print(honest)))))
+})
