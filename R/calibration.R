@@ -37,9 +37,10 @@ NULL
 #' shifts of the quantile forest's quantiles, computed on the held-out rows,
 #' are stored in the model, and `predict(type = "interval")` and
 #' `"quantiles"` use them (see the section "Prediction intervals and
-#' quantiles" of [predict.svforest()]). This lets the trees use every
-#' training row, where `svforest(..., calibrate = "conformal")` holds some
-#' out.
+#' quantiles" of [predict.svforest()]). They replace the fit's own
+#' calibration (by default from out-of-bag rows). This lets the trees use
+#' every training row, where `svforest(..., calibrate = "conformal")` holds
+#' some out.
 #'
 #' @param object An `svforest` model.
 #' @param x,y Held-out predictors (as for [predict.svforest()]) and their
@@ -208,14 +209,14 @@ calibration_ok <- function(cal, K) {
 calibration_rows <- function(calibrate, fraction, y, outcome, seed) {
   if (is.null(calibrate)) calibrate <- "none"
   # regression intervals: the conformal stage's (R/uncertainty.R)
-  if (outcome == "regression" && isTRUE(calibrate %in% c("conformal", "cv"))) return(NULL)
+  if (outcome == "regression" && isTRUE(calibrate %in% c("conformal", "cv", "oob"))) return(NULL)
   if (identical(calibrate, "conformal") && outcome == "classification") {
     stop("`calibrate = \"conformal\"` calibrates prediction intervals of a regression forest (a numeric outcome); for class probabilities use \"platt\", \"temperature\" or \"isotonic\".", call. = FALSE)
   }
   calibrate <- check_choice(calibrate, "calibrate", c("none", "platt", "temperature", "isotonic"))
   if (calibrate == "none") return(NULL)
   if (outcome == "regression") {
-    stop(sprintf("For a numeric outcome `calibrate` must be \"conformal\" or \"cv\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
+    stop(sprintf("For a numeric outcome `calibrate` must be \"oob\" (the default), \"conformal\", \"cv\" or \"none\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
                  describe(calibrate), describe(calibrate)), call. = FALSE)
   }
   fraction <- if (is.null(fraction)) 0.25 else fraction

@@ -232,9 +232,9 @@ NULL
 #' prediction, and `type = "interval"` and `"quantiles"` prediction
 #' intervals and quantiles from the forest's leaf-weighted training outcomes
 #' (a quantile regression forest, available from every fit), made conformal
-#' by a calibration: `calibrate = "cv"` or `"conformal"` (see
-#' [svforest_calibration]) or [svforest_calibrate()] on held-out rows of
-#' your own.
+#' by a calibration: by default from out-of-bag rows, or with `calibrate =
+#' "cv"` or `"conformal"` (see [svforest_calibration]) or
+#' [svforest_calibrate()] on held-out rows of your own.
 #'
 #' @seealso [svforest()], [svforest_methods()], [svforest_calibration]
 #' @name svforest_regression
@@ -284,7 +284,16 @@ NULL
 #' the out-of-bag elements then count the rows the trees were grown on.
 #'
 #' @section Calibrated prediction intervals:
-#' For a numeric outcome, `calibrate = "conformal"` holds out a random
+#' For a numeric outcome the default (`calibrate` not given, or `"oob"`)
+#' calibrates from out-of-bag rows when the sampler leaves rows out: each
+#' training row is scored by its quantiles from the trees it was out of bag
+#' in, and the conformal shifts of these scores are stored in the model's
+#' `conformal` element, at no extra forest. `calibrate = "none"` stores no
+#' calibration (the quantile forest's own quantiles, as every regression fit
+#' gave before this default). A sampler that leaves no row out (`"all"`, as
+#' in the `"rsvt"`, `"psvm"` and `"tdsvm"` presets) has no out-of-bag rows,
+#' and its fit stores no calibration either.
+#' `calibrate = "conformal"` holds out a random
 #' `calibration_fraction` share (default 0.25, drawn from `seed`) in the
 #' same way and stores, in the model's `conformal` element, the conformal
 #' shifts of the quantile forest's quantiles computed on the held-out rows,
@@ -292,10 +301,12 @@ NULL
 #' (`type = "interval"`, `"quantiles"`). `calibrate = "cv"` holds none out:
 #' the forest is grown on every row, and every row is scored by one of five
 #' fold forests grown as the model was, on the other four folds
-#' (cross-conformal, about six times the fit time; the recommended choice).
-#' A forest fitted without them gives the quantile forest's own quantiles
+#' (cross-conformal, about six times the fit time).
+#' A forest without a calibration gives the quantile forest's own quantiles
 #' (no coverage guarantee), or is calibrated afterwards with
-#' [svforest_calibrate()] on rows it did not see.
+#' [svforest_calibrate()] on rows it did not see. See the section
+#' "Prediction intervals and quantiles" of [predict.svforest()] for what
+#' each calibration guarantees.
 #'
 #' @seealso [svforest()], [svforest_methods()], [svforest_regression]
 #' @name svforest_calibration

@@ -79,11 +79,11 @@
 #'   `(1 + level) / 2`, with the forest's prediction as `fit`. Quantiles never
 #'   cross (a level's quantile is at least the lower levels').
 #'
-#'   Without a calibration these are the quantile forest's own quantiles:
-#'   consistent under Meinshausen's assumptions as the data grow, with no
-#'   guarantee at a given size (on the benchmark's 16 regression sets the
-#'   default forest's 90% intervals covered more than 90% of the test rows on
-#'   most sets, less on the smallest). A calibration (conformalized quantile
+#'   Without a calibration (`calibrate = "none"`, or a sampler that leaves
+#'   no row out) these are the quantile forest's own quantiles: consistent
+#'   under Meinshausen's assumptions as the data grow, with no guarantee at a
+#'   given size (too narrow where leaves are small and the outcome noisy, too
+#'   wide elsewhere). A calibration (conformalized quantile
 #'   regression, Romano, Patterson and Candes 2019, one level at a time)
 #'   makes them conformal: for each level `tau` of a grid (0.001, 0.0025,
 #'   0.005 to 0.995 in steps of 0.005, 0.9975, 0.999), calibration rows the
@@ -108,28 +108,50 @@
 #'
 #'   Where the calibration rows come from:
 #'   \describe{
-#'   \item{`svforest(..., calibrate = "cv")`}{cross-conformal, the
-#'     recommended choice: the forest is grown on every row, and five more
+#'   \item{`svforest(...)` (the default, also `calibrate = "oob"`)}{out of
+#'     bag, when the sampler leaves rows out (`"bootstrap"`, `"subsample"`):
+#'     every training row is scored by its quantiles from the trees it was out
+#'     of bag in, its own outcome left out of their leaves, so that it stands
+#'     to those trees as a new row would (conformalized quantile regression
+#'     with out-of-bag quantiles, after the jackknife+-after-bootstrap of Kim,
+#'     Xu and Barber 2020). It costs no extra forest, about one quantile
+#'     prediction of the training rows. The guarantee is approximate: a row's
+#'     score comes from the part of the forest it was out of bag in (about a
+#'     third of the trees with the bootstrap), and it needs the out-of-bag
+#'     rows to have taken no part in the trees; where they chose splits or
+#'     trees (the engine reports it: [print()] then adds "optimistic" to the
+#'     calibration's line) the scores are too small and the intervals too
+#'     narrow. A fit whose sampler leaves no row out (`"all"`) stores no
+#'     calibration.}
+#'   \item{`svforest(..., calibrate = "cv")`}{cross-conformal: the
+#'     forest is grown on every row, and five more
 #'     forests, grown the same way on four fifths of the rows each (each
 #'     with its own quantile forest of those rows), score the fifth they did
 #'     not see, so every training row is a calibration row; the fit takes
 #'     about six times as long. The scores come from forests of 80% of the
 #'     rows while new rows get the forest of all rows, so the guarantee is
 #'     approximate (CV+ theory, Barber, Candes, Ramdas and Tibshirani 2021,
-#'     guarantees `1 - 2 (1 - level)` in the worst case); on the benchmark the
-#'     90% intervals covered close to 90%.}
+#'     guarantees `1 - 2 (1 - level)` in the worst case). It suits methods
+#'     whose out-of-bag rows choose splits, and samplers that leave none
+#'     out.}
 #'   \item{`svforest(..., calibrate = "conformal")`}{holds out a random
 #'     `calibration_fraction` share of the training rows (default 0.25, drawn
 #'     from `seed`) that the trees are not grown on: the guarantee above holds
 #'     exactly, with fewer rows for the trees and for the calibration.}
 #'   \item{[svforest_calibrate()]}{scores rows of your own that the forest
 #'     did not see (exact guarantee; the trees keep every training row).}
+#'   \item{`svforest(..., calibrate = "none")`}{no calibration: the quantile
+#'     forest's own quantiles, as every regression fit gave before the
+#'     out-of-bag default.}
 #'   }
-#'   Out-of-bag rows do not calibrate: the default method chooses splits and
-#'   trees on them, and the quantile forest counts every training row. A
-#'   calibration belongs to the forest it was computed with: a [combine()]d
-#'   forest has to be calibrated anew (its quantile forest combines when the
-#'   parts were grown on the same rows).
+#'   A calibration belongs to the forest it was computed with: a [combine()]d
+#'   forest (as from [svforest_future()]) refuses its parts' calibrations
+#'   when asked for intervals or quantiles. The out-of-bag rows are not
+#'   stored in the model, so it cannot be calibrated out of bag again:
+#'   calibrate it with [svforest_calibrate()] on held-out rows, or remove the
+#'   parts' calibration with `svforest_calibrate(model, method = "none")` for
+#'   the quantile forest's own quantiles (its quantile forest combines when
+#'   the parts were grown on the same rows).
 #'
 #' @section Local explanations (`type = "local"`):
 #'   Every linear leaf (`leaf = "linear_svm"` or `"logistic"`: methods
@@ -163,7 +185,7 @@
 #' loc$coefficients[, , "versicolor"]
 #' table(predict(fit, iris), iris$Species)
 #' aq <- na.omit(airquality)
-#' reg <- svforest(Ozone ~ ., data = aq, calibrate = "conformal", seed = 1, num_threads = 1)
+#' reg <- svforest(Ozone ~ ., data = aq, seed = 1, num_threads = 1)  # calibrated out of bag
 #' predict(reg, aq[1:3, ], type = "interval", level = 0.8)
 #' predict(reg, aq[1:3, ], type = "quantiles", quantiles = c(0.1, 0.5, 0.9))
 #' @export

@@ -24,7 +24,8 @@
 #              splitter_uses_oob (the engine's word on whether out-of-bag
 #              rows chose splits or trees), fit_rows (function(rows): a
 #              forest grown as the model's on those rows of x alone, as
-#              list(forest, scaling)))
+#              list(forest, scaling)), oob_rows (NULL or, per tree, the
+#              1-based rows of x that scored it out of bag))
 #   check,     optional function(value, model): FALSE when a stored value is
 #              damaged (check_model())
 #   print_line, optional function(model): a line for print(), or NULL

@@ -242,7 +242,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     list(forest = fit$forest, scaling = sub)
   }
   run_stages(model, stages, list(x = x, y = y, num_threads = num_threads, splitter_uses_oob = res$splitter_uses_oob,
-                                 fit_rows = fit_rows))
+                                 fit_rows = fit_rows, oob_rows = res$oob_rows))
 }
 
 # The number of trees of a fit, list(ntree, ntree_max): the given `ntree`

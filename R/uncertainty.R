@@ -109,6 +109,22 @@ leaf_quantiles <- function(qf, leaves, taus, num_threads) {
   out
 }
 
+# The out-of-bag conformal calibration of a bagged forest (the default of a
+# regression fit): each training row scored against its quantiles from the
+# trees it was out of bag in (oob_rows: per tree, the 1-based rows), with its
+# own outcome left out of their leaves, so that it stands as a new row
+# would; the jackknife+-after-bootstrap idea applied to conformalized
+# quantile regression, at no extra forest. NULL when no row was out of bag
+# (a sampler that uses every row).
+fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
+  if (is.null(oob_rows) || length(oob_rows) != qf$ntree || sum(lengths(oob_rows)) == 0) return(NULL)
+  q <- .svf_oob_leaf_quantiles(qf_leaves(qf), qf$y, lapply(oob_rows, as.integer), conformal_grid(), leaf_spread,
+                               num_threads)
+  scored <- !is.na(q[, 1])  # rows in bag in every tree have no score
+  if (sum(scored) < 2) return(NULL)
+  conformal_adjustments(model, qf$y[scored] - q[scored, , drop = FALSE], "oob")
+}
+
 # The conformal calibration of a forest from rows it did not see (`data`,
 # engine rows; `y` on the original scale).
 fit_conformal <- function(model, data, y, num_threads) {
@@ -164,6 +180,10 @@ conformal_calibration <- function(object) {
   if (!conformal_calibration_ok(cal)) stop("The model's conformal calibration (`conformal$calibration`) is damaged.", call. = FALSE)
   if (!identical(as.integer(cal$ntree), as.integer(object$ntree)) ||
       !identical(as.integer(cal$first_tree), as.integer(part_first_tree(object)))) {
+    if (cal$method == "oob") {
+      stop(sprintf("The model's out-of-bag interval calibration belongs to a forest of %d trees, and this one has %d (combined from parts, or altered after the fit); each part's trees left other rows out of bag, so it does not apply. Calibrate the forest on held-out rows with svforest_calibrate(model, x, y), or use the quantile forest's own (uncalibrated) quantiles after svforest_calibrate(model, method = \"none\").",
+                   as.integer(cal$ntree), as.integer(object$ntree)), call. = FALSE)
+    }
     stop(sprintf("The model's conformal calibration belongs to a forest of %d trees, and this one has %d (combined or altered after the fit); its shifts do not apply. Fit with `calibrate = \"cv\"` or `\"conformal\"` on the whole forest, or calibrate it with svforest_calibrate().",
                  as.integer(cal$ntree), as.integer(object$ntree)), call. = FALSE)
   }
@@ -256,7 +276,7 @@ predict_uncertainty <- function(object, newdata, type, quantiles, level, num_thr
 # A stored conformal calibration: a shift (finite or infinite, never NA) per
 # increasing level.
 conformal_calibration_ok <- function(cal) {
-  is.list(cal) && isTRUE(cal$method %in% c("split", "cv")) && is.numeric(cal$taus) && length(cal$taus) >= 1 &&
+  is.list(cal) && isTRUE(cal$method %in% c("split", "cv", "oob")) && is.numeric(cal$taus) && length(cal$taus) >= 1 &&
     !anyNA(cal$taus) && !is.unsorted(cal$taus, strictly = TRUE) && all(cal$taus > 0 & cal$taus < 1) &&
     is.numeric(cal$adjust) && length(cal$adjust) == length(cal$taus) && !anyNA(cal$adjust) &&
     is.numeric(cal$rows) && length(cal$rows) == 1 && cal$rows >= 1
@@ -277,10 +297,11 @@ quantile_forest_ok <- function(qf, model) {
 
 # The post-fit stage (R/stages.R) of every regression fit: `conformal` holds
 # whether out-of-bag rows chose splits or trees, the quantile forest (the
-# leaves of the training rows, quantile_forest()), and the calibration of
-# svforest(..., calibrate = "conformal") (held-out rows) or calibrate = "cv"
-# (five fold forests; no row held out), which svforest_calibrate() can
-# replace. It shares `calibrate` and `calibration_fraction` with the class
+# leaves of the training rows, quantile_forest()), and the calibration: by
+# default from out-of-bag rows (fit_conformal_oob(); none when the sampler
+# leaves no row out), of svforest(..., calibrate = "conformal") (held-out
+# rows) or calibrate = "cv" (five fold forests; no row held out), none for
+# calibrate = "none"; svforest_calibrate() can replace it. It shares `calibrate` and `calibration_fraction` with the class
 # probability calibration (R/calibration.R), which leaves these two values
 # to it.
 conformal_stage <- new_stage(
@@ -291,8 +312,13 @@ conformal_stage <- new_stage(
     if (outcome != "regression") return(NULL)
     if (isTRUE(args$calibrate %in% c("conformal", "cv"))) {
       conformal_rows(args$calibrate, args$calibration_fraction, length(y), seed)
+    } else if (is.null(args$calibrate) || identical(args$calibrate, "oob")) {
+      if (!is.null(args$calibration_fraction)) {
+        stop("`calibration_fraction` is for `calibrate = \"conformal\"`; the default calibration scores out-of-bag rows.", call. = FALSE)
+      }
+      list(method = "oob")
     } else {
-      list(method = "none")
+      list(method = "none")  # "none", or a value R/calibration.R refuses
     }
   },
   run = function(model, settings, data) {
@@ -302,6 +328,7 @@ conformal_stage <- new_stage(
     cal <- switch(settings$method,
       conformal = fit_conformal(model, design_rows(model$forest, data$held_x), data$held_y, data$num_threads),
       cv = fit_conformal_cv(model, data$x, data$y, settings$folds, data$fit_rows, data$num_threads),
+      oob = fit_conformal_oob(model, model$conformal$quantile_forest, data$oob_rows, data$num_threads),
       NULL
     )
     model$conformal["calibration"] <- list(cal)
@@ -318,8 +345,10 @@ conformal_stage <- new_stage(
   print_line = function(x) {
     cal <- x$conformal$calibration
     if (is.null(cal)) return(NULL)
-    paste0("  Intervals:             ", sprintf("conformal (%s, %d rows)", if (cal$method == "cv") "five fold forests" else "held-out rows",
-                                                as.integer(cal$rows)))
+    source <- switch(cal$method, cv = "five fold forests", oob = "out-of-bag rows", "held-out rows")
+    paste0("  Intervals:             ", sprintf("conformal (%s, %d rows)%s", source, as.integer(cal$rows),
+                                                if (cal$method == "oob" && !isFALSE(x$conformal$splitter_uses_oob))
+                                                  "; optimistic: out-of-bag rows chose splits or trees" else ""))
   },
   combine = function(out, parts) {
     # parts grown on the same rows (one forest grown in parts) keep a quantile

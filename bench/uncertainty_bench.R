@@ -5,14 +5,17 @@
 #
 # Usage (from the repository root):
 #   Rscript bench/uncertainty_bench.R [data folder] [--only=friedman1,boston] [--threads=2]
-#                                     [--seeds=1,2,3] [--splits=auto|N] [--no-grf] [--method=rsvf] [--calibrate=cv]
+#                                     [--seeds=1,2,3] [--splits=auto|N] [--no-grf] [--method=rsvf] [--calibrate=default,cv]
 #                                     [--args=name:value,...] [--no-timing] [--out=uncertainty_bench]
-# svforest: svforest(y ~ ., train, calibrate = "cv", seed = seed) with the
-# default method: quantiles of the forest's leaf-weighted training outcomes,
-# each level shifted by the cross-conformal shift from five fold forests
-# (see ?predict.svforest). `--calibrate=none` scores the uncalibrated
-# quantile forest (the default fit), `--calibrate=conformal` the split
-# version (a quarter of the rows held out).
+# svforest: svforest(y ~ ., train, seed = seed) with the default method and
+# each `--calibrate` value (default: default,cv): quantiles of the forest's
+# leaf-weighted training outcomes, each level shifted by a conformal shift
+# (see ?predict.svforest): `default` passes no `calibrate` (the shift from
+# out-of-bag rows), `cv` the cross-conformal shift from five fold forests,
+# `conformal` the split version (a quarter of the rows held out), `none` the
+# uncalibrated quantile forest. One value names the model "svforest",
+# several "svforest_<value>"; with both default and cv the summary gives the
+# default's width relative to cv's.
 # Splits: seed 1 is the registry's own split (the harness's); seed s > 1
 # pools the registry's training and test rows and draws a new split of the
 # same sizes with set.seed(s) (Friedman sets: the registry's rows, pooled
@@ -46,7 +49,8 @@ threads <- as.integer(if (length(a$value("threads"))) a$value("threads") else 2)
 seeds <- if (length(a$value("seeds"))) as.integer(a$value("seeds")) else 1:3
 n_seeds <- length(seeds)
 method <- if (length(a$value("method"))) a$value("method") else NULL  # NULL: svforest's default
-calibrate <- if (length(a$value("calibrate"))) a$value("calibrate") else "cv"
+calibrate <- if (length(a$value("calibrate"))) a$value("calibrate") else c("default", "cv")
+if (!all(calibrate %in% c("default", "oob", "cv", "conformal", "none"))) stop("--calibrate: default, oob, cv, conformal or none")
 out_name <- if (length(a$value("out"))) a$value("out") else "uncertainty_bench"
 splits_arg <- if (length(a$value("splits"))) a$value("splits") else "auto"
 extra <- list()
@@ -108,19 +112,21 @@ pinball <- function(q, y) {
     mean(pmax(taus[j] * u, (taus[j] - 1) * u))
   }, 0))
 }
-sv_fit <- function(s, seed) {
+sv_fit <- function(s, seed, cal = calibrate[1]) {
   f <- stats::as.formula(paste0("`", s$outcome, "` ~ ."))
-  do.call(svforest, c(list(f, data = s$train, method = method, calibrate = if (calibrate != "none") calibrate,
+  do.call(svforest, c(list(f, data = s$train, method = method, calibrate = if (cal != "default") cal,
                            seed = seed, num_threads = threads, verbose = FALSE), extra))
 }
-models <- list(
-  svforest = list(fit = sv_fit,
-                  quantiles = function(m, s) predict(m, s$test, type = "quantiles", quantiles = taus, num_threads = threads)),
+sv_names <- if (length(calibrate) == 1) "svforest" else paste0("svforest_", calibrate)
+models <- stats::setNames(lapply(calibrate, function(cal) list(
+  fit = function(s, seed) sv_fit(s, seed, cal),
+  quantiles = function(m, s) predict(m, s$test, type = "quantiles", quantiles = taus, num_threads = threads))), sv_names)
+models <- c(models, list(
   ranger_quantreg = list(
     fit = function(s, seed) ranger::ranger(x = s$x, y = s$y, num.trees = 500, quantreg = TRUE, seed = seed,
                                            num.threads = threads),
     quantiles = function(m, s) predict(m, s$xt, type = "quantiles", quantiles = taus, num.threads = threads)$predictions)
-)
+))
 if (has_grf) {
   models$grf_quantile <- list(
     fit = function(s, seed) grf::quantile_forest(s$x, s$y, quantiles = taus, seed = seed, num.threads = threads),
@@ -178,9 +184,9 @@ per_seed <- aggregate(cbind(coverage90, width90, pinball, below05, above95, fit_
 agg <- aggregate(cbind(coverage90, width90, pinball, below05, above95, fit_s) ~ dataset + model, per_seed, mean)
 n_split <- aggregate(split ~ dataset, out, max)
 agg <- agg[order(match(agg$dataset, chosen), agg$model), ]
-lines <- c(sprintf("svforest %s, method %s, calibrate = \"%s\", %d threads, seeds %s, %s", utils::packageVersion("svforest"),
+lines <- c(sprintf("svforest %s, method %s, calibrate %s, %d threads, seeds %s, %s", utils::packageVersion("svforest"),
                    if (is.null(method)) sprintf("default (%s)", svforest:::default_method("regression")) else method,
-                   calibrate, threads, paste(seeds, collapse = ","), format(Sys.time(), tz = "UTC", usetz = TRUE)),
+                   paste(calibrate, collapse = ", "), threads, paste(seeds, collapse = ","), format(Sys.time(), tz = "UTC", usetz = TRUE)),
            if (length(extra)) paste("svforest arguments:", paste(names(extra), unlist(extra), sep = " = ", collapse = ", ")),
            sprintf("Splits per seed (--splits=%s): %s", splits_arg, paste(n_split$dataset, n_split$split, collapse = ", ")),
            "Means over seeds (each the mean over its splits). coverage90: share of test rows inside [q0.05, q0.95]; pinball: mean over 0.05, 0.5, 0.95.",
@@ -192,17 +198,28 @@ names(cov_wide) <- sub("^coverage90\\.", "", names(cov_wide))
 lines <- c(lines, "", "Coverage of the nominal 90% interval (mean over seeds):",
            utils::capture.output(print(format(cov_wide, digits = 3), row.names = FALSE)))
 
-# targets: svforest coverage in [0.88, 0.93] on every set; pinball <= ranger's on >= 80% of sets
-sv <- agg[agg$model == "svforest", ]
+# targets per svforest model: coverage in [0.88, 0.93] on every set; pinball
+# <= ranger's on >= 80% of sets; the default's width relative to cv's
 rg <- agg[agg$model == "ranger_quantreg", ]
-rg <- rg[match(sv$dataset, rg$dataset), ]
-ok_cov <- sv$coverage90 >= 0.88 & sv$coverage90 <= 0.93
-ok_pin <- sv$pinball <= rg$pinball
-lines <- c(lines, "",
-           sprintf("svforest coverage in [0.88, 0.93]: %d of %d sets (range %.3f to %.3f)", sum(ok_cov), length(ok_cov),
-                   min(sv$coverage90), max(sv$coverage90)),
-           sprintf("svforest pinball <= ranger quantreg: %d of %d sets (%.0f%%; ratios %s)", sum(ok_pin), length(ok_pin),
-                   100 * mean(ok_pin), paste0(sv$dataset, " ", sprintf("%.2f", sv$pinball / rg$pinball), collapse = ", ")))
+lines <- c(lines, "")
+for (sv_name in intersect(sv_names, agg$model)) {
+  sv <- agg[agg$model == sv_name, ]
+  rgs <- rg[match(sv$dataset, rg$dataset), ]
+  ok_cov <- sv$coverage90 >= 0.88 & sv$coverage90 <= 0.93
+  ok_pin <- sv$pinball <= rgs$pinball
+  lines <- c(lines,
+             sprintf("%s coverage in [0.88, 0.93]: %d of %d sets (range %.3f to %.3f)", sv_name, sum(ok_cov), length(ok_cov),
+                     min(sv$coverage90), max(sv$coverage90)),
+             sprintf("%s pinball <= ranger quantreg: %d of %d sets (%.0f%%; ratios %s)", sv_name, sum(ok_pin), length(ok_pin),
+                     100 * mean(ok_pin), paste0(sv$dataset, " ", sprintf("%.2f", sv$pinball / rgs$pinball), collapse = ", ")))
+}
+if (all(c("svforest_default", "svforest_cv") %in% agg$model)) {
+  de <- agg[agg$model == "svforest_default", ]
+  cv <- agg[agg$model == "svforest_cv", ]
+  ratio <- de$width90 / cv$width90[match(de$dataset, cv$dataset)]
+  lines <- c(lines, sprintf("svforest_default width / svforest_cv width: mean %.3f (range %.3f to %.3f; %s)", mean(ratio),
+                            min(ratio), max(ratio), paste0(de$dataset, " ", sprintf("%.2f", ratio), collapse = ", ")))
+}
 
 # time for 100,000 rows: quantiles against point predictions (svforest: median of 3)
 if (!a$flag("no-timing")) {

@@ -166,6 +166,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_oob_leaf_quantiles
+Rcpp::NumericMatrix svf_oob_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector y, Rcpp::List oob_rows, Rcpp::NumericVector taus, double smooth, int num_threads);
+RcppExport SEXP _svforest_svf_oob_leaf_quantiles(SEXP train_leavesSEXP, SEXP ySEXP, SEXP oob_rowsSEXP, SEXP tausSEXP, SEXP smoothSEXP, SEXP num_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type train_leaves(train_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type oob_rows(oob_rowsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
+    Rcpp::traits::input_parameter< double >::type smooth(smoothSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_oob_leaf_quantiles(train_leaves, y, oob_rows, taus, smooth, num_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_predict
 List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class, std::string aggregation, bool want_class_curve, bool want_tree_values, bool want_tree_sd);
 RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP, SEXP aggregationSEXP, SEXP want_class_curveSEXP, SEXP want_tree_valuesSEXP, SEXP want_tree_sdSEXP) {
@@ -371,6 +387,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_local_linear", (DL_FUNC) &_svforest_svf_local_linear, 3},
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_leaf_quantiles", (DL_FUNC) &_svforest_svf_leaf_quantiles, 7},
+    {"_svforest_svf_oob_leaf_quantiles", (DL_FUNC) &_svforest_svf_oob_leaf_quantiles, 6},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 9},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},

@@ -58,7 +58,7 @@ test_that("calibration arguments and damaged calibrations give clear errors", {
   expect_error(svforest(tr$x, tr$y, ntree = 2, seed = 1, num_threads = 1, calibrate = "platt",
                         calibration_fraction = 1.5), "between 0 and 1")
   expect_error(svforest(mpg ~ ., mtcars, ntree = 2, seed = 1, num_threads = 1, calibrate = "platt"),
-               "For a numeric outcome `calibrate` must be \"conformal\"")
+               "For a numeric outcome `calibrate` must be \"oob\" \\(the default\\), \"conformal\"")
   # a regression forest is calibrated for intervals (test-uncertainty.R), not probabilities
   reg <- svforest(mpg ~ ., mtcars, ntree = 2, seed = 1, num_threads = 1)
   expect_error(svforest_calibrate(reg, mtcars, mtcars$mpg, method = "platt"), "regression forest is calibrated with method \"conformal\"")

@@ -83,7 +83,8 @@ test_that("two stages read one argument: `calibrate` goes to the regression inte
   expect_length(reg$held$conformal, 10)
   expect_null(reg$settings$calibration)
   plain <- svforest:::stage_setup(list(), y, "regression", 1)
-  expect_identical(plain$settings$conformal$method, "none")  # every regression fit records its out-of-bag use
+  expect_identical(plain$settings$conformal$method, "oob")  # the default: intervals calibrated out of bag
+  expect_identical(svforest:::stage_setup(list(calibrate = "none"), y, "regression", 1)$settings$conformal$method, "none")
   expect_length(plain$held_all, 0)
   cls <- factor(rep(c("a", "b"), 20))
   platt <- svforest:::stage_setup(list(calibrate = "platt"), cls, "classification", 1)

@@ -105,7 +105,7 @@ test_that("quantiles are the quantile forest's: leaf-weighted training outcomes,
   tr <- friedman_frame(300, 5)
   tr$y <- round(tr$y)  # ties: discrete outcomes
   te <- friedman_frame(20, 6)
-  fit <- svforest(y ~ ., tr, ntree = 5, seed = 2, num_threads = 1)
+  fit <- svforest(y ~ ., tr, ntree = 5, seed = 2, num_threads = 1, calibrate = "none")
   qf <- fit$conformal$quantile_forest
   expect_identical(qf$y, tr$y)
   expect_identical(length(qf$leaves16), 2L * 300L * 5L)  # two bytes per row and tree
@@ -116,7 +116,7 @@ test_that("quantiles are the quantile forest's: leaf-weighted training outcomes,
   expect_equal(unname(predict(fit, te, type = "quantiles", quantiles = taus)),
                reference_quantiles(qf$leaves, qf$y, leaves, taus, 0.05), tolerance = 1e-12)
   # more trees: the row's entries are ordered by a pass over all ranks, with the same quantiles
-  wide <- svforest(y ~ ., tr, ntree = 60, seed = 2, num_threads = 2)
+  wide <- svforest(y ~ ., tr, ntree = 60, seed = 2, num_threads = 2, calibrate = "none")
   expect_equal(unname(predict(wide, te, type = "quantiles", quantiles = taus)),
                reference_quantiles(svforest:::qf_leaves(wide$conformal$quantile_forest), tr$y,
                                    predict(wide, te, type = "leaf") - 1L, taus, 0.05), tolerance = 1e-12)
@@ -177,9 +177,12 @@ test_that("calibration is reproducible, thread-invariant and survives saveRDS", 
 test_that("every regression fit gives quantile forest intervals without a calibration, whatever its sampler or splitter", {
   tr <- friedman_frame(400, 9)
   te <- friedman_frame(2000, 10)
+  # calibrate = "none" turns the default out-of-bag calibration off; a
+  # sampler that leaves no row out (rsvt's "all") has none to begin with
   fits <- list(
-    default = svforest(y ~ ., tr, ntree = 30, seed = 1, num_threads = 1),
-    rsvf = svforest(y ~ ., tr, method = "rsvf", ntree = 2, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1),
+    default = svforest(y ~ ., tr, ntree = 30, seed = 1, num_threads = 1, calibrate = "none"),
+    rsvf = svforest(y ~ ., tr, method = "rsvf", ntree = 2, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1,
+                    calibrate = "none"),
     all_rows = svforest(y ~ ., tr, method = "rsvt", ntree = 2, seed = 1, num_threads = 1)
   )
   for (fit in fits) {
@@ -216,9 +219,9 @@ test_that("every regression fit gives quantile forest intervals without a calibr
 test_that("a combined forest keeps the quantile forest of parts grown on the same rows and refuses a part's calibration", {
   tr <- friedman_frame(300, 11)
   te <- friedman_frame(50, 12)
-  whole <- svforest(y ~ ., tr, ntree = 6, seed = 4, num_threads = 1)
-  a <- svforest(y ~ ., tr, ntree = 4, seed = 4, num_threads = 1)
-  b <- svforest(y ~ ., tr, ntree = 2, seed = 4, first_tree = 4, num_threads = 1)
+  whole <- svforest(y ~ ., tr, ntree = 6, seed = 4, num_threads = 1, calibrate = "none")
+  a <- svforest(y ~ ., tr, ntree = 4, seed = 4, num_threads = 1, calibrate = "none")
+  b <- svforest(y ~ ., tr, ntree = 2, seed = 4, first_tree = 4, num_threads = 1, calibrate = "none")
   expect_identical(combine(b, a)$conformal$quantile_forest, whole$conformal$quantile_forest)
   # node indices beyond two bytes are stored as integers, with the same quantiles
   big <- svforest:::pack_quantile_forest(svforest:::qf_leaves(whole$conformal$quantile_forest) + 70000L, tr$y)
@@ -247,7 +250,7 @@ test_that("bad quantiles, levels and types give clear errors", {
   expect_error(svforest(Species ~ ., iris, calibrate = "conformal", ntree = 2, seed = 1, num_threads = 1),
                "calibrates prediction intervals of a regression forest")
   expect_error(svforest(y ~ ., tr, calibrate = "platt", ntree = 2, seed = 1, num_threads = 1),
-               "For a numeric outcome `calibrate` must be \"conformal\"")
+               "For a numeric outcome `calibrate` must be \"oob\" \\(the default\\), \"conformal\"")
   expect_error(svforest(y ~ ., tr, calibrate = "conformal", calibration_fraction = 1, ntree = 2, seed = 1, num_threads = 1),
                "`calibration_fraction` must be a number between 0 and 1")
   # a damaged calibration is an R error, not a wrong interval
@@ -260,7 +263,7 @@ test_that("svforest_calibrate() calibrates a regression forest grown on every tr
   tr <- friedman_frame(400, 14)
   held <- friedman_frame(200, 15)
   te <- friedman_frame(3000, 16)
-  fit <- svforest(y ~ ., tr, ntree = 6, seed = 1, num_threads = 1)
+  fit <- svforest(y ~ ., tr, ntree = 6, seed = 1, num_threads = 1, calibrate = "none")
   expect_identical(fit$num_rows, 400L)
   expect_identical(fit$method, "hybrid")
   expect_null(fit$conformal$calibration)

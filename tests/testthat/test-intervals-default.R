@@ -1,0 +1,132 @@
+# The default calibration of regression intervals: conformal scores of the
+# training rows' out-of-bag quantiles (R/uncertainty.R, src/leaf_quantiles.cpp).
+
+linear_noise <- function(n, seed) {
+  withr_seed(seed, {
+    x <- stats::runif(n, -3, 3)
+    data.frame(x = x, y = x + stats::rnorm(n))
+  })
+}
+
+test_that("default intervals hold their level where the quantile forest's own do not", {
+  tr <- linear_noise(2000, 1)
+  te <- linear_noise(2000, 2)
+  fit <- svforest(y ~ ., tr, ntree = 100, seed = 1, num_threads = 2)
+  raw <- svforest(y ~ ., tr, ntree = 100, seed = 1, num_threads = 2, calibrate = "none")
+  expect_identical(fit$forest, raw$forest)  # the calibration takes no part in the trees
+  expect_identical(fit$conformal$calibration$method, "oob")
+  expect_identical(fit$conformal$calibration$rows, 2000L)
+  expect_null(raw$conformal$calibration)
+  coverage <- function(m) {
+    iv <- predict(m, te, type = "interval", level = 0.9)
+    mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
+  }
+  expect_lt(abs(coverage(fit) - 0.9), 0.02)
+  expect_lt(coverage(raw), 0.8)  # small leaves of noisy outcomes: far too narrow uncalibrated
+  # the same for quantiles: about 5% of rows below the 0.05 quantile and above the 0.95
+  q <- predict(fit, te, type = "quantiles", quantiles = c(0.05, 0.95))
+  expect_lt(abs(mean(te$y < q[, 1]) - 0.05), 0.015)
+  expect_lt(abs(mean(te$y > q[, 2]) - 0.05), 0.015)
+  expect_true(any(grepl("conformal \\(out-of-bag rows, 2000 rows\\)", capture.output(print(fit)))))
+  # an explicit "oob" is the default
+  expect_identical(svforest(y ~ ., tr[1:300, ], ntree = 10, seed = 1, num_threads = 1, calibrate = "oob")$conformal,
+                   svforest(y ~ ., tr[1:300, ], ntree = 10, seed = 1, num_threads = 1)$conformal)
+  expect_error(svforest(y ~ ., tr, ntree = 2, seed = 1, num_threads = 1, calibration_fraction = 0.2),
+               "`calibration_fraction` is for `calibrate = \"conformal\"`")
+})
+
+test_that("out-of-bag quantiles use each row's out-of-bag trees alone and leave its own outcome out", {
+  tr <- linear_noise(60, 3)
+  fit <- svforest(y ~ ., tr, ntree = 8, seed = 2, num_threads = 1, calibrate = "none", min_node_size = 10)
+  leaves <- svforest:::qf_leaves(fit$conformal$quantile_forest)
+  oob <- lapply(1:8, function(t) sort(withr_seed(t, sample.int(60, 20))))  # any out-of-bag pattern
+  taus <- c(0.1, 0.33, 0.5, 0.9)
+  got <- svforest:::.svf_oob_leaf_quantiles(leaves, tr$y, oob, taus, 0, 1L)
+  # reference: row i's weights over the other rows, from its out-of-bag trees
+  for (i in 1:60) {
+    trees <- which(vapply(oob, function(r) i %in% r, TRUE))
+    if (!length(trees)) {
+      expect_true(all(is.na(got[i, ])))
+      next
+    }
+    w <- double(60)
+    for (t in trees) {
+      mates <- setdiff(which(leaves[, t] == leaves[i, t]), i)
+      w[mates] <- w[mates] + 1 / length(mates)
+    }
+    o <- order(tr$y)
+    cum <- cumsum(w[o]) / sum(w)
+    want <- vapply(taus, function(tau) tr$y[o][which(cum >= tau * (1 - 1e-12))[1]], 0)
+    expect_equal(got[i, ], want)
+  }
+  # thread-invariant
+  expect_identical(svforest:::.svf_oob_leaf_quantiles(leaves, tr$y, oob, taus, 0.05, 2L),
+                   svforest:::.svf_oob_leaf_quantiles(leaves, tr$y, oob, taus, 0.05, 1L))
+  expect_error(svforest:::.svf_oob_leaf_quantiles(leaves, tr$y, oob[-1], taus, 0, 1L), "do not match")
+  expect_error(svforest:::.svf_oob_leaf_quantiles(leaves, tr$y, c(oob[-1], list(61L)), taus, 0, 1L),
+               "between 1 and the number of rows")
+})
+
+test_that("the out-of-bag calibration is checked, reproducible for any threads, and survives saveRDS", {
+  tr <- linear_noise(400, 4)
+  te <- linear_noise(50, 5)
+  a <- svforest(y ~ ., tr, ntree = 20, seed = 3, num_threads = 1)
+  b <- svforest(y ~ ., tr, ntree = 20, seed = 3, num_threads = 2)
+  expect_identical(a$conformal, b$conformal)
+  iv <- predict(a, te, type = "interval")
+  path <- tempfile(fileext = ".rds")
+  saveRDS(a, path)
+  expect_identical(predict(readRDS(path), te, type = "interval"), iv)
+  # a damaged calibration is an R error, not a wrong interval
+  for (damage in list(function(cal) { cal$adjust[7] <- NA; cal },
+                      function(cal) { cal$method <- "guess"; cal },
+                      function(cal) { cal$adjust <- cal$adjust[-1]; cal },
+                      function(cal) { cal$rows <- 0; cal })) {
+    broken <- a
+    broken$conformal$calibration <- damage(broken$conformal$calibration)
+    expect_error(predict(broken, te, type = "interval"), "'conformal' is damaged")
+  }
+})
+
+test_that("a sampler with no out-of-bag rows keeps the quantile forest's own intervals", {
+  tr <- linear_noise(200, 6)
+  fit <- svforest(y ~ ., tr, method = "rsvt", ntree = 3, seed = 1, num_threads = 1)  # sampler "all"
+  expect_null(fit$conformal$calibration)
+  expect_false(any(grepl("Intervals", capture.output(print(fit)))))
+  expect_true(all(is.finite(predict(fit, tr[1:5, ], type = "interval"))))
+})
+
+test_that("a forest combined from parts refuses the parts' out-of-bag calibrations, naming the remedies", {
+  tr <- linear_noise(300, 7)
+  te <- linear_noise(40, 8)
+  held <- linear_noise(200, 9)
+  a <- svforest(y ~ ., tr, ntree = 6, seed = 4, num_threads = 1)
+  b <- svforest(y ~ ., tr, ntree = 4, seed = 4, first_tree = 6, num_threads = 1)
+  ab <- combine(a, b)
+  expect_error(predict(ab, te, type = "interval"), "out-of-bag interval calibration belongs to a forest of 6 trees.*svforest_calibrate")
+  # the remedies: held-out rows, or the quantile forest's own quantiles
+  expect_identical(svforest_calibrate(ab, held[, "x", drop = FALSE], held$y)$conformal$calibration$method, "split")
+  raw <- svforest_calibrate(ab, method = "none")
+  whole <- svforest(y ~ ., tr, ntree = 10, seed = 4, num_threads = 1, calibrate = "none")
+  expect_equal(predict(raw, te, type = "interval"), predict(whole, te, type = "interval"))
+  skip_if_not_installed("future.apply")
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  far <- svforest_future(y ~ ., data = tr, ntree = 10, seed = 4, chunks = 2)
+  expect_error(predict(far, te, type = "interval"), "out-of-bag interval calibration belongs to a forest of")
+})
+
+test_that("an out-of-bag calibration from rows that chose splits is printed as optimistic", {
+  tr <- linear_noise(150, 10)
+  tr$z <- withr_seed(11, stats::runif(150))
+  rsvf <- svforest(y ~ ., tr, method = "rsvf", ntree = 4, n_theta = 2, n_tau = 2, seed = 1, num_threads = 1)
+  expect_true(rsvf$conformal$splitter_uses_oob)
+  expect_identical(rsvf$conformal$calibration$method, "oob")
+  # 4 trees: a few rows in bag in all of them have no score
+  expect_lt(rsvf$conformal$calibration$rows, 150)
+  expect_true(any(grepl(sprintf("out-of-bag rows, %d rows); optimistic", rsvf$conformal$calibration$rows),
+                        capture.output(print(rsvf)), fixed = TRUE)))
+  honest <- rsvf
+  honest$conformal$splitter_uses_oob <- FALSE
+  expect_false(any(grepl("optimistic", capture.output(print(honest)))))
+})
