@@ -10,19 +10,23 @@ RSCRIPT = $(if $(SVFOREST_LIB),R_LIBS="$(SVFOREST_LIB)$${R_LIBS:+:$$R_LIBS}" )Rs
 deps:
 	sh .ci/install-deps
 
-# Dependencies and svforest installed from a built tarball (R CMD build), so
-# the five vignettes are installed too. Compiles twice: about 1.7 min more on
-# 2 cores.
+# What the demo and the vignettes use (Debian binaries only: no CRAN
+# packages, whose compilation is most of `make deps`), and svforest from a
+# built tarball (R CMD build), so the vignettes are installed too. Compiles
+# twice. Vignette chunks that need tidymodels or caret run only where those
+# are installed when the vignettes are built.
 install:
-	SVFOREST_VIGNETTES=1 sh .ci/install-deps
+	SVFOREST_DEPS=demo SVFOREST_VIGNETTES=1 sh .ci/install-deps
 
-# Main job: fit RSVT on the bundled image segmentation data, print the model
-# and its test accuracy. Installs with the vignettes.
+# Main job: fit the default forest on the bundled image segmentation data,
+# print the model and its test accuracy. Installs with the vignettes.
 demo: install
 	$(RSCRIPT) -e 'demo("segment", package = "svforest", ask = FALSE, echo = FALSE)'
 
 # The test suite, against the installed package (installed without vignettes:
 # the tests do not read them, and this keeps CI one compilation long).
+# deps installs what the demo does not: testthat's peers, tidymodels (from
+# CRAN), caret and the explainers.
 test: deps
 	$(RSCRIPT) .ci/run-tests.R
 

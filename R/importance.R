@@ -246,8 +246,9 @@ check_importance_arg <- function(importance, params, outcome = "classification")
   if (is.null(importance)) return("none")
   # ranger's and randomForest's values
   if (isTRUE(importance) || identical(importance, "impurity_corrected") || identical(importance, "impurity")) {
-    stop(sprintf("`importance = %s` has no equivalent here: trees with SVM leaves have no impurity decrease. Use `importance = \"permutation\"` (ranger's and randomForest's permutation importance) or \"coefficients\".",
-                 describe(importance)), call. = FALSE)
+    also <- if (has_coefficient_parts(params)) " or \"coefficients\" (from this fit's linear leaves or hyperplanes)" else ""
+    stop(sprintf("`importance = %s` has no equivalent here: svforest does not record impurity decreases per predictor (hyperplane splits and SVM leaves have none). Use `importance = \"permutation\"` (ranger's and randomForest's permutation importance)%s.",
+                 describe(importance), also), call. = FALSE)
   }
   if (isFALSE(importance)) return("none")
   importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))

@@ -7,14 +7,18 @@
 #'
 #' Main arguments: `trees` is `ntree`. `min_n` is each method's own node
 #' size parameter, the one its splitter reads (registered with the splitter,
-#' see [svforest_methods()]): `min_leaf_size` for `"rsvt"` and `"rsvf"`
+#' see [svforest_methods()]): `min_node_size` for `"hybrid"`, the default
+#' (nodes with fewer rows are not split, as ranger's `min.node.size`;
+#' default 2 for classes, 5 for numbers), `min_leaf_size` for `"rsvt"` and `"rsvf"`
 #' (fewest rows a leaf may hold, as `min_n` is the terminal node size of
 #' parsnip's randomForest engine), `n_min` for `"psvm"` (fewest rows of each
 #' overlay group for a split), `min_node_size` for `"transform"` (nodes with
 #' fewer rows are leaves) and `sigma` for `"tdsvm"` (nodes with fewer rows
 #' are leaves; giving it skips the method's search of `sigma`). `mtry` is
 #' the number of predictors a split draws where the splitter draws them:
-#' `m_max` for `"psvm"` (at most `mtry` predictors per proximal SVM) and
+#' `mtry` for `"hybrid"` (predictors drawn per node for its axis cuts, as
+#' ranger's `mtry`; its hyperplanes use `oblique_mtry`, by default twice as
+#' many), `m_max` for `"psvm"` (at most `mtry` predictors per proximal SVM) and
 #' `proj_dim` for `"rsvf"` (predictors per random projection); for splitters
 #' that do not draw a number of predictors (`"rsvt"` draws one, the others
 #' use all) `mtry` is not used, with a warning. Engine arguments given for a
@@ -41,7 +45,8 @@
 #' `importance_weights()` or `frequency_weights()`) become `case_weights` of
 #' [svforest()].
 #' Predictions: `type = "class"` and `type = "prob"` (classification),
-#' `type = "numeric"` (regression; the default method is then `"rsvf"`).
+#' `type = "numeric"` (regression). The default method is `"hybrid"` in
+#' both modes, as for [svforest()].
 #'
 #' Missing predictor values: `fit_xy()` passes them to [svforest()], which
 #' imputes them (`na_action`); `fit()` with a formula leaves out incomplete

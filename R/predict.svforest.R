@@ -173,7 +173,8 @@
 #'   trees that contributed to each row, and class), `centre` (the training
 #'   column means) and `class`. Rows whose trees all end in constant
 #'   leaves get zero coefficients. Models without linear leaves (constant or
-#'   kernel leaves only: `"psvm"`, `"transform"`, `"tdsvm"`) give an error.
+#'   kernel leaves only: the default `"hybrid"`, `"psvm"`, `"transform"`,
+#'   `"tdsvm"`) give an error.
 #'
 #'   The name follows grf's local linear forests; `stats::predict.lm()`'s
 #'   `type = "terms"` gives only the contributions, and the coefficients
@@ -181,9 +182,11 @@
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' head(predict(fit, iris, type = "prob"))
-#' loc <- predict(fit, iris[c(1, 51, 101), ], type = "local")
-#' loc$coefficients[, , "versicolor"]
 #' table(predict(fit, iris), iris$Species)
+#' # local explanations need linear leaves: the default's leaves are constant
+#' rsvt <- svforest(Species ~ ., data = iris, method = "rsvt", ntree = 5, seed = 1, num_threads = 1)
+#' loc <- predict(rsvt, iris[c(51, 101, 120), ], type = "local")
+#' loc$coefficients[, , "versicolor"]
 #' aq <- na.omit(airquality)
 #' reg <- svforest(Ozone ~ ., data = aq, seed = 1, num_threads = 1)  # calibrated out of bag
 #' predict(reg, aq[1:3, ], type = "interval", level = 0.8)

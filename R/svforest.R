@@ -10,17 +10,17 @@
 #' one of them is the better choice), and the engine parts combine freely.
 #'
 #' See the topics for the rest:
-#' * [svforest_methods()]: the methods (`"hybrid"`, `"rsvt"`, `"psvm"`,
-#'   `"transform"`, `"tdsvm"`, `"rsvf"`) and their parameters;
-#' * [svforest_parameters]: the engine parts and the parameters passed through `...`;
-#' * [svforest_regression]: numeric outcomes;
-#' * [svforest_missing_values]: `na_action`;
-#' * [svforest_weights]: `case_weights` and `class_weights`;
-#' * [svforest_calibration]: `calibrate` (class probabilities; regression prediction intervals);
-#' * [svforest_scaling]: `scale`;
-#' * [svforest_input]: accepted predictors and outcomes;
-#' * [svforest_engine], [svforest_caret()], [svforest_explainers],
-#'   [svforest_butcher]: tidymodels, caret, explainers, deployment.
+#' * the methods (`"hybrid"`, `"rsvt"`, `"psvm"`, `"transform"`, `"tdsvm"`,
+#'   `"rsvf"`) and their parameters: [svforest_methods()];
+#' * the engine parts and the parameters passed through `...`: [svforest_parameters];
+#' * numeric outcomes: [svforest_regression];
+#' * missing values, `na_action`: [svforest_missing_values];
+#' * `case_weights` and `class_weights`: [svforest_weights];
+#' * `calibrate` (class probabilities; regression prediction intervals): [svforest_calibration];
+#' * `scale`: [svforest_scaling];
+#' * accepted predictors and outcomes: [svforest_input];
+#' * tidymodels, caret, explainers, deployment: [svforest_engine],
+#'   [svforest_caret()], [svforest_explainers], [svforest_butcher].
 #'
 #' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
 #'   predictors, or a formula for the formula method.
