@@ -86,7 +86,8 @@ additive_terms <- function(vars, env) {
   labels <- vars
   odd <- make.names(vars) != vars
   labels[odd] <- vapply(syms[odd], deparse, "", backtick = TRUE)
-  rhs <- Reduce(function(a, b) call("+", a, b), syms)
+  # parsed in one go (the same left-nested sum as call("+", ...) repeated)
+  rhs <- str2lang(paste(labels, collapse = " + "))
   factors <- if (length(vars)^2 <= 10000) diag(1L, length(vars))
   if (!is.null(factors)) dimnames(factors) <- list(labels, labels)
   structure(call("~", rhs), variables = as.call(c(quote(list), syms)), factors = factors, term.labels = labels,
@@ -106,15 +107,14 @@ plain_frame_design <- function(mf, env, na_action = "fail", na_rows = NULL) {
   spec <- list(type = "frame", terms = additive_terms(vars, env), xlevels = list(), contrasts = list(),
                columns = vars)
   if (length(dates)) spec$dates <- dates
-  na <- NULL
-  if (identical(na_action, "impute")) {
-    na <- frame_na_spec(if (is.null(na_rows)) mf else mf[na_rows, , drop = FALSE])
-    filled <- frame_na_apply(mf, na)
-    mf <- filled$mf
-  }
   x <- plain_frame_matrix(spec, mf)
+  if (identical(na_action, "impute")) {
+    na <- plain_na_spec(if (is.null(na_rows)) x else x[na_rows, , drop = FALSE], vars)
+    filled <- plain_na_apply(x, mf, spec, na)
+    x <- filled$x
+  }
   if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)  # the error names the columns
-  if (!is.null(na)) {
+  if (identical(na_action, "impute")) {
     na$indicator_names <- indicator_names(na$indicators, colnames(x))
     x <- frame_add_indicators(x, filled$indicators, na)
     spec$na_action <- na_action
@@ -122,6 +122,14 @@ plain_frame_design <- function(mf, env, na_action = "fail", na_rows = NULL) {
   }
   spec$feature_names <- colnames(x)
   list(spec = spec, x = x)
+}
+
+# frame_na_apply() for a plain design: the design matrix `x` of frame `mf`
+# filled in, and the indicator columns (no work when nothing is missing).
+plain_na_apply <- function(x, mf, spec, na) {
+  if (!anyNA(x)) return(list(x = x, indicators = matrix(0, nrow(x), length(na$indicators))))
+  filled <- frame_na_apply(mf, na)
+  list(x = plain_frame_matrix(spec, filled$mf), indicators = filled$indicators)
 }
 
 # The design matrix of the plain columns (named by the terms' labels, as
@@ -135,9 +143,10 @@ plain_frame_matrix <- function(spec, mf) {
 # Whether a data frame's predictors take the plain path.
 plain_frame <- function(df) {
   if (!length(df)) return(FALSE)
-  # columns without attributes need only their type (thousands of columns)
+  # columns without attributes need only their type (primitives: thousands of columns)
   bare <- vapply(lapply(df, attributes), is.null, NA)
-  all(vapply(df[bare], typeof, "") %in% c("double", "integer")) && all(vapply(df[!bare], plain_column, NA))
+  numeric <- vapply(df, is.double, NA) | vapply(df, is.integer, NA)
+  all(numeric[bare]) && all(vapply(df[!bare], plain_column, NA))
 }
 
 # The predictor names of a frame design (the variables of its formula).
@@ -465,11 +474,11 @@ new_plain_engine_data <- function(spec, newdata, p) {
                  paste0("`", utils::head(wrong, 5), "`", collapse = ", ")), call. = FALSE)
   }
   mf <- dates_as_numbers(mf, spec$dates, "newdata")
-  if (imputes(spec)) {
-    filled <- frame_na_apply(mf, spec$impute)
-    mf <- filled$mf
-  }
   x <- plain_frame_matrix(spec, mf)
+  if (imputes(spec)) {
+    filled <- plain_na_apply(x, mf, spec, spec$impute)
+    x <- filled$x
+  }
   if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)
   if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)

@@ -93,6 +93,15 @@ frame_na_spec <- function(mf) {
   list(values = values, indicators = indicators, joint = joint)
 }
 
+# frame_na_spec() of a frame of plain numeric columns, from its matrix `x`
+# (columns named `vars`): the same spec without a pass per column.
+plain_na_spec <- function(x, vars) {
+  has_na <- if (anyNA(x)) colSums(is.na(x)) > 0 else logical(ncol(x))
+  joint <- if (ncol(x) <= max_joint_columns) joint_spec(x)
+  if (!is.null(joint)) joint$columns <- vars
+  list(values = stats::setNames(as.list(.svf_column_medians(x)), vars), indicators = vars[has_na], joint = joint)
+}
+
 # Fills the missing values of a model frame; returns the frame and the
 # matrix of indicator columns (computed before filling).
 frame_na_apply <- function(mf, na) {
