@@ -135,7 +135,7 @@ plain_na_apply <- function(x, mf, spec, na) {
 # The design matrix of the plain columns (named by the terms' labels, as
 # model.matrix() names them).
 plain_frame_matrix <- function(spec, mf) {
-  x <- matrix(as.double(unlist(mf[spec$columns], use.names = FALSE)), nrow = nrow(mf))
+  x <- matrix(as.double(unlist(mf[spec$columns], use.names = FALSE)), nrow = nrow(mf), ncol = length(spec$columns))
   colnames(x) <- attr(spec$terms, "term.labels")
   x
 }

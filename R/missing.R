@@ -75,7 +75,7 @@ frame_na_spec <- function(mf) {
   kind[!bare & vapply(cols, is.factor, NA)] <- "factor"
   plain <- kind == "numeric" & !vapply(cols, is.matrix, NA)
   nums <- names(mf)[plain]
-  num_matrix <- if (length(nums)) matrix(as.double(unlist(cols[plain], use.names = FALSE)), nrow = nrow(mf))
+  num_matrix <- if (length(nums)) matrix(as.double(unlist(cols[plain], use.names = FALSE)), nrow = nrow(mf), ncol = length(nums))
   values <- vector("list", length(cols))
   # medians in C++, equal to observed_median()
   if (length(nums)) values[plain] <- as.list(.svf_column_medians(num_matrix))

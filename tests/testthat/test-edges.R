@@ -72,6 +72,9 @@ test_that("Date and POSIXct predictors are used as numbers, the same way at pred
   expect_error(predict(fl, transform(d, when = format(when))), "when")
   r <- readRDS(local({ f <- tempfile(); saveRDS(fit, f); f }))
   expect_identical(predict(r, d, type = "prob"), predict(fit, d, type = "prob"))
+  damaged <- fit
+  damaged$design$dates <- c(day = "Datum")
+  expect_error(predict(damaged, d), "design\\$dates")
 })
 
 test_that("mtry and oblique_mtry beyond the predictors are errors naming both numbers", {
@@ -127,6 +130,9 @@ test_that("a wide numeric data frame takes the plain path: the model of the gene
   text$V1 <- as.character(text$V1)
   expect_error(predict(plain, text), "`V1` of `newdata` must be numeric")
   expect_error(predict(plain, d[1:3, -3]), "lacks column `my col`")
+  damaged <- plain
+  damaged$design$columns <- c(NA, "V1")
+  expect_error(predict(damaged, d), "design\\$columns")
   # the x interface takes the same path
   xi <- svforest(x, y, ntree = 5, seed = 1, num_threads = 1)
   expect_identical(strip(xi)[setdiff(names(strip(xi)), "outcome")], strip(plain)[setdiff(names(strip(plain)), "outcome")])
