@@ -434,7 +434,7 @@ for (m in all_methods()) {
     case(expect_error(predict(fit, nd, num_threads = 1), "Column `f` of `newdata` must be a factor or character"))
     nd <- d
     nd$f[3] <- NA
-    case(expect_false(anyNA(predict(fit, nd, num_threads = 1))))  # imputed with the most frequent level
+    case(expect_false(anyNA(expect_warning(predict(fit, nd, num_threads = 1), "`f`"))))  # imputed with the most frequent level
     fit_fail <- fit_method(m, y ~ ., data = d, na_action = "fail")
     case(expect_error(predict(fit_fail, nd, num_threads = 1), "Missing values.*`f`"))
     # a subset of levels (in another order) is fine
