@@ -21,9 +21,11 @@ frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_co
   for (v in names(mf)) {
     if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
   }
+  dates <- date_classes(mf)
+  mf <- dates_as_numbers(mf, dates)
   bad <- vapply(mf, function(col) !(is.numeric(col) || is.factor(col) || is.logical(col)), TRUE)
   if (any(bad)) {
-    stop(sprintf("Predictor column%s %s must be numeric, logical, factor or character.",
+    stop(sprintf("Predictor column%s %s must be numeric, logical, factor, character, Date or POSIXct.",
                  if (sum(bad) > 1) "s" else "", paste0("`", names(mf)[bad], "`", collapse = ", ")),
          call. = FALSE)
   }
@@ -47,6 +49,7 @@ frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_co
     contrasts[alone] <- lapply(xlevels[alone], code_contrasts)
   }
   spec <- list(type = "frame", terms = light_terms(terms), xlevels = xlevels, contrasts = contrasts)
+  if (length(dates)) spec$dates <- dates
   x <- frame_matrix(spec, mf, keep_assign = TRUE)
   spec$predictors <- names(mf)
   spec$origin <- term_var[attr(x, "assign")]
@@ -79,6 +82,111 @@ term_variables <- function(terms, predictors) {
 
 # A factor's "contrast" of level codes: one column holding 1..L.
 code_contrasts <- function(levels) matrix(as.double(seq_along(levels)), ncol = 1L, dimnames = list(levels, ""))
+
+# --- dates and plain numeric data frames ----------------------------------------
+
+# Date and POSIXct columns are used as numbers (days, seconds since
+# 1970-01-01 UTC), as ranger does; the design stores which columns were
+# dates (a named character vector of their classes) so that predict()
+# converts new data the same way.
+date_classes <- function(mf) {
+  classed <- names(mf)[!vapply(lapply(mf, oldClass), is.null, NA)]  # primitives only: thousands of columns
+  cls <- vapply(mf[classed], function(col) if (inherits(col, "Date")) "Date" else if (inherits(col, "POSIXct")) "POSIXct" else "",
+                "", USE.NAMES = TRUE)
+  cls[nzchar(cls)]
+}
+
+dates_as_numbers <- function(mf, dates, where = NULL) {
+  for (v in names(dates)) {
+    col <- mf[[v]]
+    if (!is.null(where) && !inherits(col, dates[[v]])) {
+      stop(sprintf("Column `%s` of `%s` must be a %s, as in training.", v, where, dates[[v]]), call. = FALSE)
+    }
+    mf[[v]] <- as.double(unclass(col))
+  }
+  mf
+}
+
+# A column the plain path takes as it is: a numeric vector without class
+# (or a Date or POSIXct), no matrix column.
+plain_column <- function(col) {
+  (is.double(col) || is.integer(col)) && is.null(dim(col)) &&
+    (is.null(oldClass(col)) || inherits(col, c("Date", "POSIXct")))
+}
+
+# The terms of `~ v1 + v2 + ...` built directly: stats::terms() spends time
+# and memory on the square of the number of variables (its "factors"
+# matrix, kept here only for narrow data as light_terms() does).
+additive_terms <- function(vars, env) {
+  syms <- lapply(vars, as.name)
+  labels <- vars
+  odd <- make.names(vars) != vars
+  labels[odd] <- vapply(syms[odd], deparse, "", backtick = TRUE)
+  # parsed in one go (the same left-nested sum as call("+", ...) repeated)
+  rhs <- str2lang(paste(labels, collapse = " + "))
+  factors <- if (length(vars)^2 <= 10000) diag(1L, length(vars))
+  if (!is.null(factors)) dimnames(factors) <- list(labels, labels)
+  structure(call("~", rhs), variables = as.call(c(quote(list), syms)), factors = factors, term.labels = labels,
+            order = rep(1L, length(vars)), intercept = 1L, response = 0L, class = c("terms", "formula"),
+            .Environment = env)
+}
+
+# Design of a data frame whose predictor columns are all plain (see
+# plain_column()): the columns as they are, without model.frame() and
+# model.matrix(), whose cost grows with the square of the columns. The spec
+# is a "frame" one with `columns`, the predictors' names, which predict()
+# takes the same way; the design matrix is the one frame_design() builds.
+plain_frame_design <- function(mf, env, na_action = "fail", na_rows = NULL) {
+  vars <- names(mf)
+  dates <- date_classes(mf)
+  mf <- dates_as_numbers(mf, dates)
+  spec <- list(type = "frame", terms = additive_terms(vars, env), xlevels = list(), contrasts = list(),
+               columns = vars)
+  if (length(dates)) spec$dates <- dates
+  x <- plain_frame_matrix(spec, mf)
+  if (identical(na_action, "impute")) {
+    na <- plain_na_spec(if (is.null(na_rows)) x else x[na_rows, , drop = FALSE], vars)
+    filled <- plain_na_apply(x, mf, spec, na)
+    x <- filled$x
+  }
+  if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)  # the error names the columns
+  if (identical(na_action, "impute")) {
+    na$indicator_names <- indicator_names(na$indicators, colnames(x))
+    x <- frame_add_indicators(x, filled$indicators, na)
+    spec$na_action <- na_action
+    spec$impute <- na
+  }
+  spec$feature_names <- colnames(x)
+  list(spec = spec, x = x)
+}
+
+# frame_na_apply() for a plain design: the design matrix `x` of frame `mf`
+# filled in, and the indicator columns (no work when nothing is missing).
+plain_na_apply <- function(x, mf, spec, na) {
+  if (!anyNA(x)) return(list(x = x, indicators = matrix(0, nrow(x), length(na$indicators))))
+  filled <- frame_na_apply(mf, na)
+  list(x = plain_frame_matrix(spec, filled$mf), indicators = filled$indicators)
+}
+
+# The design matrix of the plain columns (named by the terms' labels, as
+# model.matrix() names them).
+plain_frame_matrix <- function(spec, mf) {
+  x <- matrix(as.double(unlist(mf[spec$columns], use.names = FALSE)), nrow = nrow(mf), ncol = length(spec$columns))
+  colnames(x) <- attr(spec$terms, "term.labels")
+  x
+}
+
+# Whether a data frame's predictors take the plain path.
+plain_frame <- function(df) {
+  if (!length(df)) return(FALSE)
+  # columns without attributes need only their type (primitives: thousands of columns)
+  bare <- vapply(lapply(df, attributes), is.null, NA)
+  numeric <- vapply(df, is.double, NA) | vapply(df, is.integer, NA)
+  all(numeric[bare]) && all(vapply(df[!bare], plain_column, NA))
+}
+
+# The predictor names of a frame design (the variables of its formula).
+frame_input_names <- function(spec) if (!is.null(spec$columns)) spec$columns else all.vars(spec$terms)
 
 frame_add_indicators <- function(x, ind, na) {
   if (!length(na$indicators)) return(x)
@@ -160,6 +268,7 @@ x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = NULL) 
     }
     x <- as.data.frame(x)  # tibbles and friends
     check_frame_columns(x, "x")
+    if (plain_frame(x)) return(plain_frame_design(x, baseenv(), na_action, na_rows))
     vars <- lapply(names(x), as.name)
     rhs <- Reduce(function(a, b) call("+", a, b), vars)
     terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
@@ -305,6 +414,7 @@ new_engine_data <- function(object, newdata) {
     }
     newdata <- as.data.frame(newdata)
     check_frame_columns(newdata, "newdata")
+    if (!is.null(spec$columns)) return(new_plain_engine_data(spec, newdata, p))
     tt <- stats::delete.response(stored_terms(spec$terms))
     needed <- all.vars(tt)
     missing <- setdiff(needed, names(newdata))
@@ -323,13 +433,15 @@ new_engine_data <- function(object, newdata) {
     }
     mf <- stats::model.frame(tt, newdata, xlev = spec$xlevels, na.action = stats::na.pass)
     # a numeric predictor of the training data must not come as text or factor
-    wrong <- setdiff(names(mf)[vapply(mf, function(col) is.factor(col) || is.character(col), TRUE)],
-                     names(spec$xlevels))
+    wrong <- setdiff(names(mf)[vapply(mf, function(col) is.factor(col) || is.character(col) ||
+                                        inherits(col, c("Date", "POSIXt")), TRUE)],
+                     c(names(spec$xlevels), names(spec$dates)))
     if (length(wrong)) {
       stop(sprintf("Column%s %s of `newdata` must be numeric, as in training.",
                    if (length(wrong) > 1) "s" else "", paste0("`", wrong, "`", collapse = ", ")),
            call. = FALSE)
     }
+    mf <- dates_as_numbers(mf, spec$dates, "newdata")
     if (imputes(spec)) {
       filled <- frame_na_apply(mf, spec$impute)
       mf <- filled$mf
@@ -385,4 +497,32 @@ new_engine_data <- function(object, newdata) {
   storage.mode(newdata) <- "double"
   check_finite_matrix(newdata, "newdata")
   list(type = "dense", x = rank_apply(newdata, spec$rank))
+}
+
+# Engine input for new data of a plain frame design (plain_frame_design()):
+# the model's columns taken by name, as numbers.
+new_plain_engine_data <- function(spec, newdata, p) {
+  missing <- setdiff(spec$columns, names(newdata))
+  if (length(missing)) {
+    stop(sprintf("`newdata` lacks column%s %s used by the model.", if (length(missing) > 1) "s" else "",
+                 paste0("`", utils::head(missing, 5), "`", collapse = ", ")), call. = FALSE)
+  }
+  mf <- newdata[spec$columns]
+  numbers <- setdiff(spec$columns, names(spec$dates))
+  wrong <- numbers[!vapply(mf[numbers], function(col) (is.numeric(col) || is.logical(col)) && !is.factor(col) &&
+                             is.null(dim(col)) && !inherits(col, c("Date", "POSIXt")), NA)]
+  if (length(wrong)) {
+    stop(sprintf("Column%s %s of `newdata` must be numeric, as in training.", if (length(wrong) > 1) "s" else "",
+                 paste0("`", utils::head(wrong, 5), "`", collapse = ", ")), call. = FALSE)
+  }
+  mf <- dates_as_numbers(mf, spec$dates, "newdata")
+  x <- plain_frame_matrix(spec, mf)
+  if (imputes(spec)) {
+    filled <- plain_na_apply(x, mf, spec, spec$impute)
+    x <- filled$x
+  }
+  if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)
+  if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
+  if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
+  list(type = "dense", x = rank_apply(x, spec$rank))
 }

@@ -349,6 +349,13 @@ NULL
 #' \item{`"fail"`}{Missing values are an error naming the column, at fit
 #'   time and at prediction time with the model.}
 #' }
+#' At prediction time, missing values in the columns the model uses give one
+#' warning per [predict.svforest()] call naming those columns (the rows are
+#' still predicted, with the values filled in): a prediction from filled-in
+#' values is a guess the user should know about. `predict(..., na_action =)`
+#' overrides the model's choice for that call: `"fail"` makes them an error
+#' (as ranger does), `"impute"` fills them in (only a model fitted with
+#' `"impute"` stores what it needs).
 #' Infinite values and a missing outcome are errors either way. Models
 #' saved by versions without `na_action` do not impute (`NA` in `newdata`
 #' stays an error).
@@ -368,8 +375,16 @@ NULL
 #' levels unseen in training are an error at prediction time. Missing
 #' predictor values are imputed by default (see [svforest_missing_values]);
 #' infinite values are an error naming the column; so are columns
-#' of other types (dates, complex numbers, lists). Logical columns count as
-#' 0/1. Constant predictors are kept but never split on and get zero weight
+#' of other types (complex numbers, lists). `Date` and `POSIXct` columns are
+#' used as numbers (days, and seconds, since 1970-01-01 UTC, as ranger does):
+#' the model records which columns were dates, and `predict()` converts them
+#' the same way (a date column of `newdata` must have the training class).
+#' Logical columns count as 0/1.
+#' A data frame whose predictors are all numeric (or dates), given as `x`
+#' or through the formula `y ~ .`, is taken as it is, without
+#' [model.frame()] and [model.matrix()] (whose cost grows with the square of
+#' the columns): the same model, and thousands of columns fit and predict
+#' about as fast as the matrix. Constant predictors are kept but never split on and get zero weight
 #' (also in a `dgCMatrix`, where a column holding one non-zero value in every
 #' row is constant): when no predictor varies, every tree is one leaf and all
 #' rows get the same prediction. Duplicated rows are kept as they are (they

@@ -65,26 +65,41 @@ most_frequent <- function(v) {
 # --- data frames (model frames) -----------------------------------------------
 
 frame_na_spec <- function(mf) {
-  values <- list()
-  indicators <- character()
-  for (v in names(mf)) {
-    col <- mf[[v]]
-    has_na <- anyNA(col)
-    if (is.factor(col)) {
-      values[[v]] <- if (has_na) missing_level else most_frequent(col)
-    } else if (is.logical(col)) {
-      values[[v]] <- most_frequent(col)
-      if (has_na) indicators <- c(indicators, v)
-    } else if (is.numeric(col)) {
-      values[[v]] <- if (is.matrix(col)) apply(col, 2, observed_median) else observed_median(col)
-      if (has_na) indicators <- c(indicators, v)
-    }
-  }
-  # the plain numeric columns, jointly
-  nums <- names(mf)[vapply(mf, function(col) is.numeric(col) && !is.matrix(col), TRUE)]
-  joint <- if (length(nums) >= 2) joint_spec(as.matrix(as.data.frame(lapply(mf[nums], as.double))))
+  # whole-frame passes, lists built at once: a data frame may have thousands
+  # of columns
+  cols <- as.list(mf)
+  has_na <- vapply(cols, anyNA, NA)
+  # the kind of each column; a column without attributes by its type alone
+  bare <- vapply(lapply(cols, attributes), is.null, NA)
+  kind <- ifelse(vapply(cols, is.logical, NA), "logical", ifelse(vapply(cols, is.numeric, NA), "numeric", "other"))
+  kind[!bare & vapply(cols, is.factor, NA)] <- "factor"
+  plain <- kind == "numeric" & !vapply(cols, is.matrix, NA)
+  nums <- names(mf)[plain]
+  num_matrix <- if (length(nums)) matrix(as.double(unlist(cols[plain], use.names = FALSE)), nrow = nrow(mf), ncol = length(nums))
+  values <- vector("list", length(cols))
+  # medians in C++, equal to observed_median()
+  if (length(nums)) values[plain] <- as.list(.svf_column_medians(num_matrix))
+  values[!plain] <- Map(function(col, k, na) {
+    switch(k, factor = if (na) missing_level else most_frequent(col), logical = most_frequent(col),
+           numeric = apply(col, 2, observed_median))
+  }, cols[!plain], kind[!plain], has_na[!plain])
+  names(values) <- names(mf)
+  values <- values[kind != "other"]
+  indicators <- names(mf)[kind %in% c("logical", "numeric") & has_na]
+  # the plain numeric columns, jointly (joint_spec() needs some NA and at
+  # most max_joint_columns columns)
+  joint <- if (length(nums) >= 2 && length(nums) <= max_joint_columns && any(has_na[plain])) joint_spec(num_matrix)
   if (!is.null(joint)) joint$columns <- nums
   list(values = values, indicators = indicators, joint = joint)
+}
+
+# frame_na_spec() of a frame of plain numeric columns, from its matrix `x`
+# (columns named `vars`): the same spec without a pass per column.
+plain_na_spec <- function(x, vars) {
+  has_na <- if (anyNA(x)) colSums(is.na(x)) > 0 else logical(ncol(x))
+  joint <- if (ncol(x) <= max_joint_columns) joint_spec(x)
+  if (!is.null(joint)) joint$columns <- vars
+  list(values = stats::setNames(as.list(.svf_column_medians(x)), vars), indicators = vars[has_na], joint = joint)
 }
 
 # Fills the missing values of a model frame; returns the frame and the
@@ -106,9 +121,9 @@ frame_na_apply <- function(mf, na) {
       for (k in seq_along(j$columns)) mf[[j$columns[k]]] <- m[, k]
     }
   }
-  for (v in intersect(names(na$values), names(mf))) {
+  # only the columns with NA (a data frame may have thousands)
+  for (v in intersect(names(na$values), names(mf)[vapply(mf, anyNA, NA)])) {
     col <- mf[[v]]
-    if (!anyNA(col)) next
     value <- na$values[[v]]
     if (is.factor(col)) {
       lev <- levels(col)

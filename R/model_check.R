@@ -103,6 +103,17 @@ check_design <- function(d, fail) {
       !all(vapply(d$contrasts, is.matrix, TRUE))) {
     fail("'design' of the formula is damaged")
   }
+  # plain data frames and dates (R/design.R)
+  cols <- d$columns
+  if (!is.null(cols) && (!is.character(cols) || anyNA(cols) || anyDuplicated(cols) ||
+                         length(cols) != length(attr(d$terms, "term.labels")))) {
+    fail("'design$columns' is damaged")
+  }
+  dates <- d$dates
+  if (!is.null(dates) && (!is.character(dates) || is.null(names(dates)) || anyNA(dates) ||
+                          !all(dates %in% c("Date", "POSIXct")))) {
+    fail("'design$dates' is damaged")
+  }
   if (!is.null(d$origin) && !origin_ok(d)) fail("'design$origin' is damaged")
 }
 

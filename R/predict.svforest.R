@@ -24,8 +24,15 @@
 #'   between 0 and 1 (default `c(0.05, 0.5, 0.95)`).
 #' @param level Coverage of `type = "interval"`: one number strictly between
 #'   0 and 1 (default 0.9).
+#' @param na_action What missing predictor values in `newdata` do: `NULL`
+#'   (default) the model's `na_action`; `"impute"` fills them in the way the
+#'   model was fitted, with a warning naming the columns (a model fitted
+#'   with `na_action = "fail"` cannot); `"fail"` makes them an error. See
+#'   [svforest_missing_values].
 #' @param ... Not used; any argument here is an error (a misspelt argument
-#'   must not be silently ignored).
+#'   must not be silently ignored). ranger's names `data`, `num.threads`,
+#'   `predict.all` and `nodes` are errors that name svforest's equivalent
+#'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`).
 #' @return See `type`.
 #' @details An SVM leaf contributes its predicted class (a one-hot vector) to
 #'   the averaged probabilities and a constant leaf its class frequencies.
@@ -51,9 +58,10 @@
 #'   Missing values in `newdata` are filled in the way the model was fitted
 #'   (`na_action = "impute"`, the default of [svforest()]: training medians,
 #'   the `"(missing)"` level or the most frequent training level of a
-#'   factor; see [svforest_missing_values]); for a model fitted with
-#'   `na_action = "fail"` (or by a version without `na_action`) they are an
-#'   error.
+#'   factor; see [svforest_missing_values]), with one warning per call
+#'   naming the columns that hold them; `na_action = "fail"` makes them an
+#'   error instead. For a model fitted with `na_action = "fail"` (or by a
+#'   version without `na_action`) they are an error.
 #'
 #'   Bad `newdata` is an error naming the column: a predictor missing from
 #'   `newdata`, infinite values, factor levels unseen in training,
@@ -195,12 +203,13 @@
 predict.svforest <- function(object, newdata,
                              type = c("class", "prob", "votes", "leaf", "local", "response", "trees", "quantiles",
                                       "interval"),
-                             num_threads = NULL, quantiles = c(0.05, 0.5, 0.95), level = 0.9, ...) {
+                             num_threads = NULL, quantiles = c(0.05, 0.5, 0.95), level = 0.9, na_action = NULL,
+                             ...) {
   check_model(object)
+  check_no_dots(...)
   if (missing(newdata) || is.null(newdata)) {
     stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
   }
-  check_no_dots(...)
   regression <- identical(object$type, "regression")
   all_types <- c("class", "prob", "votes", "leaf", "local", "response", "trees", "quantiles", "interval")
   if (identical(type, all_types)) type <- if (regression) "response" else "class"
@@ -216,6 +225,7 @@ predict.svforest <- function(object, newdata,
   if (type == "quantiles") quantiles <- check_quantile_levels(quantiles)
   if (type == "interval") level <- check_level(level)
   num_threads <- engine_threads(resolve_threads(num_threads))
+  check_newdata_missing(object, newdata, na_action)
   if (type == "local") return(predict_local(object, newdata, num_threads))  # R/importance.R
   if (type %in% c("quantiles", "interval")) {  # R/uncertainty.R
     return(predict_uncertainty(object, newdata, type, quantiles, level, num_threads))
@@ -305,9 +315,22 @@ slice_rows <- function(x, idx) {
   x[idx, , drop = FALSE]
 }
 
-# predict() takes no further arguments: a misspelt one must not be ignored.
+# ranger's and randomForest's predict() arguments, and what they are here.
+predict_foreign_arguments <- c(
+  data = "is called `newdata` here: predict(fit, newdata = ...)",
+  num.threads = "is called `num_threads` here",
+  predict.all = "is `type = \"trees\"` here (one column per tree)",
+  nodes = "is `type = \"leaf\"` here (one column per tree)"
+)
+
+# predict() takes no further arguments: a misspelt one must not be ignored,
+# and another package's name for one of ours gets that name.
 check_no_dots <- function(...) {
   dots <- names(list(...))
+  foreign <- intersect(dots, names(predict_foreign_arguments))
+  if (length(foreign)) {
+    stop(sprintf("`%s` %s.", foreign[1], predict_foreign_arguments[[foreign[1]]]), call. = FALSE)
+  }
   if (...length() > 0) {
     stop(sprintf("Unknown argument%s %s.", if (...length() > 1) "s" else "",
                  if (is.null(dots)) "(unnamed)" else paste0("`", dots, "`", collapse = ", ")),
@@ -333,4 +356,53 @@ error_curve <- function(object, newdata, y) {
   res <- .svf_predict(object$forest, data, 1L, FALSE, FALSE, object$params$aggregation, TRUE)
   yi <- as.integer(factor(y, levels = object$levels)) - 1L
   colMeans(res$class_curve != yi)
+}
+
+# Missing predictor values of `newdata` (see the na_action parameter): an
+# error with na_action = "fail", else one warning per predict() call naming
+# the columns, before the rows are predicted in chunks. A model that cannot
+# impute leaves the error to the design checks (new_engine_data()).
+check_newdata_missing <- function(object, newdata, na_action) {
+  model_imputes <- imputes(object$design)
+  if (!is.null(na_action)) na_action <- check_choice(na_action, "na_action", c("impute", "fail"))
+  else na_action <- if (model_imputes) "impute" else "fail"
+  if (na_action == "impute" && !model_imputes) {
+    stop("`na_action = \"impute\"`: this model was fitted with na_action = \"fail\" and stores no imputation.",
+         call. = FALSE)
+  }
+  cols <- newdata_na_columns(object$design, newdata)
+  if (!length(cols)) return(invisible())
+  listed <- paste0(paste(utils::head(cols, 5), collapse = ", "), if (length(cols) > 5) ", ..." else "")
+  plural <- if (length(cols) > 1) "s" else ""
+  if (na_action == "fail") {
+    if (!model_imputes) return(invisible())
+    stop(sprintf("Missing values (NA/NaN) in `newdata` column%s %s (na_action = \"fail\").", plural, listed),
+         call. = FALSE)
+  }
+  warning(sprintf("`newdata` has missing values in column%s %s; they are filled in as in training (see ?svforest_missing_values; na_action = \"fail\" makes them an error).",
+                  plural, listed), call. = FALSE)
+}
+
+# The predictor columns of `newdata` the model uses that hold NA or NaN,
+# named as in `newdata` ("column j" without names).
+newdata_na_columns <- function(spec, newdata) {
+  used <- if (identical(spec$type, "frame")) frame_input_names(spec)
+          else if (!is.null(spec$input_ncol)) spec$input_names else spec$feature_names
+  if (is.data.frame(newdata)) {
+    used <- if (is.null(used)) names(newdata) else intersect(used, names(newdata))
+    return(sprintf("`%s`", used[vapply(newdata[used], anyNA, NA)]))
+  }
+  if (inherits(newdata, "Matrix")) {
+    newdata <- as_dgc(newdata)
+    if (!anyNA(newdata@x)) return(character())
+    cols <- unique(findInterval(which(is.na(newdata@x)) - 1, newdata@p, rightmost.closed = FALSE))
+  } else {
+    if (!is.matrix(newdata) || !anyNA(newdata)) return(character())
+    cols <- which(colSums(is.na(newdata)) > 0)
+  }
+  nm <- colnames(newdata)
+  if (is.null(nm)) return(sprintf("column %d", sort(cols)))
+  cols <- sort(cols)
+  if (!is.null(used)) cols <- cols[nm[cols] %in% used]
+  sprintf("`%s`", nm[cols])
 }

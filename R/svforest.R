@@ -83,6 +83,14 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   if (ncol(data) == 0) stop("`data` has no columns.", call. = FALSE)
   used <- all.vars(formula)
   check_frame_columns(data[if ("." %in% used) names(data) else intersect(used, names(data))], "data")
+  user <- list(...)
+  plain <- plain_formula_data(formula, data)
+  if (!is.null(plain)) {
+    # `y ~ .` on numeric columns: no model frame (R/design.R)
+    design <- plain_frame_design(plain$x, topenv(environment(formula)), check_na_action(user[["na_action"]]),
+                                 na_rows(user, nrow(data)))
+    return(fit_formula(design, plain$y, formula, method, ntree, num_threads, seed, verbose, user, call))
+  }
   mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0) stop("`formula` needs an outcome on its left side.", call. = FALSE)
@@ -92,14 +100,31 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # a frame of its own (with terms) so that transformed predictors, e.g.
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
-  user <- list(...)
   design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)),
                          design_level_codes(method, user, y))
+  fit_formula(design, y, formula, method, ntree, num_threads, seed, verbose, user, call)
+}
+
+fit_formula <- function(design, y, formula, method, ntree, num_threads, seed, verbose, user, call) {
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
   model <- fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
   # the outcome's expression, so svforest_importance(fit, data) finds it in data
   model$outcome <- formula[[2L]]
   model
+}
+
+# list(y, x) for `outcome ~ .` when every other column of `data` is plain
+# (plain_column(), R/design.R); else NULL. `y` as model.response() gives it.
+plain_formula_data <- function(formula, data) {
+  if (length(formula) != 3 || !is.name(formula[[2L]]) || !identical(formula[[3L]], quote(.))) return(NULL)
+  outcome <- as.character(formula[[2L]])
+  if (!outcome %in% names(data) || anyDuplicated(names(data))) return(NULL)
+  x <- data[setdiff(names(data), outcome)]
+  if (!plain_frame(x)) return(NULL)
+  y <- data[[outcome]]
+  if (!is.null(dim(y))) return(NULL)
+  names(y) <- row.names(data)
+  list(y = y, x = x)
 }
 
 #' @rdname svforest
@@ -115,6 +140,7 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
 
 # Shared by both interfaces: checks, engine call, model object.
 fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, user, call) {
+  check_outcome_kind(y)
   outcome <- outcome_type(y)
   preset <- svf_method(if (is.null(method)) default_method(outcome) else method)
   method <- preset$name
@@ -162,7 +188,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-stages$held_all]
     n <- nrow(x)
   }
-  params <- finish_parameters(resolve_parameters(method, user, n, outcome), ncol(x))
+  requested <- resolve_parameters(method, user, n, outcome)
+  params <- finish_parameters(requested, ncol(x))
   params <- class_weights_balanced(params, user, class_weights)
   # factors held as level codes, which each tree codes by its in-bag rows
   # (R/factor_coding.R)
@@ -178,6 +205,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
       stages$held_x <- lapply(stages$held_x, rank_apply, rank)
     }
   }
+  check_predictor_draws(requested, ncol(x))
   parts <- used_parts(params)
   if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
     stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",
@@ -313,7 +341,38 @@ check_numeric_outcome <- function(y, n) {
   }
   if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
   if (any(!is.finite(y))) stop(sprintf("`y` has %d infinite values.", sum(!is.finite(y))), call. = FALSE)
+  # the engine sees (y - centre) / scale; a spread beyond the largest double
+  # (values near +-1.8e308 of both signs) cannot be centred
+  if (!is.finite(max(y) - min(y))) {
+    stop(sprintf("`y` ranges from %s to %s: its spread exceeds the largest double. Rescale it (e.g. divide by 1e10).",
+                 format(min(y)), format(max(y))), call. = FALSE)
+  }
   as.double(y)
+}
+
+# Outcomes of a kind no forest fits yet: a clear error before any other check.
+check_outcome_kind <- function(y) {
+  if (inherits(y, "Surv")) {
+    stop("Survival outcomes (`survival::Surv`) are not supported yet: svforest fits classes (a factor) and numbers.",
+         call. = FALSE)
+  }
+  if (is.matrix(y) && ncol(y) > 1) {
+    stop(sprintf("`y` must be a vector (one outcome), not a matrix with %d columns.", ncol(y)), call. = FALSE)
+  }
+}
+
+# `mtry` and `oblique_mtry` as the user gave them (`requested`, before
+# finish_parameters()) must not exceed the `p` columns of the design the
+# trees see: asking for more predictors than there are is a mistake.
+check_predictor_draws <- function(requested, p) {
+  for (name in intersect(c("mtry", "oblique_mtry"), names(requested))) {
+    value <- requested[[name]]
+    if (length(value) == 1 && !is.na(value) && value > p) {
+      stop(sprintf("`%s` is %d, more than the %d predictor column%s of the training data%s.", name, as.integer(value),
+                   p, if (p > 1) "s" else "", " (factors coded, missing-value indicators included)"),
+           call. = FALSE)
+    }
+  }
 }
 
 # The outcome's scale inside the model: the engine sees (y - center) / scale,

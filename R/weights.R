@@ -71,6 +71,10 @@ weighting <- function(case_weights, class_weights, y) {
   w <- if (is.null(case_weights)) rep(1, n) else case_weights
   if (!is.null(class_weights)) w <- w * class_weights[as.integer(y)]
   w <- w[keep]
+  if (any(!is.finite(w) | w <= 0)) {
+    stop("The products of `case_weights` and `class_weights` overflow or underflow (below 1e-308 or above 1e308) for ",
+         sum(!is.finite(w) | w <= 0), " rows; rescale the weights.", call. = FALSE)
+  }
   list(rows_used = if (all(keep)) NULL else keep,
        sampling = if (length(w) && any(w != w[1])) w else NULL)
 }

@@ -101,12 +101,13 @@ test_that("hyperplanes fit a smooth linear response better than axis cuts", {
   expect_lt(rmse(hybrid), 0.8 * rmse(axis))
 })
 
-test_that("mtry and oblique_mtry are checked and capped at the number of predictors", {
+test_that("mtry and oblique_mtry are checked and may not exceed the number of predictors", {
   expect_error(svforest(Species ~ ., data = iris, mtry = 0, ntree = 2, seed = 1), "mtry")
   expect_error(svforest(Species ~ ., data = iris, n_oblique = -1, ntree = 2, seed = 1), "n_oblique")
   expect_error(svforest(Species ~ ., data = iris, split_ridge = 0, ntree = 2, seed = 1), "split_ridge")
   expect_error(svforest(Species ~ ., data = iris, oblique_choice = "best", ntree = 2, seed = 1), "oblique_choice")
-  fit <- svforest(Species ~ ., data = iris, mtry = 50, oblique_mtry = 60, ntree = 2, seed = 1, num_threads = 1)
+  expect_error(svforest(Species ~ ., data = iris, mtry = 50, ntree = 2, seed = 1), "`mtry` is 50, more than the 4")
+  fit <- svforest(Species ~ ., data = iris, mtry = 4, oblique_mtry = 4, ntree = 2, seed = 1, num_threads = 1)
   expect_identical(fit$params$mtry, 4L)
   expect_identical(fit$params$oblique_mtry, 4L)
   # mtry = p: every node sees every predictor, still a valid forest

@@ -144,7 +144,7 @@ test_that("bad predict() arguments are errors", {
   expect_error(predict(fit, 1:4), "`newdata` must be a data frame")
   nd <- iris[1:3, ]
   nd$Petal.Length[2] <- NA
-  expect_false(anyNA(predict(fit, nd)))  # imputed: na_action = "impute" by default
+  expect_false(anyNA(expect_warning(predict(fit, nd), "`Petal.Length`")))  # imputed: na_action = "impute" by default
   fit_fail <- svforest(Species ~ ., data = iris, ntree = 2, seed = 1, num_threads = 1, na_action = "fail")
   expect_error(predict(fit_fail, nd), "Missing values.*`Petal.Length`")
   nd$Petal.Length[2] <- Inf
@@ -152,7 +152,7 @@ test_that("bad predict() arguments are errors", {
   x <- as.matrix(iris[, 1:4])
   fm <- svforest(x, iris$Species, ntree = 2, seed = 1, num_threads = 1)
   x[2, 3] <- NaN
-  expect_false(anyNA(predict(fm, x[1:5, ])))
+  expect_false(anyNA(expect_warning(predict(fm, x[1:5, ]), "`Petal.Length`")))
   fm_fail <- svforest(as.matrix(iris[, 1:4]), iris$Species, ntree = 2, seed = 1, num_threads = 1, na_action = "fail")
   expect_error(predict(fm_fail, x[1:5, ]), "missing or infinite")
   expect_error(predict(fm, "a"), "`newdata` must be a numeric matrix")
