@@ -333,7 +333,7 @@ hyperplane_label <- function(w, value, max_terms = 3L) {
   parts <- sprintf("%s %s", formatC(abs(w[top]), digits = 2, format = "fg"), names(w)[top])
   signs <- ifelse(w[top] < 0, "- ", "+ ")
   text <- paste0(signs, parts, collapse = " ")
-  text <- sub("^\\+ ", "", text)
+  text <- sub("^- ", "-", sub("^\\+ ", "", text))
   if (length(w) > length(top)) text <- paste(text, "+ ...")
   sprintf("%s <= %s", text, format_number(value))
 }
