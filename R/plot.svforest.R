@@ -28,7 +28,8 @@
 #' @section One tree:
 #'   `plot(fit, tree = k)` draws tree `k` as [svforest_tree()] gives it: an
 #'   axis cut as `x3 <= 1.2` (a rank-transformed column's cut in the
-#'   column's raw units), a hyperplane as its three largest terms
+#'   column's raw units), a hyperplane as its three largest terms (weight
+#'   times the column's training range)
 #'   (`0.41 x1 - 1.3 x2 + ... <= 0.7`), a leaf with its largest class share
 #'   (or its mean, or `model` for a leaf with a linear or kernel model) and
 #'   its training rows. A row goes to the left child ("yes") when it

@@ -1,6 +1,6 @@
 # The forest as one SQL SELECT: the design (missing values, factor codes,
-# rank maps) in a first step, each tree's leaf as a nested CASE in a second,
-# the leaves' outputs summed in a third, the parsnip-named predictions last.
+# rank maps) in a first step, the routing through the trees one level per
+# step, the leaves' outputs summed, the parsnip-named predictions last.
 
 #' A forest as an SQL query
 #'
@@ -85,12 +85,10 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
   step1 <- sprintf("inputs %s (SELECT %s%s FROM %s),\ndesign %s (SELECT %s%s, CASE WHEN %s THEN 1 ELSE 0 END AS ok FROM inputs)",
                    as, key, paste(sprintf("%s AS %s", design, cols), collapse = ", "), table,
                    as, keep, paste(sprintf("%s AS %s", ranked, cols), collapse = ", "), ok)
-  leaves <- vapply(trees, function(t) sql_tree_leaf(object$forest, object$forest$trees[[t]], cols), "")
-  step2 <- sprintf("routed %s (SELECT *, %s FROM design)", as,
-                   paste(sprintf("%s AS leaf%d", leaves, seq_along(trees)), collapse = ", "))
+  step2 <- sql_route_steps(object$forest, trees, cols, c(if (!is.null(id)) sql_ident(id), cols, "ok"), as)
   sums <- sql_sums(object, trees, cols)
-  step3 <- sprintf("summed %s (SELECT %sok, %s FROM routed)", as, keep,
-                   paste(sprintf("%s AS %s", sums, names(sums)), collapse = ", "))
+  step3 <- sprintf("summed %s (SELECT %sok, %s FROM route%d)", as, keep,
+                   paste(sprintf("%s AS %s", sums, names(sums)), collapse = ", "), attr(step2, "last"))
   sql <- sprintf("WITH %s,\n%s,\n%s\nSELECT %s%s FROM summed", step1, step2, step3, keep,
                  sql_outputs(object, length(trees)))
   sql
@@ -245,10 +243,9 @@ sql_rank <- function(e, col) {
           paste(pieces, collapse = " "), e, sql_num(f[m]))
 }
 
-# The leaf (from 1) a row reaches in `tr`: nested CASEs over the split
-# conditions on the design columns `cols`, summed in the engine's order.
-sql_tree_leaf <- function(forest, tr, cols) {
-  nodes <- tree_nodes(tr)
+# The split conditions of `tr` on the design columns `cols`, one per node
+# ("" at leaves), summed in the engine's order.
+sql_split_conditions <- function(forest, tr, cols) {
   kinds <- tree_split_kinds(tr)
   cond <- character(length(kinds))
   axis <- tree_axis_splits(forest, tr)
@@ -260,12 +257,36 @@ sql_tree_leaf <- function(forest, tr, cols) {
               sql_num(s$value))
     }, "")
   }
-  build <- function(i) {
-    if (nodes$leaf_id[i] >= 0) return(as.character(nodes$leaf_id[i] + 1L))
-    sprintf("CASE WHEN %s THEN %s ELSE %s END", cond[i], build(nodes$left_child[i] + 1L),
-            build(nodes$right_child[i] + 1L))
-  }
-  build(1L)
+  cond
+}
+
+# Routing, one level of every tree per step (nested CASEs as deep as a
+# tree overflow SQL parsers): step d holds n<t>, the node (from 1) each row
+# has reached in tree t after d levels. `base`: the columns carried along.
+# A character vector of steps route1, route2, ... (attribute "last").
+sql_route_steps <- function(forest, trees, cols, base, as) {
+  info <- lapply(trees, function(t) {
+    tr <- forest$trees[[t]]
+    nodes <- tree_nodes(tr)
+    depth <- integer(length(nodes$leaf_id))
+    for (i in which(nodes$leaf_id < 0)) depth[nodes$left_child[i] + 1L] <- depth[nodes$right_child[i] + 1L] <- depth[i] + 1L
+    list(nodes = nodes, depth = depth, cond = sql_split_conditions(forest, tr, cols))
+  })
+  levels <- max(1L, max(vapply(info, function(x) max(x$depth), 0L)))
+  steps <- vapply(seq_len(levels), function(d) {
+    moves <- vapply(seq_along(info), function(t) {
+      x <- info[[t]]
+      at <- which(x$depth == d - 1L & x$nodes$leaf_id < 0)
+      current <- if (d == 1L) "1" else sprintf("n%d", t)
+      if (!length(at)) return(sprintf("%s AS n%d", current, t))
+      sprintf("CASE %s %s ELSE %s END AS n%d", current,
+              paste(sprintf("WHEN %d THEN (CASE WHEN %s THEN %d ELSE %d END)", at, x$cond[at],
+                            x$nodes$left_child[at] + 1L, x$nodes$right_child[at] + 1L), collapse = " "), current, t)
+    }, "")
+    sprintf("route%d %s (SELECT %s, %s FROM %s)", d, as, paste(base, collapse = ", "), paste(moves, collapse = ", "),
+            if (d == 1L) "design" else sprintf("route%d", d - 1L))
+  }, "")
+  structure(paste(steps, collapse = ",\n"), last = levels)
 }
 
 # Per tree, the SQL of each output of each leaf: a list (one element per
@@ -317,11 +338,13 @@ sql_sums <- function(object, trees, cols) {
   per_tree <- lapply(seq_along(trees), function(t) {
     tr <- object$forest$trees[[trees[t]]]
     outputs <- sql_leaf_outputs(object, tr, cols)
+    ids <- tree_nodes(tr)$leaf_id
+    node_of_leaf <- match(seq_along(outputs) - 1L, ids)
     leaf_case <- function(values) {
       used <- values != "0.0"
       if (!any(used)) return("0.0")
-      sprintf("CASE leaf%d %s ELSE 0.0 END", t,
-              paste(sprintf("WHEN %d THEN %s", which(used), values[used]), collapse = " "))
+      sprintf("CASE n%d %s ELSE 0.0 END", t,
+              paste(sprintf("WHEN %d THEN %s", node_of_leaf[used], values[used]), collapse = " "))
     }
     if (K == 0) return(list(s = leaf_case(unlist(outputs))))
     out <- lapply(seq_len(K), function(k) leaf_case(vapply(outputs, `[`, "", k)))

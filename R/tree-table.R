@@ -209,7 +209,8 @@ matrix_design_map <- function(map, spec) {
 #'   `terms` are `NULL` and `threshold` `NA`), `terms` (list column: the
 #'   split's weights named by term), `threshold`, `label` (the split as
 #'   text: an axis cut on a ranked column in the raw units of the column; a
-#'   hyperplane by its largest terms), `n_inbag` (training rows of the tree's
+#'   hyperplane by its three largest terms, weight times the column's
+#'   training range), `n_inbag` (training rows of the tree's
 #'   sample that reached the node; a bootstrap row counts as often as it was
 #'   drawn), `n_oob` (always `NA`: the engine does not keep the out-of-bag
 #'   rows of each node), `prediction` (list column: the class shares of the
@@ -291,12 +292,14 @@ tree_split_terms <- function(forest, tr, kind, map) {
     }
   }
   obl <- which(kind == "hyperplane")
+  # a term's share of a hyperplane: its weight times the column's training range
+  spread <- ifelse(map$scale_factor > 0, 1 / map$scale_factor, 0)
   if (length(obl)) {
     s <- tree_oblique_splits(forest, tr, obl)
     for (r in seq_along(obl)) {
       terms[[obl[r]]] <- stats::setNames(s[[r]]$weights, map$term[s[[r]]$vars + 1L])
       threshold[obl[r]] <- s[[r]]$value
-      label[obl[r]] <- hyperplane_label(terms[[obl[r]]], s[[r]]$value)
+      label[obl[r]] <- hyperplane_label(terms[[obl[r]]], s[[r]]$value, spread[s[[r]]$vars + 1L])
     }
   }
   other <- which(!kind %in% c("leaf", "axis", "hyperplane"))
@@ -324,11 +327,12 @@ rank_inverse <- function(col, r) {
   k[i] + (r - f[i]) / (f[i + 1L] - f[i]) * (k[i + 1L] - k[i])
 }
 
-format_number <- function(x) formatC(x, digits = 3, format = "fg", flag = "#")
+format_number <- function(x) as.character(signif(x, 3))
 
-# "0.41 x1 - 1.3 x2 + ... <= 0.7": the `max_terms` largest weights.
-hyperplane_label <- function(w, value, max_terms = 3L) {
-  top <- order(-abs(w), seq_along(w))[seq_len(min(max_terms, length(w)))]
+# "0.41 x1 - 1.3 x2 + ... <= 0.7": the `max_terms` terms whose weight
+# times the column's range `spread` is largest.
+hyperplane_label <- function(w, value, spread, max_terms = 3L) {
+  top <- order(-abs(w * spread), seq_along(w))[seq_len(min(max_terms, length(w)))]
   top <- sort(top)
   parts <- sprintf("%s %s", formatC(abs(w[top]), digits = 2, format = "fg"), names(w)[top])
   signs <- ifelse(w[top] < 0, "- ", "+ ")

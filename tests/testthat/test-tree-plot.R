@@ -17,7 +17,9 @@ test_that("plot(tree =) draws a default tree whose labels are the table's", {
   # a hyperplane shows its three largest terms with their signs
   i <- drawn$node[drawn$kind == "hyperplane" & drawn$y < 3][1]
   w <- tab$terms[[i]]
-  top <- names(w)[order(-abs(w))][seq_len(min(3, length(w)))]
+  map <- svforest_design(fit)
+  range <- 1 / map$scale_factor[match(names(w), map$term)]
+  top <- names(w)[order(-abs(w * range))][seq_len(min(3, length(w)))]
   for (nm in top) expect_true(grepl(nm, tab$label[i], fixed = TRUE))
   leaves <- drawn$kind == "leaf"
   expect_true(all(grepl("^(lo|mid|hi) [01]\\.[0-9]{2}\nn = [0-9]+$", drawn$label[leaves])))

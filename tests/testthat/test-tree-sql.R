@@ -117,3 +117,17 @@ test_that("what SQL cannot express, and bad arguments, are clear errors", {
   broken$forest$trees[[2]]$leaf_kind <- NULL
   expect_error(svforest_sql(broken, "iris"))
 })
+
+test_that("deep trees route level by level (nested CASEs this deep overflow SQLite's parser)", {
+  d <- inside_class_data(1500, seed = 21)
+  d$y <- withr::with_seed(1, factor(sample(levels(d$y), nrow(d), TRUE)))  # noise: deep trees
+  fit <- svforest(y ~ ., data = d, ntree = 3, seed = 1, num_threads = 1)
+  # (SQLite 3.40 refuses CASEs nested 20 deep in their THEN branches)
+  expect_gt(max(svforest_tree(fit, 1)$depth), 20)
+  new <- inside_class_data(300, seed = 22)
+  con <- sql_connection(new = new)
+  on.exit(DBI::dbDisconnect(con))
+  res <- DBI::dbGetQuery(con, svforest_sql(fit, "new"))
+  expect_lt(max(abs(as.matrix(res[, 1:3]) - predict(fit, new, type = "prob"))), 1e-9)
+  expect_identical(res$.pred_class, as.character(predict(fit, new)))
+})
