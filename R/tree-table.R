@@ -45,8 +45,11 @@ svforest_design <- function(object, newdata = NULL) {
   map <- design_map(object)
   if (is.null(newdata)) return(map)
   data <- new_engine_data(object, newdata)
-  x <- if (identical(data$type, "dense")) data$x else stop("`newdata` gave a sparse design.", call. = FALSE)
-  x <- as.matrix(x)
+  if (!identical(data$type, "dense")) {
+    stop("svforest_design() gives the values of dense designs: give `newdata` as a dense matrix (as.matrix()).",
+         call. = FALSE)
+  }
+  x <- as.matrix(data$x)
   colnames(x) <- map$term
   x
 }

@@ -127,3 +127,24 @@ test_that("bad arguments and damaged models give clear errors", {
   broken$forest$trees[[1]]$leaf_kind <- NULL
   expect_error(svforest_tree(broken, 1))
 })
+
+test_that("every preset gives the same columns; psvm hyperplanes walk to predict()", {
+  cols <- c("node", "parent", "left", "right", "depth", "kind", "terms", "threshold", "label", "n_inbag", "n_oob",
+            "prediction", "leaf_model", "intercept", "coefficients")
+  for (m in c("rsvt", "rsvf", "psvm", "transform", "tdsvm")) {
+    fit <- svforest(Species ~ ., data = iris, method = m, ntree = 2, seed = 1, num_threads = 1)
+    tab <- svforest_tree(fit, 1)
+    expect_setequal(names(tab), cols)
+    leaf <- tab$kind == "leaf"
+    expect_identical(sum(leaf), as.integer(svforest:::tree_n_leaves(fit$forest$trees[[1]])), label = m)
+    expect_identical(sum(tab$n_inbag[leaf]), tab$n_inbag[1], label = m)
+    expect_true(all(is.na(tab$leaf_model[!leaf])) && !anyNA(tab$leaf_model[leaf]), label = m)
+  }
+  tf <- svforest_tree(svforest(Species ~ ., data = iris, method = "transform", ntree = 1, seed = 1, num_threads = 1), 1)
+  expect_true(any(grepl("transform", tf$kind)))
+  expect_true(all(vapply(tf$terms[grepl("transform", tf$kind)], is.null, NA)))
+  psvm <- svforest(Species ~ ., data = iris, method = "psvm", ntree = 3, seed = 1, num_threads = 1)
+  expect_true(any(svforest_tree(psvm, 1)$kind == "hyperplane"))
+  walked <- walk_tables(psvm, iris)
+  expect_equal(unname(walked$prob), unname(predict(psvm, iris, type = "prob")), tolerance = 1e-9)
+})
