@@ -129,7 +129,7 @@ sql_check_expressible <- function(object, trees) {
   }
   ok_leaves <- c("class_counts", "constant", "mean", "linear_svm", "ridge", "linear_svr")
   for (t in trees) {
-    tr <- object$forest$trees[[t]]
+    tr <- checked_tree(object, t)
     split <- setdiff(stats::na.omit(tree_split_kinds(tr)), c("axis", "oblique"))
     if (length(split)) fail(sprintf("the \"%s\" splits of tree %d", split[1], t))
     leaf <- setdiff(tree_leaf_payload_kinds(tr), ok_leaves)

@@ -106,6 +106,16 @@ check_tree_index <- function(object, tree) {
   as.integer(tree)
 }
 
+# Tree `t` of `object`, checked by the engine: a damaged tree is an R error
+# naming it.
+checked_tree <- function(object, t) {
+  tr <- object$forest$trees[[t]]
+  tryCatch(tree_plain(object$forest, tr, t), error = function(e) {
+    stop(sprintf("Tree %d of the model is damaged (%s).", t, conditionMessage(e)), call. = FALSE)
+  })
+  tr
+}
+
 # The design map (see svforest_design()).
 design_map <- function(object) {
   spec <- object$design
@@ -242,7 +252,7 @@ svforest_tree <- function(object, tree = 1L) {
   check_model(object)
   tree <- check_tree_index(object, tree)
   forest <- object$forest
-  tr <- forest$trees[[tree]]
+  tr <- checked_tree(object, tree)
   nodes <- tree_nodes(tr)
   n <- tree_n_nodes(tr)
   leaf <- nodes$leaf_id >= 0

@@ -115,7 +115,7 @@ test_that("what SQL cannot express, and bad arguments, are clear errors", {
   expect_error(svforest_sql(logged, "iris"), "log\\(Sepal.Length\\)")
   broken <- fit
   broken$forest$trees[[2]]$leaf_kind <- NULL
-  expect_error(svforest_sql(broken, "iris"))
+  expect_error(svforest_sql(broken, "iris"), "Tree 2 of the model is damaged")
 })
 
 test_that("deep trees route level by level (nested CASEs this deep overflow SQLite's parser)", {

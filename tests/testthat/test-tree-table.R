@@ -125,7 +125,13 @@ test_that("bad arguments and damaged models give clear errors", {
   expect_error(svforest_tree(iris), "svforest")
   broken <- fit
   broken$forest$trees[[1]]$leaf_kind <- NULL
-  expect_error(svforest_tree(broken, 1))
+  expect_error(svforest_tree(broken, 1), "Tree 1 of the model is damaged")
+  cut <- fit
+  cut$forest$trees[[2]]$split_real <- cut$forest$trees[[2]]$split_real[-1]
+  expect_error(svforest_tree(cut, 2), "Tree 2 of the model is damaged")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_error(plot(cut, tree = 2), "Tree 2 of the model is damaged")
 })
 
 test_that("every preset gives the same columns; psvm hyperplanes walk to predict()", {
