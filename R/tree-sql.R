@@ -27,7 +27,8 @@
 #' @param materialize Whether the query's steps are written `AS
 #'   MATERIALIZED` (SQLite 3.35 or later, PostgreSQL 12 or later), so that
 #'   each is computed once; without it SQLite inlines them and repeats the
-#'   design's expressions in every split (about ten times slower). `FALSE`
+#'   design's expressions in every split (about ten times slower, and with
+#'   rank maps or deep trees far slower and larger in memory). `FALSE` only
 #'   for databases without that keyword.
 #' @return A string: one `SELECT` statement. A row with a factor level the
 #'   model did not see in training (where [predict()] gives an error), or a

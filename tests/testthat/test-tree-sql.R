@@ -57,8 +57,10 @@ test_that("linear leaves, votes, rank maps and a subset of trees", {
   res <- DBI::dbGetQuery(con, svforest_sql(rsvt, "new"))
   expect_lt(max(abs(as.matrix(res[, 1:3]) - predict(rsvt, new, type = "prob"))), 1e-9)
   expect_identical(res$.pred_class, as.character(predict(rsvt, new)))
+  expect_identical(DBI::dbGetQuery(con, svforest_sql(rsvt, "new", trees = 1, materialize = FALSE)),
+                   DBI::dbGetQuery(con, svforest_sql(rsvt, "new", trees = 1)))
   ranked <- svforest(y ~ ., data = d, ntree = 10, seed = 3, scale = "rank", num_threads = 1)
-  res <- DBI::dbGetQuery(con, svforest_sql(ranked, "new", materialize = FALSE))
+  res <- DBI::dbGetQuery(con, svforest_sql(ranked, "new"))
   expect_lt(max(abs(as.matrix(res[, 1:3]) - predict(ranked, new, type = "prob"))), 1e-9)
   one <- DBI::dbGetQuery(con, svforest_sql(ranked, "new", trees = 2))
   leaf <- predict(ranked, new, type = "leaf")[, 2]
