@@ -65,7 +65,7 @@ test_that("linear leaves, votes, rank maps and a subset of trees", {
   one <- DBI::dbGetQuery(con, svforest_sql(ranked, "new", trees = 2))
   leaf <- predict(ranked, new, type = "leaf")[, 2]
   tab <- svforest_tree(ranked, 2)
-  node_of_leaf <- which(tab$kind == "leaf")
+  node_of_leaf <- match(seq_len(sum(tab$kind == "leaf")) - 1L, svforest:::tree_nodes(ranked$forest$trees[[2]])$leaf_id)
   expect_equal(unname(as.matrix(one[, 1:3])),
                unname(do.call(rbind, tab$prediction[node_of_leaf[leaf]])), tolerance = 1e-9)
   reg <- svforest(y ~ ., data = inside_regression_data(300), method = "rsvt", ntree = 3, seed = 1, num_threads = 1)
