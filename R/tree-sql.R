@@ -265,13 +265,31 @@ sql_split_conditions <- function(forest, tr, cols) {
 # tree overflow SQL parsers): step d holds n<t>, the node (from 1) each row
 # has reached in tree t after d levels. `base`: the columns carried along.
 # A character vector of steps route1, route2, ... (attribute "last").
+# The columns as tree `tr` reads them: a coded factor's level CODE mapped
+# to the tree's own level value (LevelValues.h; other codes: the overall value).
+sql_tree_cols <- function(tr, cols) {
+  fi <- tr$factor_int
+  fr <- tr$factor_real
+  if (!length(fi)) return(cols)
+  off <- 0L
+  for (f in seq(1L, length(fi) - 1L, by = 2L)) {
+    j <- fi[f] + 1L
+    L <- fi[f + 1L]
+    vals <- fr[off + seq_len(L + 1L)]
+    cols[j] <- sprintf("(CASE %s %s ELSE %s END)", cols[j],
+                       paste(sprintf("WHEN %d THEN %s", seq_len(L), sql_num(vals[-1])), collapse = " "), sql_num(vals[1]))
+    off <- off + L + 1L
+  }
+  cols
+}
+
 sql_route_steps <- function(forest, trees, cols, base, as) {
   info <- lapply(trees, function(t) {
     tr <- forest$trees[[t]]
     nodes <- tree_nodes(tr)
     depth <- integer(length(nodes$leaf_id))
     for (i in which(nodes$leaf_id < 0)) depth[nodes$left_child[i] + 1L] <- depth[nodes$right_child[i] + 1L] <- depth[i] + 1L
-    list(nodes = nodes, depth = depth, cond = sql_split_conditions(forest, tr, cols))
+    list(nodes = nodes, depth = depth, cond = sql_split_conditions(forest, tr, sql_tree_cols(tr, cols)))
   })
   levels <- max(1L, max(vapply(info, function(x) max(x$depth), 0L)))
   steps <- vapply(seq_len(levels), function(d) {

@@ -84,6 +84,8 @@ svforest_factor_coding <- function(object, variable, tree = 1L) {
 # coded factor `variable` (per-tree codings change only this function).
 tree_factor_coding <- function(object, tree, variable) {
   codes <- coded_factors(object$design)[[variable]]
+  # tree NULL: the forest-level design value, the level CODE 1..L
+  if (is.null(tree)) return(codes)
   # per-tree coding (LevelValues.h): pairs (0-based column, L) in factor_int,
   # and per factor L + 1 values in factor_real, the overall value first;
   # models of the earlier global order have none and read the codes as they are

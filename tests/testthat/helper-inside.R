@@ -27,6 +27,16 @@ inside_regression_data <- function(n, seed = 2) {
 
 # predict() rebuilt from svforest_tree() tables alone (and the values the
 # trees read, svforest_design()): type "prob" (and the class) or "response".
+tree_values <- function(fit, values, t) {
+  m <- svforest_design(fit)
+  for (j in which(m$type == "factor_code")) {
+    cod <- unname(svforest_factor_coding(fit, m$variable[j], tree = t))
+    x <- values[, m$term[j]]
+    values[, m$term[j]] <- ifelse(!is.na(x) & x >= 1 & x <= length(cod), cod[pmax(1, pmin(length(cod), x))], x)
+  }
+  values
+}
+
 walk_tables <- function(fit, newdata) {
   values <- svforest_design(fit, newdata)
   n <- nrow(values)
@@ -36,6 +46,9 @@ walk_tables <- function(fit, newdata) {
   grid <- total
   for (t in seq_along(fit$forest$trees)) {
     tab <- svforest_tree(fit, t)
+    # the design holds a coded factor's level CODE; each tree reads its own
+    # value of the level (svforest_factor_coding(fit, v, tree = t))
+    vt <- tree_values(fit, values, t)
     node <- rep(1L, n)
     repeat {
       inner <- which(tab$kind[node] != "leaf")
@@ -44,7 +57,7 @@ walk_tables <- function(fit, newdata) {
         rows <- inner[node[inner] == i]
         w <- tab$terms[[i]]
         s <- 0
-        for (k in seq_along(w)) s <- s + w[[k]] * values[rows, names(w)[k]]
+        for (k in seq_along(w)) s <- s + w[[k]] * vt[rows, names(w)[k]]
         node[rows] <- ifelse(s <= tab$threshold[i], tab$left[i], tab$right[i])
       }
     }

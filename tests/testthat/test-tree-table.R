@@ -24,11 +24,12 @@ test_that("factor codings and missing values are readable from the fit", {
   expect_identical(map$type[map$name == "f"], "factor_code")
   coding <- svforest_factor_coding(fit, "f", tree = 3)
   expect_setequal(names(coding), c("a", "b", "c", "(missing)"))
-  # a row of level "b" reads the code of "b"; a missing f reads the code of "(missing)"
+  # the design holds the level CODE (position in the coding); tree 3 maps it
+  # to coding[code]: a row of "b" reads code of "b", a missing f "(missing)"
   new <- d[1:2, ]
   new$f <- factor(c("b", NA), levels = levels(d$f))
   vals <- svforest_design(fit, new)
-  expect_equal(unname(vals[, "f"]), unname(coding[c("b", "(missing)")]))
+  expect_equal(unname(vals[, "f"]), match(c("b", "(missing)"), names(coding)))
   expect_identical(map$variable[map$type == "missing_indicator"], c("x1", "x3"))
   expect_error(svforest_factor_coding(fit, "x1"), "coded factor")
 })
