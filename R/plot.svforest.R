@@ -18,15 +18,31 @@
 #'   of the model's `variable_importance` (fit with `importance =`, see
 #'   [svforest_importance()]), largest on top (at most `n_max = 30` bars;
 #'   `n_max` can be given in `...`).
+#' @param tree A tree number: draw that tree instead (see "One tree").
+#' @param max_depth With `tree`: the deepest level drawn (default 4); a
+#'   split node at that depth is drawn as `... (n rows)`.
 #' @param ... Passed to the error-curve [plot()], or to [graphics::barplot()]
-#'   for the importance.
-#' @return `x`, invisibly.
+#'   for the importance; with `tree`, `cex` (the text size).
+#' @return `x`, invisibly; with `tree`, the drawn boxes instead: a data
+#'   frame with `node`, `kind`, `x`, `y` (depth) and `label`, invisibly.
+#' @section One tree:
+#'   `plot(fit, tree = k)` draws tree `k` as [svforest_tree()] gives it: an
+#'   axis cut as `x3 <= 1.2` (a rank-transformed column's cut in the
+#'   column's raw units), a hyperplane as its three largest terms (weight
+#'   times the column's training range)
+#'   (`0.41 x1 - 1.3 x2 + ... <= 0.7`), a leaf with its largest class share
+#'   (or its mean, or `model` for a leaf with a linear or kernel model) and
+#'   its training rows. A row goes to the left child ("yes") when it
+#'   satisfies the split. Drawn with base graphics.
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' plot(fit, newdata = iris, y = iris$Species)
+#' plot(fit, tree = 1, max_depth = 3)
 #' @export
-plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "importance"), ...) {
+plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "importance"), tree = NULL,
+                          max_depth = 4L, ...) {
   check_model(x)
+  if (!is.null(tree)) return(plot_tree(x, tree, max_depth, ...))  # R/tree-plot.R
   what <- check_choice(if (identical(what, c("forest", "importance"))) "forest" else what, "what",
                        c("forest", "importance"))
   if (what == "importance") {

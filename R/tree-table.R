@@ -1,0 +1,490 @@
+# Looking inside a fitted forest: how a raw row becomes the values the trees
+# read (the design map), every tree as a table of nodes, and a forest-level
+# summary of the predictors the splits use. The trees are read through the
+# accessors of R/tree_access.R only.
+
+#' How a raw row reaches the trees
+#'
+#' The trees of a forest do not read the user's columns directly: the
+#' design turns a row into numeric columns (factor codes or indicators,
+#' missing values filled in, indicator columns of missingness, and with
+#' `scale = "rank"` or `"auto"` a rank map of some columns). Splits compare
+#' these values, in their own units (the user's units for a numeric
+#' column; the level's code for a coded factor; the rank for a ranked
+#' column). `svforest_design()` describes that map, or applies it.
+#'
+#' @param object A fitted [svforest()] model.
+#' @param newdata Optional new data (as for [predict.svforest()]); when
+#'   given, the result is the n x p matrix of the values the trees read,
+#'   with columns named like the table's `terms`.
+#' @return Without `newdata`, a data frame with one row per column the trees
+#'   read: `column` (its position, from 1), `term` (the name splits and
+#'   leaves use: the design column's name, `rank(<name>)` when the column is
+#'   rank-transformed), `name` (the design column's name), `variable` (the
+#'   user's column it comes from), `type` (`"numeric"`, `"logical"`,
+#'   `"factor_code"` (one column per factor holding each level's code),
+#'   `"factor_level"` (a 0/1 indicator of `level`), `"missing_indicator"` (1
+#'   when `variable` is missing), or `"input"` for models fitted on a
+#'   matrix), `level`, `fill` (the value a missing value takes when there is
+#'   no joint imputation), `ranked` (logical), `scale_center` and
+#'   `scale_factor` (the engine's min-max scaling used by leaf models:
+#'   `(value - center) * factor`). The list column `coding` holds, for a
+#'   `"factor_code"` column, its level-to-value map (see
+#'   [svforest_factor_coding()]); the list column `rank_map` holds, for a
+#'   ranked column, `knots` (raw values) and `values` (their ranks),
+#'   interpolated linearly between knots and constant outside. Attribute
+#'   `joint` holds the conditional-mean imputation of numeric columns (see
+#'   [svforest_missing_values]) when the model has one.
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' svforest_design(fit)
+#' head(svforest_design(fit, iris))
+#' @export
+svforest_design <- function(object, newdata = NULL) {
+  check_model(object)
+  map <- design_map(object)
+  if (is.null(newdata)) return(map)
+  data <- new_engine_data(object, newdata)
+  if (!identical(data$type, "dense")) {
+    stop("svforest_design() gives the values of dense designs: give `newdata` as a dense matrix (as.matrix()).",
+         call. = FALSE)
+  }
+  x <- as.matrix(data$x)
+  colnames(x) <- map$term
+  x
+}
+
+#' The level-to-value map of a coded factor
+#'
+#' With `factor_coding = "order"` (the default for classes) a factor
+#' predictor reaches the trees as one column holding a code per level.
+#' This gives the code of every level for tree `tree` (today every tree
+#' shares the forest's coding).
+#'
+#' @param object A fitted [svforest()] model.
+#' @param variable The factor's name, as in the data.
+#' @param tree The tree (from 1).
+#' @return A named numeric vector: names are the levels (including
+#'   `"(missing)"` when missing values of the factor got a level of their
+#'   own), values the codes the tree's splits compare.
+#' @export
+svforest_factor_coding <- function(object, variable, tree = 1L) {
+  check_model(object)
+  tree <- check_tree_index(object, tree)
+  coded <- coded_factors(object$design)
+  if (!is.character(variable) || length(variable) != 1 || !variable %in% names(coded)) {
+    stop(sprintf("`variable` must name a coded factor of the model (%s), not %s.",
+                 if (length(coded)) paste0('"', names(coded), '"', collapse = ", ") else "it has none",
+                 describe(variable)), call. = FALSE)
+  }
+  tree_factor_coding(object, tree, variable)
+}
+
+# The one place that says which value tree `tree` reads for each level of
+# coded factor `variable` (per-tree codings change only this function).
+tree_factor_coding <- function(object, tree, variable) {
+  codes <- coded_factors(object$design)[[variable]]
+  # tree NULL: the forest-level design value, the level CODE 1..L
+  if (is.null(tree)) return(codes)
+  # per-tree coding (LevelValues.h): pairs (0-based column, L) in factor_int,
+  # and per factor L + 1 values in factor_real, the overall value first;
+  # models of the earlier global order have none and read the codes as they are
+  fi <- object$forest$trees[[tree]]$factor_int
+  if (!length(fi) || is.null(codes)) return(codes)
+  col <- match(variable, object$design$feature_names) - 1L
+  fr <- object$forest$trees[[tree]]$factor_real
+  offset <- 0L
+  for (f in seq(1L, length(fi) - 1L, by = 2L)) {
+    levels <- fi[f + 1L]
+    if (fi[f] == col) return(stats::setNames(fr[offset + 1L + codes], names(codes)))
+    offset <- offset + levels + 1L
+  }
+  codes
+}
+
+# The coded factors of a frame design: a named list of level-to-code maps.
+coded_factors <- function(spec) {
+  out <- list()
+  for (v in names(spec$contrasts)) {
+    m <- spec$contrasts[[v]]
+    if (ncol(m) == 1L && identical(colnames(m), "")) out[[v]] <- stats::setNames(as.double(m[, 1]), rownames(m))
+  }
+  out
+}
+
+# A valid tree number of `object`.
+check_tree_index <- function(object, tree) {
+  n <- length(object$forest$trees)
+  if (!is.numeric(tree) || length(tree) != 1 || is.na(tree) || tree != round(tree) || tree < 1 || tree > n) {
+    stop(sprintf("`tree` must be a whole number from 1 to %d (the forest's trees), not %s.", n, describe(tree)),
+         call. = FALSE)
+  }
+  as.integer(tree)
+}
+
+# Tree `t` of `object`, checked by the engine: a damaged tree is an R error
+# naming it.
+checked_tree <- function(object, t) {
+  tr <- object$forest$trees[[t]]
+  tryCatch(tree_plain(object$forest, tr, t), error = function(e) {
+    stop(sprintf("Tree %d of the model is damaged (%s).", t, conditionMessage(e)), call. = FALSE)
+  })
+  tr
+}
+
+# The design map (see svforest_design()).
+design_map <- function(object) {
+  spec <- object$design
+  forest <- object$forest
+  p <- forest$num_features
+  names <- if (is.null(spec$feature_names)) paste0("x", seq_len(p)) else spec$feature_names
+  map <- data.frame(column = seq_len(p), term = names, name = names, variable = names, type = "input",
+                    level = NA_character_, fill = NA_real_, ranked = FALSE,
+                    scale_center = forest$scale_center, scale_factor = forest$scale_factor,
+                    stringsAsFactors = FALSE)
+  map$coding <- vector("list", p)
+  map$rank_map <- vector("list", p)
+  if (identical(spec$type, "frame")) map <- frame_design_map(map, spec)
+  else if (imputes(spec)) map <- matrix_design_map(map, spec)
+  if (!is.null(spec$rank)) {
+    for (j in seq_len(p)) {
+      col <- spec$rank$columns[[j]]
+      if (is.null(col)) next
+      map$ranked[j] <- TRUE
+      map$term[j] <- sprintf("rank(%s)", map$name[j])
+      map$rank_map[[j]] <- col
+    }
+  }
+  attr(map, "joint") <- if (imputes(spec)) spec$impute$joint
+  map
+}
+
+# The columns of a frame design, matched by the names model.matrix() gives.
+frame_design_map <- function(map, spec) {
+  classes <- attr(stored_terms(spec$terms), "dataClasses")
+  fills <- if (imputes(spec)) spec$impute$values else list()
+  coded <- coded_factors(spec)
+  for (v in attr(stored_terms(spec$terms), "term.labels")) {
+    cls <- classes[[v]]
+    if (is.null(cls)) next
+    fill <- fills[[v]]
+    if (v %in% names(coded)) {
+      at <- match(v, map$name)
+      if (is.na(at)) next
+      map$type[at] <- "factor_code"
+      map$variable[at] <- v
+      map$coding[[at]] <- coded[[v]]
+      if (!is.null(fill)) map$fill[at] <- coded[[v]][[fill]]
+    } else if (v %in% names(spec$xlevels)) {
+      for (lev in spec$xlevels[[v]]) {
+        at <- match(paste0(v, lev), map$name)
+        if (is.na(at)) next
+        map[at, c("type", "variable", "level")] <- list("factor_level", v, lev)
+        if (!is.null(fill)) map$fill[at] <- as.double(lev == fill | length(spec$xlevels[[v]]) == 1)
+      }
+    } else if (identical(cls, "logical")) {
+      at <- match(paste0(v, "TRUE"), map$name)
+      if (is.na(at)) next
+      map[at, c("type", "variable")] <- list("logical", v)
+      if (!is.null(fill)) map$fill[at] <- as.double(fill)
+    } else if (identical(cls, "numeric")) {
+      at <- match(v, map$name)
+      if (is.na(at)) next
+      map[at, c("type", "variable")] <- list("numeric", v)
+      if (!is.null(fill)) map$fill[at] <- fill
+    }
+  }
+  if (imputes(spec) && length(spec$impute$indicators)) {
+    at <- match(spec$impute$indicator_names, map$name)
+    map$type[at] <- "missing_indicator"
+    map$variable[at] <- spec$impute$indicators
+  }
+  map
+}
+
+# The columns of an imputing matrix design: inputs, then indicators.
+matrix_design_map <- function(map, spec) {
+  k <- spec$input_ncol
+  map$fill[seq_len(k)] <- spec$impute$values
+  ind <- spec$impute$indicators
+  if (length(ind)) {
+    at <- k + seq_along(ind)
+    map$type[at] <- "missing_indicator"
+    map$variable[at] <- map$name[ind]
+  }
+  map
+}
+
+#' One tree of a forest as a table
+#'
+#' Every node of tree `tree`, one row each, in the same form for every
+#' method. A row starts at node 1 and goes to `left` when the split's
+#' weighted sum of its `terms` is at most `threshold`, else to `right`,
+#' until it reaches a leaf. The terms are the columns the trees read, on
+#' the user's scale (see [svforest_design()]): a numeric predictor in its own
+#' units, a coded factor by its levels' codes ([svforest_factor_coding()]),
+#' an indicator column of a factor level or of missingness as 0/1, and a
+#' rank-transformed column (`scale = "rank"` or `"auto"`) as its rank, named
+#' `rank(<name>)`.
+#'
+#' @param object A fitted [svforest()] model.
+#' @param tree The tree (from 1).
+#' @return A data frame with one row per node: `node` (from 1), `parent`
+#'   (`NA` at the root), `left` and `right` (children, `NA` at a leaf),
+#'   `depth` (0 at the root), `kind` (`"leaf"`, `"axis"` (one term with
+#'   weight 1), `"hyperplane"`, or a transformation forest's
+#'   `"transform"`, `"affine_transform"`, `"projected_transform"`,
+#'   `"projected_affine_transform"`, whose rules are not linear: their
+#'   `terms` are `NULL` and `threshold` `NA`), `terms` (list column: the
+#'   split's weights named by term), `threshold`, `label` (the split as
+#'   text: an axis cut on a ranked column in the raw units of the column; a
+#'   hyperplane by its three largest terms, weight times the column's
+#'   training range), `n_inbag` (training rows of the tree's
+#'   sample that reached the node; a bootstrap row counts as often as it was
+#'   drawn), `n_oob` (always `NA`: the engine does not keep the out-of-bag
+#'   rows of each node), `prediction` (list column: the class shares of the
+#'   node's training rows, named by class, or for a numeric outcome the
+#'   mean of a constant leaf, and at a split node the mean of its rows when
+#'   all its leaves are constant, else `NULL`), and for leaves `leaf_model`
+#'   (`"constant"`, `"linear_svm"`, `"logistic"`, `"ridge"`,
+#'   `"linear_svr"`, `"kernel_svm"`, `"kernel_svr"`), `coefficients` (list
+#'   column, linear leaves: a matrix of weights per unit of each term, one
+#'   column per output; attribute `classes` the classes the leaf chooses
+#'   among) and `intercept` (list column, one value per output). A linear
+#'   classification leaf with two classes has one output: a positive score
+#'   `intercept + sum(coefficients * value)` picks the second of `classes`,
+#'   else the first; with more, the output with the largest score wins (one
+#'   column per class). A `"logistic"` leaf turns the scores into
+#'   probabilities. A regression leaf's score is its prediction, in the
+#'   outcome's units. Attribute `levels`: the classes.
+#' @seealso [svforest_tree_summary()], [plot.svforest()] (`tree =`),
+#'   [svforest_sql()].
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' tab <- svforest_tree(fit, 1)
+#' tab[, c("node", "left", "right", "kind", "threshold", "label", "n_inbag")]
+#' @export
+svforest_tree <- function(object, tree = 1L) {
+  check_model(object)
+  tree <- check_tree_index(object, tree)
+  forest <- object$forest
+  tr <- checked_tree(object, tree)
+  nodes <- tree_nodes(tr)
+  n <- tree_n_nodes(tr)
+  leaf <- nodes$leaf_id >= 0
+  left <- ifelse(leaf, NA_integer_, nodes$left_child + 1L)
+  right <- ifelse(leaf, NA_integer_, nodes$right_child + 1L)
+  parent <- rep(NA_integer_, n)
+  parent[left[!leaf]] <- which(!leaf)
+  parent[right[!leaf]] <- which(!leaf)
+  depth <- integer(n)
+  for (i in which(!leaf)) depth[c(left[i], right[i])] <- depth[i] + 1L
+  kind <- tree_split_kinds(tr)
+  kind[leaf] <- "leaf"
+  kind[kind %in% "oblique"] <- "hyperplane"
+  map <- design_map(object)
+  splits <- tree_split_terms(forest, tr, kind, map)
+  out <- data.frame(node = seq_len(n), parent = parent, left = left, right = right, depth = depth, kind = kind,
+                    stringsAsFactors = FALSE)
+  out$terms <- splits$terms
+  out$threshold <- splits$threshold
+  out$label <- splits$label
+  out$n_inbag <- as.integer(tree_node_rows(tr))
+  out$n_oob <- NA_integer_
+  leaves <- tree_leaf_table(object, tr, map)
+  at <- nodes$leaf_id[leaf] + 1L
+  out$prediction <- node_predictions(object, tr, leaves$prediction, left, right, leaf)
+  out$leaf_model <- NA_character_
+  out$leaf_model[leaf] <- leaves$leaf_model[at]
+  out$coefficients <- out$intercept <- vector("list", n)
+  out$coefficients[leaf] <- leaves$coefficients[at]
+  out$intercept[leaf] <- leaves$intercept[at]
+  out$label[leaf] <- vapply(out$prediction[leaf], prediction_label, "", leaves = object$levels)
+  attr(out, "levels") <- object$levels
+  out
+}
+
+# Terms, threshold and label of every node (NULL, NA and "" at leaves).
+tree_split_terms <- function(forest, tr, kind, map) {
+  n <- length(kind)
+  terms <- vector("list", n)
+  threshold <- rep(NA_real_, n)
+  label <- rep("", n)
+  axis <- which(kind == "axis")
+  if (length(axis)) {
+    a <- tree_axis_splits(forest, tr)
+    for (r in seq_along(axis)) {
+      j <- a$var[r] + 1L
+      terms[[axis[r]]] <- stats::setNames(1, map$term[j])
+      threshold[axis[r]] <- a$value[r]
+      label[axis[r]] <- axis_label(map, j, a$value[r])
+    }
+  }
+  obl <- which(kind == "hyperplane")
+  # a term's share of a hyperplane: its weight times the column's training range
+  spread <- ifelse(map$scale_factor > 0, 1 / map$scale_factor, 0)
+  if (length(obl)) {
+    s <- tree_oblique_splits(forest, tr, obl)
+    for (r in seq_along(obl)) {
+      terms[[obl[r]]] <- stats::setNames(s[[r]]$weights, map$term[s[[r]]$vars + 1L])
+      threshold[obl[r]] <- s[[r]]$value
+      label[obl[r]] <- hyperplane_label(terms[[obl[r]]], s[[r]]$value, spread[s[[r]]$vars + 1L])
+    }
+  }
+  other <- which(!kind %in% c("leaf", "axis", "hyperplane"))
+  label[other] <- kind[other]
+  list(terms = terms, threshold = threshold, label = label)
+}
+
+# "x3 <= 1.2"; a ranked column's cut in the column's raw units (the largest
+# raw value whose rank is at most the cut).
+axis_label <- function(map, j, value) {
+  if (!map$ranked[j]) return(sprintf("%s <= %s", map$name[j], format_number(value)))
+  raw <- rank_inverse(map$rank_map[[j]], value)
+  if (is.infinite(raw)) return(sprintf("%s <= %s", map$term[j], format_number(value)))
+  sprintf("%s <= %s", map$name[j], format_number(raw))
+}
+
+# The largest raw value whose rank (rank_apply_column()) is at most `r`:
+# -Inf when no value is, Inf when every value is.
+rank_inverse <- function(col, r) {
+  k <- col$knots
+  f <- col$values
+  if (r < f[1]) return(-Inf)
+  if (r >= f[length(f)]) return(Inf)
+  i <- findInterval(r, f)
+  k[i] + (r - f[i]) / (f[i + 1L] - f[i]) * (k[i + 1L] - k[i])
+}
+
+format_number <- function(x) as.character(signif(x, 3))
+
+# "0.41 x1 - 1.3 x2 + ... <= 0.7": the `max_terms` terms whose weight
+# times the column's range `spread` is largest.
+hyperplane_label <- function(w, value, spread, max_terms = 3L) {
+  top <- order(-abs(w * spread), seq_along(w))[seq_len(min(max_terms, length(w)))]
+  top <- sort(top)
+  parts <- sprintf("%s %s", formatC(abs(w[top]), digits = 2, format = "fg"), names(w)[top])
+  signs <- ifelse(w[top] < 0, "- ", "+ ")
+  text <- paste0(signs, parts, collapse = " ")
+  text <- sub("^- ", "-", sub("^\\+ ", "", text))
+  if (length(w) > length(top)) text <- paste(text, "+ ...")
+  sprintf("%s <= %s", text, format_number(value))
+}
+
+# "setosa 0.95" (the leaf's largest class share) or a regression mean.
+prediction_label <- function(pred, leaves) {
+  if (is.null(pred)) return("model")
+  if (length(pred) == 1L && is.null(names(pred))) return(format_number(pred))
+  k <- which.max(pred)
+  sprintf("%s %s", names(pred)[k], formatC(pred[k], digits = 2, format = "f"))
+}
+
+# Per leaf of `tr`: prediction (class shares or the outcome's mean; NULL
+# for a regression leaf with a model), leaf_model, and the linear leaves'
+# coefficients and intercepts on the user's scale.
+tree_leaf_table <- function(object, tr, map) {
+  forest <- object$forest
+  L <- tree_n_leaves(tr)
+  regression <- identical(object$type, "regression")
+  model <- tree_leaf_kinds(tr)
+  payload <- tree_leaf_payload_kinds(tr)
+  prediction <- vector("list", L)
+  if (regression) {
+    means <- tree_leaf_values(forest, tr, "mean", NA_real_)
+    for (l in which(payload == "mean")) prediction[[l]] <- means[l] * object$outcome_scale + object$outcome_center
+  } else {
+    counts <- tree_leaf_counts(forest, tr)
+    for (l in seq_len(L)) prediction[[l]] <- stats::setNames(counts[, l] / sum(counts[, l]), object$levels)
+  }
+  coefficients <- intercept <- vector("list", L)
+  linear <- tree_linear_leaves(forest, tr)
+  for (l in which(!vapply(linear, is.null, TRUE))) {
+    user <- linear_leaf_user_scale(object, linear[[l]], map)
+    coefficients[[l]] <- user$coefficients
+    intercept[[l]] <- user$intercept
+  }
+  list(prediction = prediction, leaf_model = model, coefficients = coefficients, intercept = intercept)
+}
+
+# A linear leaf's weights on the scaled predictors, (value - center) *
+# factor, turned into weights per unit of each term and an intercept
+# (regression: in the outcome's units).
+linear_leaf_user_scale <- function(object, lin, map) {
+  p <- nrow(map)
+  coef <- matrix(lin$coef, nrow = p + 1L)
+  w <- coef[seq_len(p), , drop = FALSE] * map$scale_factor
+  b <- coef[p + 1L, ] - colSums(w * map$scale_center)
+  if (identical(object$type, "regression")) {
+    w <- w * object$outcome_scale
+    b <- b * object$outcome_scale + object$outcome_center
+    colnames(w) <- ".pred"
+  } else {
+    cls <- object$levels[lin$classes]
+    colnames(w) <- if (length(cls) == 2L) cls[2] else cls
+    attr(w, "classes") <- cls
+  }
+  rownames(w) <- map$term
+  list(coefficients = w, intercept = stats::setNames(b, colnames(w)))
+}
+
+# The prediction of every node: leaves' own; a split node's from the
+# training rows of its leaves (class counts, or regression means weighted
+# by rows when every leaf below is constant).
+node_predictions <- function(object, tr, leaf_prediction, left, right, leaf) {
+  nodes <- tree_nodes(tr)
+  n <- length(leaf)
+  rows <- tree_node_rows(tr)
+  out <- vector("list", n)
+  out[leaf] <- leaf_prediction[nodes$leaf_id[leaf] + 1L]
+  for (i in rev(which(!leaf))) {
+    a <- out[[left[i]]]
+    b <- out[[right[i]]]
+    if (is.null(a) || is.null(b)) next
+    out[[i]] <- (a * rows[left[i]] + b * rows[right[i]]) / rows[i]
+  }
+  out
+}
+
+#' Which predictors the splits of a forest use
+#'
+#' Counts, over every tree, the axis cuts on each term and the hyperplanes
+#' that give it a weight, with the mean depth (0: the root) at which each
+#' term is used.
+#'
+#' @param object A fitted [svforest()] model.
+#' @return A data frame, one row per term (see [svforest_tree()]), sorted by
+#'   total use: `term`, `axis` (axis cuts), `hyperplane` (hyperplanes with a
+#'   non-zero weight on the term), `mean_depth_axis`, `mean_depth_hyperplane`
+#'   (`NA` when unused) and `weight_hyperplane` (mean absolute weight of
+#'   the term in the hyperplanes that use it).
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+#' svforest_tree_summary(fit)
+#' @export
+svforest_tree_summary <- function(object) {
+  check_model(object)
+  map <- design_map(object)
+  p <- nrow(map)
+  count <- list(axis = numeric(p), hyperplane = numeric(p))
+  depth <- count
+  weight <- numeric(p)
+  for (t in seq_along(object$forest$trees)) {
+    tab <- svforest_tree(object, t)
+    for (i in which(tab$kind %in% c("axis", "hyperplane"))) {
+      w <- tab$terms[[i]]
+      j <- match(names(w)[w != 0], map$term)
+      k <- tab$kind[i]
+      count[[k]][j] <- count[[k]][j] + 1
+      depth[[k]][j] <- depth[[k]][j] + tab$depth[i]
+      if (k == "hyperplane") weight[j] <- weight[j] + abs(w[w != 0])
+    }
+  }
+  mean_or_na <- function(s, n) ifelse(n > 0, s / pmax(n, 1), NA_real_)
+  out <- data.frame(term = map$term, axis = as.integer(count$axis), hyperplane = as.integer(count$hyperplane),
+                    mean_depth_axis = mean_or_na(depth$axis, count$axis),
+                    mean_depth_hyperplane = mean_or_na(depth$hyperplane, count$hyperplane),
+                    weight_hyperplane = mean_or_na(weight, count$hyperplane), stringsAsFactors = FALSE)
+  out <- out[order(-(out$axis + out$hyperplane), seq_len(p)), ]
+  rownames(out) <- NULL
+  out
+}
