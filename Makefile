@@ -11,9 +11,9 @@ deps:
 	sh .ci/install-deps
 
 # What the demo and the vignettes use (Debian binaries only: no CRAN
-# packages, whose compilation is most of `make deps`), and svforest from a
-# built tarball (R CMD build), so the vignettes are installed too. Compiles
-# twice. Vignette chunks that need tidymodels or caret run only where those
+# packages, whose compilation is most of `make deps`), and svforest with its
+# vignettes, knitted against the freshly installed package (compiled once,
+# .ci/build-vignettes.R). Vignette chunks that need tidymodels or caret run only where those
 # are installed when the vignettes are built.
 install:
 	SVFOREST_DEPS=demo SVFOREST_VIGNETTES=1 sh .ci/install-deps
