@@ -153,7 +153,7 @@
 #'     out-of-bag default.}
 #'   }
 #'   A calibration belongs to the forest it was computed with: a [combine()]d
-#'   forest (as from [svforest_future()]) refuses its parts' calibrations
+#'   forest (parts fitted with `first_tree`) refuses its parts' calibrations
 #'   when asked for intervals or quantiles. The out-of-bag rows are not
 #'   stored in the model, so it cannot be calibrated out of bag again:
 #'   calibrate it with [svforest_calibrate()] on held-out rows, or remove the

@@ -348,6 +348,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_more_trees_help
+bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::string aggregation, List rule);
+RcppExport SEXP _svforest_svf_more_trees_help(SEXP halfSEXP, SEXP fullSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP aggregationSEXP, SEXP ruleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type half(halfSEXP);
+    Rcpp::traits::input_parameter< List >::type full(fullSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< std::string >::type aggregation(aggregationSEXP);
+    Rcpp::traits::input_parameter< List >::type rule(ruleSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_more_trees_help(half, full, y, num_classes, aggregation, rule));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_tree_nodes
 List svf_tree_nodes(List tree);
 RcppExport SEXP _svforest_svf_tree_nodes(SEXP treeSEXP) {
@@ -399,6 +415,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {"_svforest_svf_transform_rule", (DL_FUNC) &_svforest_svf_transform_rule, 5},
+    {"_svforest_svf_more_trees_help", (DL_FUNC) &_svforest_svf_more_trees_help, 6},
     {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
     {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 5},
     {NULL, NULL, 0}
