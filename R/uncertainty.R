@@ -70,7 +70,9 @@ design_rows <- function(forest, x) {
 
 # The leaf (0-based node index) of each tree reached by engine rows `data`:
 # an n x ntree integer matrix.
-forest_leaves <- function(forest, data, num_threads) .svf_predict(forest, data, num_threads, TRUE, FALSE)$leaves
+forest_leaves <- function(forest, data, num_threads) {
+  .svf_predict(forest, data, num_threads, list(outputs = "leaves"))$leaves
+}
 
 # The quantile forest of a model: the leaves its training rows (design matrix
 # x, outcomes y on the original scale) reach in each tree. Every training row
