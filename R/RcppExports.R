@@ -49,8 +49,8 @@
     .Call(`_svforest_svf_oob_leaf_quantiles`, train_leaves, y, oob_rows, taus, smooth, num_threads)
 }
 
-.svf_predict <- function(forest, data, num_threads, want_leaves, want_tree_class, aggregation = "", want_class_curve = FALSE, want_tree_values = FALSE, want_tree_sd = FALSE) {
-    .Call(`_svforest_svf_predict`, forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve, want_tree_values, want_tree_sd)
+.svf_predict <- function(forest, data, num_threads, request) {
+    .Call(`_svforest_svf_predict`, forest, data, num_threads, request)
 }
 
 .svf_check_forest <- function(forest) {
@@ -91,6 +91,10 @@
 
 .svf_transform_rule <- function(kind, rank, dim, values, p) {
     .Call(`_svforest_svf_transform_rule`, kind, rank, dim, values, p)
+}
+
+.svf_more_trees_help <- function(half, full, y, num_classes, aggregation, rule) {
+    .Call(`_svforest_svf_more_trees_help`, half, full, y, num_classes, aggregation, rule)
 }
 
 .svf_tree_nodes <- function(tree) {

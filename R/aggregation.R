@@ -52,7 +52,10 @@ oob_results <- function(oob, y, outcome, aggregation, scaling) {
     }
     out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation)
   }
-  out$oob_error_curve <- if (outcome == "regression") oob$error_curve * scaling$scale^2 else oob$error_curve
+  # (no curve from a forest grown in parts, svforest_future())
+  if (!is.null(oob$error_curve)) {
+    out$oob_error_curve <- if (outcome == "regression") oob$error_curve * scaling$scale^2 else oob$error_curve
+  }
   out
 }
 
@@ -119,30 +122,48 @@ oob_merge_tallies <- function(parts) {
   if (!all(vapply(tallies, function(t) identical(shape(t), shape(tallies[[1]])), TRUE))) {
     return("the parts' out-of-bag tallies do not match (a damaged model)")
   }
-  out <- tallies[[1]]
-  for (t in tallies[-1]) {
-    if (!is.null(out$oob_confidence)) {
-      take <- t$oob_count > 0 & (out$oob_count == 0 | t$oob_confidence > out$oob_confidence)
-      take[is.na(take)] <- FALSE
-      out$oob_confidence[take] <- t$oob_confidence[take]
-      out$oob_confident_class[take] <- t$oob_confident_class[take]
-    }
-    out$oob_count <- out$oob_count + t$oob_count
-    if (!is.null(out$oob_votes)) {
-      out$oob_votes <- out$oob_votes + t$oob_votes
-      out$oob_prob_sum <- out$oob_prob_sum + t$oob_prob_sum
-    } else {
-      frac <- out$oob_sum_fraction + t$oob_sum_fraction
-      carry <- frac >= oob_fraction_grid
-      out$oob_sum_fraction <- frac - carry * oob_fraction_grid
-      out$oob_sum_whole <- out$oob_sum_whole + t$oob_sum_whole + carry
-    }
-  }
+  out <- Reduce(oob_add_tally, tallies)
   if (!is.null(out$oob_prob_sum) && any(out$oob_count > 2^21)) {
     return("a row has more than 2^21 out-of-bag trees, beyond the exact sums of class shares")
   }
   out
 }
+
+# Tally `t` of the trees after those of tally `out` added to it: counts and
+# sums add up (regression fractions with their carry, exactly), the most
+# confident tree of `out` wins ties.
+oob_add_tally <- function(out, t) {
+  if (!is.null(out$oob_confidence)) {
+    take <- t$oob_count > 0 & (out$oob_count == 0 | t$oob_confidence > out$oob_confidence)
+    take[is.na(take)] <- FALSE
+    out$oob_confidence[take] <- t$oob_confidence[take]
+    out$oob_confident_class[take] <- t$oob_confident_class[take]
+  }
+  out$oob_count <- out$oob_count + t$oob_count
+  if (!is.null(out$oob_votes)) {
+    out$oob_votes <- out$oob_votes + t$oob_votes
+    out$oob_prob_sum <- out$oob_prob_sum + t$oob_prob_sum
+  } else {
+    frac <- out$oob_sum_fraction + t$oob_sum_fraction
+    carry <- frac >= oob_fraction_grid
+    out$oob_sum_fraction <- frac - carry * oob_fraction_grid
+    out$oob_sum_whole <- out$oob_sum_whole + t$oob_sum_whole + carry
+  }
+  out
+}
+
+# The engine's names of a tally's elements (the `oob` of engine_fit(); its
+# confident classes are 0-based, -1 for none, kept as they are here).
+engine_tally_names <- c(oob_votes = "votes", oob_prob_sum = "shares", oob_count = "count",
+                        oob_confidence = "confidence", oob_confident_class = "confident_class",
+                        oob_sum_whole = "sum_whole", oob_sum_fraction = "sum_fraction")
+
+# An engine tally under the model's names, and back.
+model_tally <- function(oob) {
+  present <- engine_tally_names[engine_tally_names %in% names(oob)]
+  stats::setNames(oob[present], names(present))
+}
+engine_tally <- function(tally) stats::setNames(tally, engine_tally_names[names(tally)])
 
 # combine(): the out-of-bag elements of the forest made of `parts` (in tree
 # order) set in `out`. The error curve needs every tree's out-of-bag

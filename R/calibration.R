@@ -251,7 +251,7 @@ calibration_stage <- new_stage(
   args = c("calibrate", "calibration_fraction"),
   setup = function(args, y, outcome, seed) calibration_rows(args$calibrate, args$calibration_fraction, y, outcome, seed),
   run = function(model, settings, data) {
-    prob <- .svf_predict(model$forest, design_rows(model$forest, data$held_x), data$num_threads, FALSE, FALSE)$prob
+    prob <- .svf_predict(model$forest, design_rows(model$forest, data$held_x), data$num_threads, list())$prob
     fit_calibration(prob, as.integer(data$held_y), settings$method)
   },
   check = function(value, model) calibration_ok(value, length(model$levels)),

@@ -148,7 +148,7 @@ caret_grid <- function(tune) {
 # coefficient importance where the model has linear parts.
 caret_importance <- function(object, ...) {
   imp <- object$variable_importance
-  if (is.null(imp) && has_coefficient_parts(object$params)) imp <- coefficient_importance(object)
+  if (is.null(imp) && has_coefficient_parts(object)) imp <- coefficient_importance(object)
   if (is.null(imp)) {
     stop("This model holds no variable importance: train with `importance = \"permutation\"` (passed on to svforest()).",
          call. = FALSE)

@@ -1,17 +1,22 @@
 #' Grow one forest across the workers of a future plan
 #'
-#' Splits the trees of one forest into contiguous chunks, grows each chunk as
-#' a future (on the workers of the current [future::plan()]: local R
-#' sessions, a cluster of machines, or a batchtools scheduler), and
-#' [combine()]s the parts. Tree `t` is always grown from the random stream
-#' `(seed, t)`, whatever machine grows it, so the result equals
-#' `svforest(..., seed = seed)` grown on one machine: same trees, same
-#' predictions, same out-of-bag error (only the out-of-bag error curve is
-#' dropped, see [combine()]).
+#' Runs [svforest()] with its trees grown by the workers of the current
+#' [future::plan()] (local R sessions, a cluster of machines, or a
+#' batchtools scheduler): the trees are split into contiguous chunks, each
+#' grown as a future, and their out-of-bag tallies merged. Everything else
+#' (the design matrix, held-out rows, calibration, importance and the other
+#' post-fit stages) runs once, on the calling process, on the assembled
+#' forest, exactly as in [svforest()]. Tree `t` is always grown from the
+#' random stream `(seed, t)`, whatever machine grows it, and a forest that
+#' grows by its out-of-bag error (`ntree_max`, see [svforest_parameters])
+#' asks the engine's rule at the same counts of trees, so the result equals
+#' `svforest(..., seed = seed)`: same trees, same predictions, same
+#' out-of-bag error and calibration (only the out-of-bag error curve, which
+#' needs every tree's out-of-bag predictions in order, is left out).
 #'
-#' The workers need svforest installed (the same version). The training data
-#' is sent to every worker that grows a chunk. The seed is drawn here, on the
-#' calling process, when `seed` is `NULL`.
+#' The workers need svforest installed (the same version). The training
+#' design matrix is sent to every worker that grows a chunk. The seed is
+#' drawn here, on the calling process, when `seed` is `NULL`.
 #'
 #' @param ... Arguments of [svforest()]: `x, y` or `formula, data`, `method`
 #'   and method parameters.
@@ -45,66 +50,79 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   if ("first_tree" %in% names(args)) {
     stop("`first_tree` is chosen by svforest_future(); give only `ntree`.", call. = FALSE)
   }
-  # a formula would carry its whole environment (the caller's local variables)
-  # to every worker; models keep only the global or package environment anyway
-  args <- lapply(args, function(a) if (inherits(a, "formula")) light_terms(a) else a)
-  outcome <- outcome_type(future_outcome(args))
-  # a classification-only method with a numeric outcome stops here, before any worker starts
-  preset <- outcome_preset(svf_method(if (is.null(args$method)) default_method(outcome) else args$method), outcome)
-  trees <- tree_count(preset, ntree, args[["ntree_max"]])
-  args[["ntree_max"]] <- NULL
-  ntree <- trees$ntree
-  seed <- resolve_seed(seed)
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
   if (is.null(chunks)) chunks <- future::nbrOfWorkers()
   chunks <- check_count(chunks, "chunks", 1)
-
-  # trees first + 1 ... first + count, in contiguous chunks: chunk j grows
-  # trees starts[j] + 1 ... starts[j] + sizes[j]
-  grow_range <- function(first, count) {
-    k <- min(chunks, count)
-    sizes <- rep(count %/% k, k) + (seq_len(k) <= count %% k)
-    starts <- first + cumsum(c(0L, sizes))[seq_len(k)]
-    future.apply::future_lapply(seq_len(k), grow_part, args = args, seed = seed,
-                                sizes = sizes, starts = starts, num_threads = num_threads,
-                                future.packages = "svforest",
-                                # svforest uses no R random numbers here (the seed is given);
-                                # NULL also skips future's check, which packages loaded on
-                                # a worker may trip
-                                future.seed = NULL)
+  grow <- function(data, y, weights, num_classes, params, validation, threads, verbose) {
+    grow_in_chunks(list(data = data, y = y, weights = weights, num_classes = num_classes, params = params,
+                        validation = validation), chunks, num_threads)
   }
-  grow_part <- function(j, args, seed, sizes, starts, num_threads) {
-    part <- do.call(svforest::svforest, c(args, list(ntree = sizes[j], seed = seed, first_tree = starts[j],
-                                                      num_threads = num_threads, verbose = FALSE)))
-    part$call <- NULL  # do.call() put the data itself in the call: don't send it back
-    part
-  }
-  # svforest()'s growth rule (tree_count()), read at the same numbers of
-  # trees: the forest is grown in rounds that end at every count T the rule
-  # reads and at T / 2, and combined after each round for its out-of-bag error
-  checks <- unique(c(seq(ntree, trees$ntree_max, by = ntree), trees$ntree_max))
-  ends <- if (length(checks) > 1) sort(unique(c(checks, checks[-length(checks)] %/% 2)))
-          else trees$ntree_max
-  ends <- ends[ends >= 1]
-  parts <- list()
-  error <- c()
-  losses <- list()
-  grown <- 0L
-  for (end in ends) {
-    parts <- c(parts, grow_range(grown, end - grown))
-    grown <- end
-    out <- combine(parts)
-    error[as.character(end)] <- out$oob_error
-    losses[[as.character(end)]] <- oob_row_losses(out)
-    half <- as.character(end %/% 2)
-    if (end %in% checks && end < trees$ntree_max &&
-        !(half %in% names(error) && trees_help(error[[half]], error[[as.character(end)]], sum(out$oob_count > 0),
-                                               losses[[half]], losses[[as.character(end)]]))) break
-  }
+  out <- do.call(svforest, c(args, list(ntree = ntree, seed = seed, num_threads = num_threads,
+                                        .grow_forest = grow)))
   out$call <- match.call()
   out
 }
 
+# svforest()'s engine fit (engine_fit()) with the trees grown in `chunks`
+# futures: the engine's growth loop (Forest.cpp, train_forest()) in rounds.
+# A round ends at every count of trees T the growth rule reads and at T / 2;
+# the rule (.svf_more_trees_help, TreeGrowth.h) reads the merged tallies
+# there. `fit`: the arguments of engine_fit() but the threads.
+grow_in_chunks <- function(fit, chunks, num_threads) {
+  params <- fit$params
+  ntree <- params$ntree
+  ntree_max <- max(ntree, params$ntree_max)
+  rule <- list(gain = params$ntree_gain, gain_rows = params$ntree_gain_rows, z = params$ntree_gain_z)
+  aggregation <- if (is.null(params$aggregation)) "vote" else params$aggregation
+  # the counts whose tallies the rule compares with (GrowthSnapshots)
+  halves <- if (ntree < ntree_max) seq(ntree, ntree_max - 1, by = ntree) %/% 2
+  res <- NULL
+  tallies <- list()
+  target <- ntree
+  repeat {
+    grown <- grown_trees(res)
+    for (end in sort(unique(c(halves[halves > grown & halves < target], target)))) {
+      res <- merge_engine_fits(res, grow_trees(fit, grown_trees(res), end - grown_trees(res), chunks, num_threads))
+      if (end %in% halves) tallies[[as.character(end)]] <- res$oob
+    }
+    half <- target %/% 2
+    if (target >= ntree_max || is.null(res$oob) || !(half %in% halves) ||
+        !.svf_more_trees_help(tallies[[as.character(half)]], res$oob, fit$y, fit$num_classes, aggregation, rule)) break
+    target <- min(target + ntree, ntree_max)
+  }
+  if (!is.null(res$oob)) res$oob$error_curve <- NULL  # needs every tree's out-of-bag predictions in order
+  res
+}
+
+grown_trees <- function(res) if (is.null(res)) 0L else length(res$forest$trees)
+
+# Trees first + 1 ... first + count of the forest of `fit`, in contiguous
+# chunks, one future each: the engine fits in tree order.
+grow_trees <- function(fit, first, count, chunks, num_threads) {
+  k <- min(chunks, count)
+  sizes <- rep(count %/% k, k) + (seq_len(k) <= count %% k)
+  starts <- first + cumsum(c(0L, sizes))[seq_len(k)]
+  parts <- future.apply::future_lapply(seq_len(k), function(j, fit, sizes, starts, num_threads) {
+    fit$params[c("ntree", "first_tree", "ntree_max")] <- list(sizes[j], starts[j], sizes[j])
+    engine_fit(fit$data, fit$y, fit$weights, fit$num_classes, fit$params, fit$validation, num_threads,
+                          FALSE)
+  }, fit = fit, sizes = sizes, starts = starts, num_threads = num_threads, future.packages = "svforest",
+  # svforest uses no R random numbers here (the seed is given); NULL also
+  # skips future's check, which packages loaded on a worker may trip
+  future.seed = NULL)
+  Reduce(merge_engine_fits, parts)
+}
+
+# Two engine fits of consecutive trees of one forest as one: the trees in
+# order, each tree's out-of-bag rows, and the tallies merged exactly
+# (oob_add_tally()); the rest is the same in both.
+merge_engine_fits <- function(a, b) {
+  if (is.null(a)) return(b)
+  a$forest$trees <- c(a$forest$trees, b$forest$trees)
+  a$oob_rows <- c(a$oob_rows, b$oob_rows)
+  if (!is.null(a$oob)) a$oob <- engine_tally(oob_add_tally(model_tally(a$oob), model_tally(b$oob)))
+  a
+}
 # The outcome among svforest()'s arguments (x/y or formula/data), for the
 # default method.
 future_outcome <- function(args) {

@@ -36,9 +36,11 @@ NULL
 #' class).
 #'
 #' @section Coefficient importance:
-#' For models with linear leaves (`leaf = "linear_svm"`, `"logistic"`, and
-#' for regression `"ridge"` or `"linear_svr"`)
-#' and oblique splits (`"psvm"`, `"oob_svm"` splitters): the mean absolute
+#' For forests whose trees hold linear leaves (`leaf = "linear_svm"`,
+#' `"logistic"`, and for regression `"ridge"` or `"linear_svr"`) or
+#' hyperplane splits (written by the `"psvm"` and `"oob_svm"` splitters, and
+#' by the default `"hybrid"` splitter where a hyperplane beats an axis cut;
+#' whether a forest has any is read from its trees): the mean absolute
 #' coefficient of each predictor, weighted by the training rows the leaf or
 #' node holds. Leaves are fitted on scaled predictors (min-max to \[0, 1\]
 #' for dense data, by the largest absolute value for sparse data), so their
@@ -54,7 +56,8 @@ NULL
 #' of the two parts, each first divided by its total. A factor's importance
 #' is the sum over its indicator columns. Axis splits (`"random_axis"`,
 #' `"cart"`), transformation splits and kernel or constant leaves have no
-#' coefficients: a model with none of the parts above is an error.
+#' coefficients: a forest with no linear leaf and no hyperplane split is an
+#' error.
 #'
 #' @param object A fitted [svforest()] model.
 #' @param x,y Labelled data for permutation importance: predictors as for
@@ -227,7 +230,10 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
 # matrix (dense or dgCMatrix), `y` the factor outcome.
 fit_importance <- function(object, x, y, importance, num_threads) {
   if (importance == "none") return(NULL)
-  if (importance == "coefficients") return(coefficient_importance(object))
+  if (importance == "coefficients") {
+    if (!has_coefficient_parts(object)) no_coefficients_error(object)
+    return(coefficient_importance(object))
+  }
   data <- if (methods::is(x, "dgCMatrix")) {
     tx <- Matrix::t(x)
     list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(x), ncol = ncol(x))
@@ -241,28 +247,39 @@ fit_importance <- function(object, x, y, importance, num_threads) {
 }
 
 # Checks `importance` of svforest() before the fit: the kind it asks for
-# and, for coefficients, that the fit has parts with coefficients.
-check_importance_arg <- function(importance, params, outcome = "classification") {
+# (whether the forest holds coefficients is known only after it grew:
+# fit_importance()).
+check_importance_arg <- function(importance) {
   if (is.null(importance)) return("none")
   # ranger's and randomForest's values
   if (isTRUE(importance) || identical(importance, "impurity_corrected") || identical(importance, "impurity")) {
-    also <- if (has_coefficient_parts(params)) " or \"coefficients\" (from this fit's linear leaves or hyperplanes)" else ""
-    stop(sprintf("`importance = %s` has no equivalent here: svforest does not record impurity decreases per predictor (hyperplane splits and SVM leaves have none). Use `importance = \"permutation\"` (ranger's and randomForest's permutation importance)%s.",
-                 describe(importance), also), call. = FALSE)
+    stop(sprintf("`importance = %s` has no equivalent here: svforest does not record impurity decreases per predictor (hyperplane splits and SVM leaves have none). Use `importance = \"permutation\"` (ranger's and randomForest's permutation importance), or \"coefficients\" where the forest holds hyperplane splits or linear leaves.",
+                 describe(importance)), call. = FALSE)
   }
   if (isFALSE(importance)) return("none")
-  importance <- check_choice(importance, "importance", c("none", "permutation", "coefficients"))
-  if (importance == "coefficients" && !has_coefficient_parts(params)) {
-    stop(sprintf("`importance = \"coefficients\"` needs linear leaves (%s) or oblique splits (\"psvm\", \"oob_svm\"); this fit has leaf \"%s\" and splitter \"%s\". Use importance = \"permutation\".",
-                 paste0("\"", linear_leaf_parts(), "\"", collapse = ", "), params$leaf, params$splitter),
-         call. = FALSE)
-  }
-  importance
+  check_choice(importance, "importance", c("none", "permutation", "coefficients"))
 }
 
-has_coefficient_parts <- function(params) {
-  isTRUE(params$leaf %in% linear_leaf_parts()) ||
-    isTRUE(params$splitter %in% c("psvm", "oob_svm"))
+# Whether the fitted forest holds coefficients: a hyperplane split or a
+# linear leaf in any tree (read from the trees' arrays, whatever parts
+# grew them: the default's splitter writes hyperplanes where they beat an
+# axis cut, and may write none).
+has_coefficient_parts <- function(object) {
+  codes <- .svf_split_kinds()
+  oblique <- codes[names(codes) == "oblique"]
+  kinds <- .svf_leaf_kinds()
+  linear <- kinds$code[kinds$linear]
+  for (tree in object$forest$trees) {
+    nodes <- tree_nodes(tree)
+    if (any(nodes$split_kind[nodes$leaf_id < 0] %in% oblique) || any(nodes$leaf_kind %in% linear)) return(TRUE)
+  }
+  FALSE
+}
+
+# The error for coefficient importance of a forest without coefficients.
+no_coefficients_error <- function(object) {
+  stop(sprintf("This model has no coefficients (no linear leaves and no hyperplane splits in its trees; leaf \"%s\", splitter \"%s\"): use permutation importance.",
+               object$params$leaf, object$params$splitter), call. = FALSE)
 }
 
 # Model-based importance from linear leaves and oblique splits (see
@@ -300,10 +317,7 @@ coefficient_importance <- function(object) {
       }
     }
   }
-  if (leaf_weight == 0 && split_weight == 0) {
-    stop("This model has no coefficients (no linear leaves and no oblique splits): use permutation importance.",
-         call. = FALSE)
-  }
+  if (leaf_weight == 0 && split_weight == 0) no_coefficients_error(object)
   imp <- numeric(p)
   if (leaf_weight > 0 && split_weight > 0) {
     imp <- leaf_sum / sum(leaf_sum) + split_sum / sum(split_sum)
@@ -411,7 +425,7 @@ vi_model_svforest <- function(object, type = NULL, ...) {
       stop(sprintf("The model holds no %s importance: fit with `importance = \"%s\"`, or use svforest_importance().",
                    type, type), call. = FALSE)
     }
-    if (!has_coefficient_parts(object$params)) {
+    if (!has_coefficient_parts(object)) {
       stop("The model holds no variable importance: fit with `importance = \"permutation\"` (or use vip's permutation method).",
            call. = FALSE)
     }
@@ -444,7 +458,7 @@ importance_stage <- new_stage(
     list(kind = args$importance)
   },
   prepare = function(settings, params, outcome) {
-    kind <- check_importance_arg(settings$kind, params, outcome)
+    kind <- check_importance_arg(settings$kind)
     if (kind == "none") NULL else list(kind = kind)
   },
   run = function(model, settings, data) fit_importance(model, data$x, data$y, settings$kind, data$num_threads)

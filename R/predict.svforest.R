@@ -153,7 +153,7 @@
 #'     out-of-bag default.}
 #'   }
 #'   A calibration belongs to the forest it was computed with: a [combine()]d
-#'   forest (as from [svforest_future()]) refuses its parts' calibrations
+#'   forest (parts fitted with `first_tree`) refuses its parts' calibrations
 #'   when asked for intervals or quantiles. The out-of-bag rows are not
 #'   stored in the model, so it cannot be calibrated out of bag again:
 #'   calibrate it with [svforest_calibrate()] on held-out rows, or remove the
@@ -274,9 +274,9 @@ predict_rows <- function(object, newdata, type, num_threads) {
   data <- new_engine_data(object, newdata)
   regression <- identical(object$type, "regression")
   # the class by the model's aggregation, decided in the engine (R/aggregation.R)
-  res <- .svf_predict(object$forest, data, num_threads, type %in% c("leaf", "leaf0"), type == "trees" && !regression,
-                      if (type == "class") object$params$aggregation else "", FALSE,
-                      type == "trees" && regression, FALSE)
+  outputs <- switch(type, leaf = , leaf0 = "leaves", trees = if (regression) "tree_values" else "tree_class",
+                    class = "class", character())
+  res <- .svf_predict(object$forest, data, num_threads, list(outputs = outputs, aggregation = object$params$aggregation))
   lev <- object$levels
   switch(type,
     trees = if (regression) res$tree_values * object$outcome_scale + object$outcome_center
@@ -353,7 +353,8 @@ error_curve <- function(object, newdata, y) {
   }
   data <- new_engine_data(object, newdata)
   # the forest's class after each tree, by the model's aggregation (R/aggregation.R)
-  res <- .svf_predict(object$forest, data, 1L, FALSE, FALSE, object$params$aggregation, TRUE)
+  res <- .svf_predict(object$forest, data, 1L, list(outputs = c("class", "class_curve"),
+                                                    aggregation = object$params$aggregation))
   yi <- as.integer(factor(y, levels = object$levels)) - 1L
   colMeans(res$class_curve != yi)
 }

@@ -154,6 +154,9 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   user[["case_weights"]] <- NULL
   user[["class_weights"]] <- NULL
   user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
+  # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
+  grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
+  user[[".grow_forest"]] <- NULL
   weights <- weighting(case_weights, class_weights, y)
   if (!is.null(weights$rows_used)) {
     # rows of weight 0 are left out: the fit is the one without them
@@ -218,7 +221,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   stages <- stage_prepare(stages, params, outcome)
 
   engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
-  res <- engine_fit(engine_data(x, factors), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
+  res <- grow_forest(engine_data(x, factors), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
                     engine_parameters(params, y, ntree, seed, first_tree, progress_delay, trees$ntree_max),
                     valid, num_threads, verbose)
   forest <- res$forest
@@ -279,8 +282,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 # 2 ntree, ...), ntree more while the forest's out-of-bag error after T trees
 # is below its error after T / 2 by `tree_growth_gain` and by
 # `tree_growth_rows` rows, and its rows' losses fell beyond chance
-# (`tree_growth_z`; more_trees_help() in Forest.cpp; trees_help() here, for
-# svforest_future()).
+# (`tree_growth_z`; more_trees_help() in TreeGrowth.cpp, which
+# svforest_future() asks through .svf_more_trees_help).
 tree_count <- function(preset, ntree, ntree_max) {
   given <- !is.null(ntree)
   ntree <- check_count(if (given) ntree else preset$ntree, "ntree", 1, 1e6)
@@ -301,27 +304,6 @@ tree_growth_rows <- 10
 # the paired drops of each row's squared error): a few out-of-bag trees per
 # row make the error curve noisy, and noise alone must not grow a forest
 tree_growth_z <- 2
-
-# The rule of tree_count() on two out-of-bag errors, `rows` rows with
-# out-of-bag votes, and each row's out-of-bag loss at both counts
-# (oob_row_losses(); the engine's operations, losses_fell() in
-# TreeGrowth.cpp).
-trees_help <- function(error_half, error_full, rows, loss_half, loss_full) {
-  both <- !is.na(loss_half) & !is.na(loss_full)
-  drop <- loss_half[both] - loss_full[both]
-  rows > 0 && is.finite(error_half) && is.finite(error_full) &&
-    error_half - error_full >= max(tree_growth_gain, tree_growth_rows / rows) &&
-    sum(drop) > 0 && sum(drop) >= tree_growth_z * sqrt(sum(drop^2))
-}
-
-# Each row's out-of-bag loss in a fitted model: 1 for a wrong out-of-bag
-# class, 0 for a right one; the squared error of its out-of-bag prediction
-# for a numeric outcome; NA without out-of-bag votes.
-oob_row_losses <- function(model) {
-  pred <- model$oob_predictions
-  if (is.factor(pred)) as.numeric(as.integer(pred) != as.integer(model$oob_y))
-  else (pred - model$oob_y)^2
-}
 
 # "regression" for a numeric outcome, else "classification" (factors,
 # characters, logicals).

@@ -70,7 +70,9 @@ design_rows <- function(forest, x) {
 
 # The leaf (0-based node index) of each tree reached by engine rows `data`:
 # an n x ntree integer matrix.
-forest_leaves <- function(forest, data, num_threads) .svf_predict(forest, data, num_threads, TRUE, FALSE)$leaves
+forest_leaves <- function(forest, data, num_threads) {
+  .svf_predict(forest, data, num_threads, list(outputs = "leaves"))$leaves
+}
 
 # The quantile forest of a model: the leaves its training rows (design matrix
 # x, outcomes y on the original scale) reach in each tree. Every training row
@@ -292,7 +294,15 @@ quantile_forest_ok <- function(qf, model) {
   if (!is.null(qf$leaves16)) return(is.raw(qf$leaves16) && length(qf$leaves16) == 2 * length(qf$y) * qf$ntree)
   leaves <- qf[["leaves"]]
   is.integer(leaves) && is.matrix(leaves) && identical(dim(leaves), c(length(qf$y), as.integer(qf$ntree))) &&
-    !anyNA(leaves) && all(leaves >= 0L)
+    !anyNA(leaves) && all(leaves >= 0L) && leaves_in_trees(leaves, model$forest$trees)
+}
+
+# Whether each column of `leaves` (0-based leaf numbers) names leaves of the
+# matching tree (a model whose trees were subset is checked by the engine's
+# bound alone: QuantileForest.h).
+leaves_in_trees <- function(leaves, trees) {
+  if (ncol(leaves) != length(trees)) return(TRUE)
+  all(apply(leaves, 2, max) < vapply(trees, tree_n_leaves, 0L))
 }
 
 # The post-fit stage (R/stages.R) of every regression fit: `conformal` holds

@@ -183,21 +183,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_predict
-List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class, std::string aggregation, bool want_class_curve, bool want_tree_values, bool want_tree_sd);
-RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP want_leavesSEXP, SEXP want_tree_classSEXP, SEXP aggregationSEXP, SEXP want_class_curveSEXP, SEXP want_tree_valuesSEXP, SEXP want_tree_sdSEXP) {
+List svf_predict(List forest, List data, int num_threads, List request);
+RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP requestSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
     Rcpp::traits::input_parameter< List >::type data(dataSEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
-    Rcpp::traits::input_parameter< bool >::type want_leaves(want_leavesSEXP);
-    Rcpp::traits::input_parameter< bool >::type want_tree_class(want_tree_classSEXP);
-    Rcpp::traits::input_parameter< std::string >::type aggregation(aggregationSEXP);
-    Rcpp::traits::input_parameter< bool >::type want_class_curve(want_class_curveSEXP);
-    Rcpp::traits::input_parameter< bool >::type want_tree_values(want_tree_valuesSEXP);
-    Rcpp::traits::input_parameter< bool >::type want_tree_sd(want_tree_sdSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, want_leaves, want_tree_class, aggregation, want_class_curve, want_tree_values, want_tree_sd));
+    Rcpp::traits::input_parameter< List >::type request(requestSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_predict(forest, data, num_threads, request));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -348,6 +343,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_more_trees_help
+bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::string aggregation, List rule);
+RcppExport SEXP _svforest_svf_more_trees_help(SEXP halfSEXP, SEXP fullSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP aggregationSEXP, SEXP ruleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< List >::type half(halfSEXP);
+    Rcpp::traits::input_parameter< List >::type full(fullSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type num_classes(num_classesSEXP);
+    Rcpp::traits::input_parameter< std::string >::type aggregation(aggregationSEXP);
+    Rcpp::traits::input_parameter< List >::type rule(ruleSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_more_trees_help(half, full, y, num_classes, aggregation, rule));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_tree_nodes
 List svf_tree_nodes(List tree);
 RcppExport SEXP _svforest_svf_tree_nodes(SEXP treeSEXP) {
@@ -388,7 +399,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_leaf_quantiles", (DL_FUNC) &_svforest_svf_leaf_quantiles, 7},
     {"_svforest_svf_oob_leaf_quantiles", (DL_FUNC) &_svforest_svf_oob_leaf_quantiles, 6},
-    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 9},
+    {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 4},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
@@ -399,6 +410,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {"_svforest_svf_transform_rule", (DL_FUNC) &_svforest_svf_transform_rule, 5},
+    {"_svforest_svf_more_trees_help", (DL_FUNC) &_svforest_svf_more_trees_help, 6},
     {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
     {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 5},
     {NULL, NULL, 0}

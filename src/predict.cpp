@@ -11,13 +11,61 @@
 using Rcpp::List;
 using Rcpp::Named;
 
-// aggregation: "" (no class), "vote", "prob" or "max_confidence": the class
-// of each row by that rule (Aggregation.h), 0-based; with want_class_curve
-// also the class after the first 1, 2, ... trees (n x ntree).
+namespace {
+
+// What one call to .svf_predict asks for besides the forest's probabilities
+// and votes (always returned): the `outputs` of its request list.
+struct PredictRequest {
+  bool leaves = false, tree_class = false, tree_values = false, tree_sd = false, cls = false, class_curve = false;
+  svf::Aggregation aggregation = svf::Aggregation::Vote;
+};
+
+// request: list(outputs = character vector of "leaves" (n x ntree leaf
+// numbers, 0-based), "tree_class" (n x ntree, classification),
+// "tree_values" and "tree_sd" (regression: per-tree values, n x ntree, and
+// their spread, n; on the engine's standardised scale), "class" (each row's
+// class by `aggregation`, 0-based) and "class_curve" (the class after the
+// first 1, 2, ... trees, n x ntree; needs "class"), aggregation = "vote",
+// "prob" or "max_confidence" (needed by "class")).
+PredictRequest read_request(const List& request) {
+  PredictRequest r;
+  const Rcpp::CharacterVector outputs =
+      request.containsElementNamed("outputs") ? Rcpp::as<Rcpp::CharacterVector>(request["outputs"]) : Rcpp::CharacterVector();
+  for (R_xlen_t i = 0; i < outputs.size(); ++i) {
+    const std::string o = Rcpp::as<std::string>(outputs[i]);
+    if (o == "leaves") r.leaves = true;
+    else if (o == "tree_class") r.tree_class = true;
+    else if (o == "tree_values") r.tree_values = true;
+    else if (o == "tree_sd") r.tree_sd = true;
+    else if (o == "class") r.cls = true;
+    else if (o == "class_curve") r.class_curve = true;
+    else Rcpp::stop("internal: unknown prediction output \"%s\"", o);
+  }
+  if (r.class_curve && !r.cls) Rcpp::stop("internal: \"class_curve\" needs \"class\"");
+  if (r.cls) {
+    if (!request.containsElementNamed("aggregation")) Rcpp::stop("internal: \"class\" needs an aggregation");
+    try {
+      r.aggregation = svf::aggregation_named(Rcpp::as<std::string>(request["aggregation"]));
+    } catch (std::invalid_argument& e) {
+      Rcpp::stop(e.what());
+    }
+  }
+  return r;
+}
+
+// An n x cols matrix when asked for, else 0 x 0.
+template <typename M>
+M output_matrix(bool wanted, int n, int cols) {
+  return wanted ? M(n, cols) : M(0, 0);
+}
+
+}  // namespace
+
+// The forest's predictions for the rows of `data`: list(prob, votes) and the
+// outputs the named `request` asks for (read_request()).
 // [[Rcpp::export(.svf_predict)]]
-List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool want_tree_class,
-                 std::string aggregation = "", bool want_class_curve = false, bool want_tree_values = false,
-                 bool want_tree_sd = false) {
+List svf_predict(List forest, List data, int num_threads, List request) {
+  const PredictRequest want = read_request(request);
   ForestHandle handle;
   forest_from_r(forest, handle);
   size_t p = 0;
@@ -26,41 +74,38 @@ List svf_predict(List forest, List data, int num_threads, bool want_leaves, bool
     Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
   const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
   const int ntree = static_cast<int>(handle.view.trees.size());
+  const bool regression = K == 0;
   Rcpp::NumericMatrix prob(n, handle.view.shape.outputs());
   Rcpp::IntegerMatrix votes(n, K);
-  Rcpp::IntegerMatrix leaves(want_leaves ? n : 0, want_leaves ? ntree : 0);
   // per-tree outputs are n x ntree: allocated only when asked for
-  Rcpp::IntegerMatrix tree_class(want_tree_class ? n : 0, want_tree_class ? ntree : 0);
+  auto leaves = output_matrix<Rcpp::IntegerMatrix>(want.leaves, n, ntree);
+  auto tree_class = output_matrix<Rcpp::IntegerMatrix>(want.tree_class && !regression, n, ntree);
+  auto class_curve = output_matrix<Rcpp::IntegerMatrix>(want.class_curve && !regression, n, ntree);
+  auto tree_values = output_matrix<Rcpp::NumericMatrix>(want.tree_values && regression, n, ntree);
+  Rcpp::NumericVector tree_sd(want.tree_sd && regression ? n : 0);
+  Rcpp::IntegerVector cls(want.cls && !regression ? n : 0);
   svf::PredictOutput out;
   out.prob = prob.begin();
   out.votes = votes.begin();
-  out.leaves = want_leaves ? leaves.begin() : nullptr;
-  out.tree_class = want_tree_class ? tree_class.begin() : nullptr;
-  const bool want_class = !aggregation.empty() && K > 0;
-  Rcpp::IntegerVector cls(want_class ? n : 0);
-  if (want_class) {
-    try {
-      out.aggregation = svf::aggregation_named(aggregation);
-    } catch (std::invalid_argument& e) {
-      Rcpp::stop(e.what());
-    }
+  if (want.leaves) out.leaves = leaves.begin();
+  if (want.tree_class && !regression) out.tree_class = tree_class.begin();
+  if (want.cls && !regression) {
+    out.aggregation = want.aggregation;
     out.cls = cls.begin();
+    if (want.class_curve) out.class_curve = class_curve.begin();
   }
-  Rcpp::IntegerMatrix class_curve(want_class && want_class_curve ? n : 0, want_class && want_class_curve ? ntree : 0);
-  if (want_class && want_class_curve) out.class_curve = class_curve.begin();
-  // regression: per-tree values (n x ntree) and their spread (n), on the
-  // engine's standardised outcome scale
-  const bool regression = K == 0;
-  Rcpp::NumericMatrix tree_values(want_tree_values && regression ? n : 0, want_tree_values && regression ? ntree : 0);
-  Rcpp::NumericVector tree_sd(want_tree_sd && regression ? n : 0);
-  out.tree_value = want_tree_values && regression ? tree_values.begin() : nullptr;
-  out.tree_sd = want_tree_sd && regression ? tree_sd.begin() : nullptr;
+  if (want.tree_values && regression) out.tree_value = tree_values.begin();
+  if (want.tree_sd && regression) out.tree_sd = tree_sd.begin();
   RcppRunner runner(num_threads, false);
   svf::predict_forest(handle.view, *rows, out, runner);
-  return List::create(Named("prob") = prob, Named("votes") = votes, Named("leaves") = leaves,
-                      Named("tree_class") = tree_class, Named("class") = cls,
-                      Named("class_curve") = class_curve, Named("tree_values") = tree_values,
-                      Named("tree_sd") = tree_sd);
+  List res = List::create(Named("prob") = prob, Named("votes") = votes);
+  if (want.leaves) res["leaves"] = leaves;
+  if (want.tree_class) res["tree_class"] = tree_class;
+  if (want.cls) res["class"] = cls;
+  if (want.class_curve) res["class_curve"] = class_curve;
+  if (want.tree_values) res["tree_values"] = tree_values;
+  if (want.tree_sd) res["tree_sd"] = tree_sd;
+  return res;
 }
 
 // Checks a forest list without predicting; returns TRUE or raises an R error.

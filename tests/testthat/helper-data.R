@@ -59,3 +59,13 @@ accuracy <- function(pred, truth) mean(as.character(pred) == as.character(truth)
 
 # Leaves of each tree of a fitted model.
 n_leaves <- function(fit) vapply(fit$forest$trees, tree_n_leaves, 0L)
+
+# Five signal predictors among many noise ones: each tree is weak, so the
+# forest keeps improving well past 100 trees.
+weak_trees_data <- function(n, seed) {
+  withr_seed(seed, {
+    x <- matrix(stats::rnorm(n * 200), n)
+    y <- factor(ifelse(rowSums(x[, 1:5]) + stats::rnorm(n) > 0, "a", "b"))
+    list(x = x, y = y)
+  })
+}

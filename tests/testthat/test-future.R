@@ -40,3 +40,55 @@ test_that("svforest_future() checks its arguments", {
   fit <- svforest_future(iris[, 1:4], iris$Species, ntree = 2, seed = 1, chunks = 5)
   expect_length(fit$forest$trees, 2)  # chunks capped at ntree
 })
+
+# svforest() and svforest_future() give the same model: the forest, every
+# stored element but the call and the out-of-bag error curve (not kept for a
+# forest grown in parts), and predictions of each type.
+expect_same_fit <- function(far, one, newdata, types) {
+  keep <- function(m) m[setdiff(names(m), c("call", "oob_error_curve"))]
+  expect_identical(keep(far), keep(one))
+  for (type in types) expect_identical(predict(far, newdata, type = type), predict(one, newdata, type = type))
+}
+
+test_that("a forest growing by its out-of-bag error grows the same trees with 1 and 2 chunks", {
+  skip_if_not_installed("future.apply")
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  # regression: the engine's rule reads the error in its own units (the R
+  # copy it replaces read mpg^2 and grew 200 trees)
+  one <- svforest(mpg ~ ., mtcars, ntree_max = 300, seed = 1, num_threads = 1)
+  expect_identical(one$ntree, 100L)
+  for (chunks in 1:2) {
+    far <- svforest_future(mpg ~ ., data = mtcars, ntree_max = 300, seed = 1, chunks = chunks)
+    expect_same_fit(far, one, mtcars, c("response", "interval"))
+  }
+  # classification that grows past ntree (weak trees), odd ntree: the rule
+  # compares with counts (ntree * k) %/% 2 inside earlier rounds
+  d <- weak_trees_data(800, 7)
+  one <- svforest(d$x, d$y, ntree = 25, ntree_max = 110, seed = 7, num_threads = 1)
+  expect_gt(one$ntree, 75L)  # read at 75 trees against 37, inside the round from 25 to 50
+  for (chunks in 1:2) {
+    far <- svforest_future(d$x, d$y, ntree = 25, ntree_max = 110, seed = 7, chunks = chunks)
+    expect_same_fit(far, one, d$x, c("prob", "class"))
+  }
+})
+
+test_that("every calibrate choice gives svforest()'s model", {
+  skip_if_not_installed("future.apply")
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  d <- xor_linear(200, p = 3, noise = 0.1, seed = 63)
+  for (cal in c("platt", "isotonic", "temperature")) {
+    one <- svforest(d$x, d$y, ntree = 9, seed = 2, num_threads = 1, calibrate = cal)
+    expect_false(is.null(one$calibration))
+    far <- expect_silent(svforest_future(d$x, d$y, ntree = 9, seed = 2, chunks = 2, calibrate = cal))
+    expect_same_fit(far, one, d$x, c("prob", "class"))
+  }
+  tr <- withr_seed(5, data.frame(a = stats::rnorm(120), b = stats::runif(120)))
+  tr$y <- tr$a - 2 * tr$b + withr_seed(6, stats::rnorm(120, sd = 0.3))
+  for (cal in c("oob", "cv", "conformal", "none")) {
+    one <- svforest(y ~ ., tr, ntree = 8, seed = 3, num_threads = 1, calibrate = cal)
+    far <- svforest_future(y ~ ., data = tr, ntree = 8, seed = 3, chunks = 2, calibrate = cal)
+    expect_same_fit(far, one, tr, c("response", "interval", "quantiles"))
+  }
+})

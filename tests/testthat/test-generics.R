@@ -50,11 +50,10 @@ test_that("ranger's and randomForest's argument names say what they are called h
   # ranger's importance values
   expect_error(f(importance = "impurity"), "has no equivalent here.*permutation")
   expect_error(f(importance = TRUE), "has no equivalent here")
-  # "coefficients" is offered only where the fit has coefficients: not for
-  # the default's constant leaves, yes for rsvt's linear SVM leaves
-  default_msg <- tryCatch(f(importance = "impurity"), error = conditionMessage)
-  expect_false(grepl("coefficients", default_msg))
-  expect_error(f(importance = "impurity", method = "rsvt"), "or \"coefficients\"", fixed = TRUE)
+  # "coefficients" is offered where the forest holds coefficients (known
+  # only once it grew: test-importance.R)
+  expect_error(f(importance = "impurity"), "or \"coefficients\" where the forest holds hyperplane splits or linear leaves",
+               fixed = TRUE)
   # x/y interface and svforest_caret() too
   expect_error(svforest(iris[, 1:4], iris$Species, num.trees = 5), "is called `ntree` here")
   expect_error(svforest_caret(num.trees = 5), "is called `ntree` here")

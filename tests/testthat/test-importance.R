@@ -284,3 +284,38 @@ test_that("regression: local coefficients of ridge leaves recover local slopes o
   flat <- svforest(x, y, method = "tdsvm", cost = 1, gamma = 1, sigma = 100, seed = 1, num_threads = 1)
   expect_error(predict(flat, x, type = "local"), "need linear leaves")
 })
+
+test_that("coefficient importance is answered by the fitted forest: the default's hyperplanes count", {
+  fit <- svforest(Species ~ ., iris, ntree = 10, seed = 1, num_threads = 1)
+  expect_true("oblique" %in% unlist(lapply(fit$forest$trees, svforest:::tree_split_kinds)))
+  expect_true(svforest:::has_coefficient_parts(fit))
+  co <- svforest(Species ~ ., iris, ntree = 10, seed = 1, num_threads = 1, importance = "coefficients")
+  expect_identical(co$variable_importance, svforest_importance(fit, type = "coefficients"))
+  expect_identical(attr(co$variable_importance, "type"), "coefficients")
+  # petal sizes separate the species: the hyperplanes weigh them most
+  expect_setequal(names(sort(co$variable_importance, decreasing = TRUE))[1:2], c("Petal.Length", "Petal.Width"))
+  # vip's model method (vip::vi() calls it; registered when vip loads)
+  vi <- svforest:::vi_model_svforest(fit)
+  expect_equal(vi$Importance, unname(as.double(co$variable_importance)))
+  expect_identical(attr(vi, "type"), "coefficients")
+  if (requireNamespace("vip", quietly = TRUE)) expect_equal(vip::vi(fit)$Variable, vi$Variable[order(-vi$Importance)])
+  # the same default splitter on one predictor, where axis cuts always win:
+  # no hyperplane in any tree, so no coefficients
+  x <- data.frame(a = c(1:20, 16:35))
+  y <- factor(rep(c("u", "v"), each = 20))
+  axis_only <- svforest(x, y, ntree = 5, seed = 1, num_threads = 1)
+  expect_false(svforest:::has_coefficient_parts(axis_only))
+  expect_error(svforest(x, y, ntree = 5, seed = 1, num_threads = 1, importance = "coefficients"),
+               "no linear leaves and no hyperplane splits")
+  expect_error(svforest:::vi_model_svforest(axis_only), "holds no variable importance")
+})
+
+test_that("caret's varImp() reads the default forest's hyperplanes", {
+  skip_if_not_installed("caret")
+  set.seed(3)
+  tuned <- caret::train(iris[, 1:4], iris$Species, method = svforest_caret(ntree = 10), seed = 1,
+                        tuneGrid = data.frame(mtry = 2, min_node_size = 2),
+                        trControl = caret::trainControl(method = "none"))
+  expect_equal(caret::varImp(tuned, scale = FALSE)$importance$Overall,
+               unname(as.numeric(svforest_importance(tuned$finalModel, type = "coefficients"))))
+})

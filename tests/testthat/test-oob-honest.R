@@ -90,15 +90,28 @@ test_that("a regression forest's out-of-bag R-squared on noise is honest", {
 })
 
 test_that("the growth rule asks that the rows the added trees fixed outnumber those they broke beyond chance", {
+  # the engine's rule (.svf_more_trees_help) on two-class tallies of one
+  # vote a row: class 1 is wrong (every row is of class 0), NA a row without votes
+  tally <- function(cls) {
+    has <- !is.na(cls)
+    votes <- cbind(as.integer(has & cls == 0), as.integer(has & cls == 1))
+    list(votes = votes, shares = votes * 1, count = as.integer(has))
+  }
+  help <- function(before, after, gain = 0.02, gain_rows = 1, z = 2) {
+    svforest:::.svf_more_trees_help(tally(before), tally(after), integer(length(before)), 2L, "vote",
+                                    list(gain = gain, gain_rows = gain_rows, z = z))
+  }
   # fixed 30, broke 10: 20 >= 2 sqrt(40) = 12.6; fixed 20, broke 10: 10 < 2 sqrt(30) = 11.0
   before <- c(rep(1, 30), rep(0, 10), rep(0, 60), NA)
   after <- c(rep(0, 30), rep(1, 10), rep(0, 60), 1)
-  expect_true(svforest:::trees_help(0.4, 0.2, 101, before, after))
+  expect_true(help(before, after))
   before2 <- c(rep(1, 20), rep(0, 10), rep(0, 70))
   after2 <- c(rep(0, 20), rep(1, 10), rep(0, 70))
-  expect_false(svforest:::trees_help(0.4, 0.2, 100, before2, after2))
-  # the error's own condition still holds first
-  expect_false(svforest:::trees_help(0.21, 0.2, 101, before, after))
+  expect_false(help(before2, after2))
+  expect_true(help(before2, after2, z = 0))  # without the paired test, the error's drop alone
+  # the error's own conditions hold first: the gain, and the gain in rows
+  expect_false(help(before, after, gain = 0.25))
+  expect_false(help(before, after, gain_rows = 25))
 })
 
 test_that("permutation importance on out-of-bag rows leaves out the rows that chose", {

@@ -222,3 +222,24 @@ test_that("rows routed through a tree together reach the leaves a plain walk of 
   # one row at a time, the same leaves
   expect_identical(predict(fit, x[17, , drop = FALSE], type = "leaf", num_threads = 1), leaf[17, , drop = FALSE])
 })
+
+test_that(".svf_predict answers one named request with the outputs it names", {
+  fit <- svforest(Species ~ ., iris, ntree = 6, seed = 1, num_threads = 1, aggregation = "prob")
+  data <- svforest:::new_engine_data(fit, iris)
+  ask <- function(...) svforest:::.svf_predict(fit$forest, data, 1L, list(...))
+  plain <- ask()
+  expect_named(plain, c("prob", "votes"))
+  both <- ask(outputs = c("leaves", "class"), aggregation = "prob")
+  expect_named(both, c("prob", "votes", "leaves", "class"))
+  expect_identical(both$leaves + 1L, unname(predict(fit, iris, type = "leaf")))
+  expect_identical(levels(iris$Species)[both$class + 1L], as.character(predict(fit, iris)))
+  # the aggregation is the request's: "vote" may decide other classes than "prob"
+  votes <- ask(outputs = "class", aggregation = "vote")$class
+  expect_identical(votes, svforest:::.svf_decide_classes("vote", plain$votes, plain$prob * 0, rep(6L, 150), NULL))
+  curve <- ask(outputs = c("class", "class_curve"), aggregation = "prob")$class_curve
+  expect_identical(dim(curve), c(150L, 6L))
+  expect_identical(curve[, 6], both$class)
+  expect_error(ask(outputs = "leafs"), "unknown prediction output \"leafs\"")
+  expect_error(ask(outputs = "class"), "needs an aggregation")
+  expect_error(ask(outputs = "class_curve", aggregation = "vote"), "needs \"class\"")
+})

@@ -1,17 +1,8 @@
 # The default classification forest grows by its out-of-bag error
-# (tree_count(), more_trees_help() in Forest.cpp): 100 trees, then 100 more
+# (tree_count(), more_trees_help() in TreeGrowth.cpp): 100 trees, then 100 more
 # (up to 300) while the error after T trees is below the error after T / 2
 # by 2 points and by 10 rows, and the rows the added trees set right
 # outnumber those they set wrong beyond chance (test-oob-honest.R).
-
-# Five signal predictors among many noise ones: each tree is weak, so the
-# forest keeps improving well past 100 trees.
-weak_trees_data <- function(n, seed) {
-  set.seed(seed)
-  x <- matrix(stats::rnorm(n * 200), n)
-  y <- factor(ifelse(rowSums(x[, 1:5]) + stats::rnorm(n) > 0, "a", "b"))
-  list(x = x, y = y)
-}
 
 test_that("a forest of weak trees grows, and the added trees help on new rows", {
   train <- weak_trees_data(1000, 3)

@@ -200,6 +200,22 @@ test_that("every regression fit gives quantile forest intervals without a calibr
   broken <- fits$default
   broken$conformal$quantile_forest$leaves16 <- broken$conformal$quantile_forest$leaves16[-1]
   expect_error(predict(broken, te, type = "interval"), "'conformal' is damaged")
+  # a leaf id beyond its tree's leaves (1e9 allocated 7.9 GB before): the
+  # model check refuses it, and so does the engine when asked directly
+  far <- fits$default
+  qf <- far$conformal$quantile_forest
+  leaves <- svforest:::qf_leaves(qf)
+  leaves[1, 1] <- 1e9L
+  far$conformal$quantile_forest <- list(y = qf$y, ntree = qf$ntree, leaves = leaves)
+  expect_error(predict(far, te, type = "interval"), "'conformal' is damaged")
+  expect_error(svforest:::.svf_leaf_quantiles(leaves, qf$y, leaves[1:3, ], 0.5, FALSE, 0, 1L),
+               "leaf id 1000000000 of training row 1 in tree 1 is out of range")
+  expect_error(svforest:::.svf_oob_leaf_quantiles(leaves, qf$y, rep(list(1:3), ncol(leaves)), 0.5, 0, 1L),
+               "out of range")
+  # within the engine's bound but past the tree's leaves: the model check
+  leaves[1, 1] <- max(leaves[, 1]) + 1L
+  far$conformal$quantile_forest$leaves <- leaves
+  expect_error(predict(far, te, type = "interval"), "'conformal' is damaged")
   # trees removed after the fit: the model still predicts, its quantiles are refused
   sub <- fits$default
   sub$forest$trees <- sub$forest$trees[1:10]

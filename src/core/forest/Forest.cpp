@@ -227,20 +227,6 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, con
                                                        : static_cast<double>(error.wrong) / m);
 }
 
-// Whether the out-of-bag error after `trees` trees (error_curve[trees - 1])
-// is below the error after half of them by at least `gain` and by at least
-// `gain_rows` of the `rows` rows with out-of-bag votes (a few rows of a
-// small table are noise).
-bool more_trees_help(const std::vector<double>& error_curve, size_t trees, double gain, double gain_rows,
-                     size_t rows) {
-  const size_t half = trees / 2;
-  if (half < 1 || error_curve.size() < trees || rows == 0) return false;
-  const double before = error_curve[half - 1], after = error_curve[trees - 1];
-  // the same operations as trees_help() in R
-  const double needed = std::max(gain, gain_rows / static_cast<double>(rows));
-  return std::isfinite(before) && std::isfinite(after) && before - after >= needed;
-}
-
 }  // namespace
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
@@ -282,7 +268,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // batches end at each point where the growth rule is read, so the rule
   // reads the same trees whatever the batch size (the number of threads)
   size_t target = options.ntree;
-  GrowthSnapshots snapshots(oob.available && options.ntree_gain_z > 0.0 ? options.ntree : 0, options.ntree_max);
+  GrowthSnapshots snapshots(oob.available ? options.ntree : 0, options.ntree_max);
+  const GrowthRule rule{options.ntree_gain, options.ntree_gain_rows, options.ntree_gain_z};
   for (size_t start = 0, count = 0; start < target; start += count) {
     count = std::min(batch, target - start);
     const uint64_t first = options.first_tree + start;
@@ -309,10 +296,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
       forest.trees.push_back(std::move(work[b].grown.tree));
     }
     if (start + count == target && target < options.ntree_max && oob.available &&
-        more_trees_help(oob.error_curve, target, options.ntree_gain, options.ntree_gain_rows,
-                        oob.n_rows_with_votes) &&
-        (options.ntree_gain_z <= 0.0 ||
-         losses_fell(snapshots.take(target / 2), oob_row_losses(data, oob), options.ntree_gain_z)))
+        more_trees_help(snapshots.take(target / 2), oob_row_losses(data, oob), rule))
       target = std::min(target + options.ntree, options.ntree_max);
     runner.progress(start + count, target);
   }

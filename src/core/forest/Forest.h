@@ -27,9 +27,9 @@ struct ForestOptions {
   // Growth by out-of-bag error: after T trees (T = ntree, 2 ntree, ...),
   // ntree more are grown, up to ntree_max in all, while the forest's
   // out-of-bag error after T trees is below its error after T / 2 by at
-  // least ntree_gain and by ntree_gain_rows rows (more_trees_help()), and,
+  // least ntree_gain and by ntree_gain_rows rows, and,
   // with ntree_gain_z > 0, its rows' losses fell beyond chance
-  // (losses_fell() in TreeGrowth.h). ntree_max <= ntree: exactly ntree.
+  // (more_trees_help() in TreeGrowth.h). ntree_max <= ntree: exactly ntree.
   size_t ntree_max = 0;
   double ntree_gain = 0.0, ntree_gain_rows = 0.0, ntree_gain_z = 0.0;
   SamplerType sampler = SamplerType::All;

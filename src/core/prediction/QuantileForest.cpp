@@ -1,0 +1,201 @@
+#include "QuantileForest.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace svf {
+
+namespace {
+
+// Sorts one row's (rank, weight) entries by rank, adding up those of a rank.
+// Ordering through a table of all ranks beats sorting when the training rows
+// are few next to the row's leaf entries: weights add up by rank, and a bit
+// per rank marks those present, read back in rank order a 64-rank word at a
+// time. acc and present are the caller's scratch (all zero between calls).
+void order_weights(std::vector<std::pair<int, double>>& w, int n, std::vector<double>& acc,
+                   std::vector<uint64_t>& present) {
+  if (static_cast<size_t>(n) > 8 * w.size()) {
+    std::sort(w.begin(), w.end());
+    return;
+  }
+  if (acc.empty()) {
+    acc.assign(n, 0.0);
+    present.assign((static_cast<size_t>(n) + 63) / 64, 0);
+  }
+  for (const auto& e : w) {
+    acc[e.first] += e.second;
+    present[static_cast<size_t>(e.first) >> 6] |= uint64_t(1) << (e.first & 63);
+  }
+  w.clear();
+  for (size_t word = 0; word < present.size(); ++word) {
+    for (uint64_t bits = present[word]; bits != 0; bits &= bits - 1) {
+      const int r = static_cast<int>(word * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      if (acc[r] != 0) w.emplace_back(r, acc[r]);
+      acc[r] = 0;
+    }
+    present[word] = 0;
+  }
+}
+
+}  // namespace
+
+QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth)
+    : train_leaves_(train_leaves), smooth_(smooth), offsets_(ntree), members_(ntree) {
+  if (y.empty()) throw std::invalid_argument("a quantile forest needs training rows");
+  rank_outcomes(y);
+  index_leaves(train_leaves);
+}
+
+void QuantileForest::rank_outcomes(const std::vector<double>& y) {
+  const int n = static_cast<int>(y.size());
+  row_of_rank_.resize(n);
+  for (int i = 0; i < n; ++i) row_of_rank_[i] = i;
+  std::stable_sort(row_of_rank_.begin(), row_of_rank_.end(), [&](int a, int b) { return y[a] < y[b]; });
+  rank_of_row_.resize(n);
+  sorted_y_.resize(n);
+  for (int r = 0; r < n; ++r) {
+    rank_of_row_[row_of_rank_[r]] = r;
+    sorted_y_[r] = y[row_of_rank_[r]];
+  }
+  lo_.resize(n);
+  hi_.resize(n);
+  for (int r = 0; r < n;) {
+    int e = r;
+    while (e < n && sorted_y_[e] == sorted_y_[r]) ++e;
+    const double below = r > 0 ? sorted_y_[r] - smooth_ * (sorted_y_[r] - sorted_y_[r - 1]) : sorted_y_[r];
+    const double above = e < n ? sorted_y_[r] + smooth_ * (sorted_y_[e] - sorted_y_[r]) : sorted_y_[r];
+    for (int k = r; k < e; ++k) {
+      lo_[k] = below;
+      hi_[k] = above;
+    }
+    r = e;
+  }
+}
+
+void QuantileForest::index_leaves(const int* train_leaves) {
+  const int n = static_cast<int>(sorted_y_.size());
+  for (size_t t = 0; t < offsets_.size(); ++t) {
+    const int* col = train_leaves + t * static_cast<size_t>(n);
+    int max_leaf = 0;
+    for (int i = 0; i < n; ++i) {
+      // a tree grown on n rows has fewer than 2n nodes; a damaged id must
+      // not size the index below
+      if (col[i] < 0 || col[i] > 2 * n)
+        throw std::invalid_argument("the quantile forest's leaf id " + std::to_string(col[i]) + " of training row " +
+                                    std::to_string(i + 1) + " in tree " + std::to_string(t + 1) +
+                                    " is out of range (0 to " + std::to_string(2 * n) + ")");
+      max_leaf = std::max(max_leaf, col[i]);
+    }
+    std::vector<int>& off = offsets_[t];
+    off.assign(max_leaf + 2, 0);
+    for (int i = 0; i < n; ++i) ++off[col[i] + 1];
+    for (int l = 0; l <= max_leaf; ++l) off[l + 1] += off[l];
+    std::vector<int> fill(off.begin(), off.end() - 1);
+    std::vector<int>& mem = members_[t];
+    mem.resize(n);
+    // visiting rows in outcome order keeps each leaf's list sorted
+    for (int r = 0; r < n; ++r) mem[fill[col[row_of_rank_[r]]]++] = r;
+  }
+}
+
+// The quantiles at increasing levels `tau` of one row's weighted outcome
+// ranks `w` (sorted by rank; weights summing to `used`), written to out[j * m].
+void QuantileForest::row_quantiles(const std::vector<std::pair<int, double>>& w, int used,
+                                   const std::vector<double>& tau, double* out, size_t m) const {
+  double cum = 0;
+  size_t k = 0;
+  for (size_t j = 0; j < tau.size(); ++j) {
+    // the smallest outcome whose cumulative weight reaches tau
+    const double target = tau[j] * used * (1 - 1e-12);
+    double value;
+    if (smooth_ <= 0) {
+      while (k < w.size() && cum + w[k].second < target) cum += w[k++].second;
+      value = sorted_y_[w[std::min(k, w.size() - 1)].first];
+    } else {
+      // the group of entries with the same outcome value that holds target
+      for (;;) {
+        size_t e = k;
+        double mass = 0;
+        while (e < w.size() && sorted_y_[w[e].first] == sorted_y_[w[k].first]) mass += w[e++].second;
+        if (cum + mass >= target || e >= w.size()) {
+          const int r = w[k].first;
+          value = lo_[r] + (hi_[r] - lo_[r]) * std::min(1.0, std::max(0.0, (target - cum) / mass));
+          break;
+        }
+        cum += mass;
+        k = e;
+      }
+    }
+    out[j * m] = value;
+  }
+}
+
+std::vector<double> QuantileForest::quantiles(const QuantileQuery& q, const std::vector<double>& tau,
+                                              TaskRunner& runner) const {
+  const int n = static_cast<int>(sorted_y_.size()), m = static_cast<int>(q.m);
+  const size_t ntree = offsets_.size();
+  const bool restricted = !q.trees.empty() || !q.tree_start.empty();
+  std::vector<double> out(q.m * tau.size(), NAN);
+  const int block = 256;
+  runner.run((q.m + block - 1) / block, [&](size_t b) {
+    std::vector<std::pair<int, double>> w;
+    std::vector<double> acc;
+    std::vector<uint64_t> present;
+    for (int i = static_cast<int>(b) * block; i < std::min(m, static_cast<int>(b + 1) * block); ++i) {
+      w.clear();
+      int used = 0;
+      const int first = restricted ? q.tree_start[i] : 0;
+      const int last = restricted ? q.tree_start[i + 1] : static_cast<int>(ntree);
+      for (int k = first; k < last; ++k) {
+        const size_t t = restricted ? static_cast<size_t>(q.trees[k]) : static_cast<size_t>(k);
+        const int leaf = q.leaves[t * q.m + i];
+        const std::vector<int>& off = offsets_[t];
+        if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
+        const int start = off[leaf], end = off[leaf + 1];
+        const int size = end - start - (q.self ? 1 : 0);  // a training row is always in its own leaf
+        if (size <= 0) continue;
+        ++used;
+        const double share = 1.0 / size;
+        for (int e = start; e < end; ++e) {
+          const int r = members_[t][e];
+          if (q.self && r == rank_of_row_[i]) continue;
+          w.emplace_back(r, share);
+        }
+      }
+      if (used == 0) continue;
+      order_weights(w, n, acc, present);
+      row_quantiles(w, used, tau, &out[i], q.m);
+    }
+  });
+  return out;
+}
+
+QuantileQuery QuantileForest::out_of_bag_query(const std::vector<std::vector<int>>& oob_rows) const {
+  const size_t n = sorted_y_.size();
+  if (oob_rows.size() != offsets_.size()) throw std::invalid_argument("one list of out-of-bag rows per tree expected");
+  QuantileQuery q;
+  q.leaves = train_leaves_;
+  q.m = n;
+  q.self = true;
+  // per row, the trees it is out of bag in (compressed rows, trees increasing)
+  q.tree_start.assign(n + 1, 0);
+  for (const std::vector<int>& rows : oob_rows) {
+    for (int r : rows) {
+      if (r < 0 || static_cast<size_t>(r) >= n)
+        throw std::invalid_argument("out-of-bag rows must be between 1 and the number of rows");
+      ++q.tree_start[r + 1];
+    }
+  }
+  for (size_t i = 0; i < n; ++i) q.tree_start[i + 1] += q.tree_start[i];
+  q.trees.resize(q.tree_start[n]);
+  std::vector<int> fill(q.tree_start.begin(), q.tree_start.end() - 1);
+  for (size_t t = 0; t < oob_rows.size(); ++t)
+    for (int r : oob_rows[t]) q.trees[fill[r]++] = static_cast<int>(t);
+  return q;
+}
+
+}  // namespace svf

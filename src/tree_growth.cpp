@@ -1,0 +1,71 @@
+// The engine's tree growth rule (core/forest/TreeGrowth.h) asked from R:
+// svforest_future() grows a forest in parts and reads the rule on the
+// parts' merged out-of-bag tallies, at the counts of trees the engine reads
+// it at, so that it grows the trees svforest() grows.
+#include <Rcpp.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/forest/Aggregation.h"
+#include "core/forest/TreeGrowth.h"
+
+using Rcpp::List;
+
+namespace {
+
+template <typename V>
+V tally_part(const List& tally, const char* name, size_t n) {
+  if (!tally.containsElementNamed(name)) Rcpp::stop(std::string("internal: the tally has no ") + name);
+  V out = Rcpp::as<V>(tally[name]);
+  if (out.size() != n) Rcpp::stop(std::string("internal: length of the tally's ") + name);
+  return out;
+}
+
+// An engine tally of n rows from R (the `oob` list of .svf_fit(), or tallies
+// of parts merged in R).
+svf::OobResult read_tally(const List& tally, size_t n, int K) {
+  svf::OobResult out;
+  out.count = tally_part<std::vector<int>>(tally, "count", n);
+  if (K == 0) {
+    out.sum_whole = tally_part<std::vector<double>>(tally, "sum_whole", n);
+    out.sum_fraction = tally_part<std::vector<double>>(tally, "sum_fraction", n);
+    return out;
+  }
+  out.votes = tally_part<std::vector<int>>(tally, "votes", n * K);
+  out.shares = tally_part<std::vector<double>>(tally, "shares", n * K);
+  if (tally.containsElementNamed("confident_class") && !Rf_isNull(tally["confident_class"]))
+    out.confident_class = tally_part<std::vector<int>>(tally, "confident_class", n);
+  return out;
+}
+
+}  // namespace
+
+// Whether a forest grows on after T trees: `half` and `full` are its
+// out-of-bag tallies after T / 2 and T trees, `y` the engine's outcome
+// (0-based classes, or the standardised numbers with num_classes 0),
+// `rule` list(gain, gain_rows, z) (the fit's ntree_gain, ntree_gain_rows,
+// ntree_gain_z).
+// [[Rcpp::export(.svf_more_trees_help)]]
+bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::string aggregation, List rule) {
+  svf::Aggregation a;
+  try {
+    a = svf::aggregation_named(aggregation);
+  } catch (std::invalid_argument& e) {
+    Rcpp::stop(e.what());
+  }
+  const size_t n = static_cast<size_t>(XLENGTH(y));
+  std::vector<double> response;
+  std::vector<int> classes;
+  if (num_classes == 0) response = Rcpp::as<std::vector<double>>(y);
+  else classes = Rcpp::as<std::vector<int>>(y);
+  if (a == svf::Aggregation::MaxConfidence && num_classes > 0 &&
+      !(full.containsElementNamed("confident_class") && half.containsElementNamed("confident_class")))
+    Rcpp::stop("internal: max_confidence tallies need each row's confident class");
+  const svf::GrowthRule growth{Rcpp::as<double>(rule["gain"]), Rcpp::as<double>(rule["gain_rows"]),
+                               Rcpp::as<double>(rule["z"])};
+  return svf::more_trees_help(
+      svf::tally_row_losses(read_tally(half, n, num_classes), a, num_classes, response, classes),
+      svf::tally_row_losses(read_tally(full, n, num_classes), a, num_classes, response, classes), growth);
+}
