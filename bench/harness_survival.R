@@ -97,7 +97,7 @@ run_survival_method <- function(method, s, seed, threads, big, timed, time_big =
       fit = function() ranger::ranger(x = xtr, y = y, num.trees = 500, seed = seed, num.threads = threads,
                                       verbose = FALSE),
       predict = function(fit, x) {
-        p <- stats::predict(fit, x, num.threads = threads)
+        p <- stats::predict(fit, x, num.threads = threads, verbose = FALSE)
         list(surv = function(times) step_at(p$survival, p$unique.death.times, times), risk = rowSums(p$chf))
       },
       oob = function(fit) 1 - fit$prediction.error),
