@@ -73,6 +73,89 @@ registry_friedman <- function(fun, sd) {
   }
 }
 
+# --- survival: time-to-event sets (harness task "survival") ---------------------
+# A survival set's loader returns its predictors and two outcome columns,
+# `time` (> 0) and `status` (1 = event, 0 = censored); `outcome` is
+# c("time", "status"). Its splits are random halves stratified by status:
+# the registry's with seed 2024, then re-splits with seeds 2, 3, ... (the
+# harness scores 10 by default; the aorsf benchmark used 25 random halves).
+# Columns known only after baseline (cause of death, recurrence,
+# progression) are dropped.
+survival_sets <- function() {
+  surv <- function(d, time, event, drop = character()) {
+    d <- as.data.frame(d)
+    out <- d[, setdiff(names(d), c(time, event, drop)), drop = FALSE]
+    for (j in names(out)) if (is.character(out[[j]])) out[[j]] <- factor(out[[j]])
+    out$time <- as.numeric(d[[time]])
+    out$status <- as.integer(d[[event]])
+    out[is.finite(out$time) & out$time > 0 & !is.na(out$status), , drop = FALSE]
+  }
+  data_of <- function(name) getExportedValue("survival", name)  # lazy data
+  list(
+    pbc = function() {
+      d <- data_of("pbc")
+      d$status <- as.integer(d$status == 2)  # death; transplant censors
+      surv(d, "time", "status", drop = "id")
+    },
+    veteran = function() surv(data_of("veteran"), "time", "status"),
+    lung = function() {
+      d <- data_of("lung")
+      d$status <- as.integer(d$status == 2)
+      surv(d, "time", "status")
+    },
+    colon_death = function() {
+      d <- data_of("colon")
+      surv(d[d$etype == 2, ], "time", "status", drop = c("id", "study", "etype"))
+    },
+    # chapter is the cause of death: known only after the event
+    flchain = function() surv(data_of("flchain"), "futime", "death", drop = "chapter"),
+    # recurrence (rtime, recur) happens after baseline
+    rotterdam_death = function() surv(data_of("rotterdam"), "dtime", "death", drop = c("pid", "rtime", "recur")),
+    gbsg = function() surv(data_of("gbsg"), "rfstime", "status", drop = "pid"),
+    # progression (ptime, pstat) happens after baseline
+    mgus2 = function() surv(data_of("mgus2"), "futime", "death", drop = c("id", "ptime", "pstat")),
+    nafld1 = function() surv(data_of("nafld1"), "futime", "status", drop = c("id", "case.id")),
+    sim_linear = function() survival_simulated(p = 10, beta = c(1, -0.7, 0.5), n = 1000L, seed = 11L),
+    sim_wide = function() survival_simulated(p = 200, beta = c(0.8, -0.8, 0.6, -0.6, 0.5), n = 1000L, seed = 12L)
+  )
+}
+
+# Weibull event times whose log hazard is linear in the first predictors
+# (beta), uniform censoring (about a third of the rows censored).
+survival_simulated <- function(p, beta, n, seed) {
+  old <- if (exists(".Random.seed", envir = globalenv())) get(".Random.seed", envir = globalenv()) else NULL
+  on.exit(if (!is.null(old)) assign(".Random.seed", old, envir = globalenv()))
+  set.seed(seed)
+  x <- matrix(stats::rnorm(n * p), n, p, dimnames = list(NULL, paste0("x", seq_len(p))))
+  lp <- drop(x[, seq_along(beta), drop = FALSE] %*% beta)
+  event <- (-log(stats::runif(n)) / exp(lp))^(1 / 1.5) * 10
+  censor <- stats::runif(n, 0, stats::quantile(event, 0.9) * 1.6)
+  d <- as.data.frame(x)
+  d$time <- pmax(pmin(event, censor), 1e-3)
+  d$status <- as.integer(event <= censor)
+  d
+}
+
+# Random halves of a survival set, stratified by status (seed 2024: the
+# registry's split).
+survival_split <- function(d, seed = 2024L) {
+  old <- if (exists(".Random.seed", envir = globalenv())) get(".Random.seed", envir = globalenv()) else NULL
+  on.exit(if (!is.null(old)) assign(".Random.seed", old, envir = globalenv()))
+  set.seed(seed)
+  test <- unlist(lapply(split(seq_len(nrow(d)), d$status), function(i) i[sample.int(length(i), floor(length(i) / 2))]),
+                 use.names = FALSE)
+  list(train = d[-test, , drop = FALSE], test = d[test, , drop = FALSE], outcome = c("time", "status"),
+       split = "random halves stratified by status")
+}
+
+# The registry entries of the survival sets (benchmark_registry()).
+survival_registry <- function() {
+  lapply(survival_sets(), function(load) {
+    force(load)
+    list(task = "survival", source = "survival", load = function() survival_split(load()))
+  })
+}
+
 # The registry: name -> list(task, source, load).
 benchmark_registry <- function(data_dir) {
   cls <- classification_datasets(data_dir)
@@ -150,7 +233,7 @@ benchmark_registry <- function(data_dir) {
   }))
   add("car_prices", "regression", "modeldata", md("car_prices", "Price"))
   add("chicago", "regression", "modeldata", md("Chicago", "ridership", drop = "date"))
-  reg
+  c(reg, survival_registry())
 }
 
 # --- the splits and the data as each method takes it (harness.R and
@@ -181,10 +264,12 @@ impute_like <- function(train, test, cols) {
 }
 
 # Split r of a registry set: r = 1 the registry's, r > 1 a re-split of the
-# pooled rows with as many test rows (stratified by class), seed r.
+# pooled rows with as many test rows (stratified by class), seed r; for a
+# survival set random halves stratified by status, seed r.
 resplit <- function(s, r) {
   if (r == 1L) return(s)
   all <- rbind(s$train, s$test)
+  if (identical(s$outcome, c("time", "status"))) return(survival_split(all, seed = r))
   y <- all[[s$outcome]]
   set.seed(r)
   test <- if (is.numeric(y)) sample.int(nrow(all), nrow(s$test))

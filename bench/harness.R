@@ -2,8 +2,8 @@
 # svforest's methods and the peers, fitted on the same splits in the same
 # run, one results table.
 #
-#   Rscript bench/harness.R [data_dir] [--only=a,b] [--task=classification|regression]
-#       [--methods=svforest,ranger,grf_llf,cubist,svforest:rsvt,...] [--seeds=1,2]
+#   Rscript bench/harness.R [data_dir] [--only=a,b] [--task=classification|regression|survival]
+#       [--methods=svforest,ranger,grf_llf,cubist,aorsf,grf,coxph,svforest:rsvt,...] [--seeds=1,2]
 #       [--splits=auto|N] [--threads=2] [--out=name] [--list]
 #   Rscript bench/harness.R --merge=commit1,commit2,... [--task=...] [--out=name]
 #   Rscript bench/harness.R --commit=abc1234 [--task=...]
@@ -34,8 +34,11 @@
 # "ranger" ranger with 500 trees and its defaults; for regression also
 # "grf_llf" (grf's local linear forest, defaults) and "cubist" (Cubist,
 # defaults). Default: svforest, ranger, and for regression grf_llf and cubist.
-# Peers only this bench uses (grf, Cubist) are installed from CRAN here when
-# missing.
+# Survival sets (bench/harness_survival.R): svforest, ranger, aorsf, grf
+# (survival_forest) and coxph, scored by Harrell's C, the integrated Brier
+# score and IPA (one row each), on 10 random halves with --splits=auto.
+# Peers only this bench uses (grf, Cubist, aorsf) are installed from CRAN here
+# when missing.
 #
 # Splits: a test set of a few dozen rows cannot tell two methods apart (one
 # row of sonar's 69 is 1.4 points), so with --splits=auto (the default) a
@@ -65,6 +68,7 @@ local({
   source(file.path(here, "bench_common.R"))
   source(file.path(here, "datasets.R"))
   source(file.path(here, "harness_table.R"))
+  source(file.path(here, "harness_survival.R"))
 }, envir = globalenv())
 
 args <- bench_args()
@@ -198,32 +202,40 @@ for (nm in sets) {
   if (is.null(s)) next
   s$test <- align_levels(s$train, s$test)
   regression <- entry$task == "regression"
+  survival <- entry$task == "survival"
   methods <- if (length(methods_arg)) methods_arg
+             else if (survival) c("svforest", "ranger", "aorsf", "grf", "coxph")
              else c("svforest", "ranger", if (regression) c("grf_llf", "cubist"))
   if (!regression) methods <- setdiff(methods, c("grf_llf", "cubist"))
+  if (!survival) methods <- setdiff(methods, c("aorsf", "grf", "coxph"))
+  for (peer in intersect(methods, c("aorsf", "grf"))) if (!bench_need_cran(peer)) methods <- setdiff(methods, peer)
   if ("grf_llf" %in% methods && !bench_need_cran("grf")) methods <- setdiff(methods, "grf_llf")
   if ("cubist" %in% methods && !bench_need_cran("Cubist")) methods <- setdiff(methods, "cubist")
   base <- s
-  for (split in seq_len(n_splits(nrow(base$test)))) {
+  splits <- if (survival && identical(splits_arg, "auto")) 10L else n_splits(nrow(base$test))
+  for (split in seq_len(splits)) {
     s <- resplit(base, split)
-    y_test <- s$test[[s$outcome]]
+    y_test <- if (!survival) s$test[[s$outcome]]
     for (seed in seeds) for (method in methods) {
-      r <- tryCatch(run_method(method, s, seed), error = function(e) {
+      r <- tryCatch(if (survival) run_survival_method(method, s, seed, threads, rows10k(s$test), timed, split == 1L)
+                    else run_method(method, s, seed), error = function(e) {
         say(sprintf("%-20s %-16s failed: %s\n", nm, method, conditionMessage(e)))
         NULL
       })
       if (is.null(r)) next
-      value <- if (regression) sqrt(mean((as.numeric(r$pred) - y_test)^2))
-               else mean(as.character(r$pred) == as.character(y_test))
+      scores <- if (survival) r$scores
+                else if (regression) c(rmse = sqrt(mean((as.numeric(r$pred) - y_test)^2)))
+                else c(accuracy = mean(as.character(r$pred) == as.character(y_test)))
+      value <- scores[[1]]
       row <- data.frame(commit = commit, dataset = nm, task = entry$task, n_train = nrow(s$train),
-                        n_test = nrow(s$test), p = ncol(s$train) - 1L, method = method, seed = seed,
-                        split = split, metric = if (regression) "rmse" else "accuracy", value = value, fit_s = r$fit_s, fit_cpu_s = r$fit_cpu_s,
+                        n_test = nrow(s$test), p = ncol(s$train) - length(s$outcome), method = method, seed = seed,
+                        split = split, metric = names(scores), value = unname(scores), fit_s = r$fit_s, fit_cpu_s = r$fit_cpu_s,
                         predict_s = r$predict_s, predict10k_s = r$predict10k_s, model_mb = r$model_mb,
                         oob = as.numeric(r$oob)[1], stringsAsFactors = FALSE)
       results[[length(results) + 1L]] <- row
       harness_table_add(row)
       say(sprintf("%-20s %-16s seed %d split %2d  %s %.4f  fit %6.2fs  pred10k %5.2fs  %7.2f MB%s\n", nm, method, seed,
-                  split, row$metric, value, r$fit_s, r$predict10k_s, r$model_mb, bench_loadavg()))
+                  split, row$metric[1], value, r$fit_s, r$predict10k_s, r$model_mb, bench_loadavg()))
       if (length(side_csv)) utils::write.csv(do.call(rbind, results), side_csv, row.names = FALSE)
     }
   }
@@ -232,5 +244,6 @@ if (!length(results)) quit(save = "no")
 res <- do.call(rbind, results)
 
 harness_summary(res)
+summarise_survival(res)
 say("\nresults: ", bench_relpath(harness_table_path()), " (commit ", commit, ")",
     if (length(side_csv)) paste0(" and ", bench_relpath(side_csv)), "\n")

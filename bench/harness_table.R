@@ -1,11 +1,11 @@
 # The one harness results table, bench/results/harness.csv: every row the
 # harness has scored, one per commit x dataset x method x seed x split
-# (the key), the commit as text (a short hash such as 1e61918 is not a
+# x metric (the key), the commit as text (a short hash such as 1e61918 is not a
 # number). Sourced by bench/harness.R after bench_common.R.
 
 harness_columns <- c("commit", "dataset", "task", "n_train", "n_test", "p", "method", "seed", "split",
                      "metric", "value", "fit_s", "fit_cpu_s", "predict_s", "predict10k_s", "model_mb", "oob")
-harness_key <- c("commit", "dataset", "method", "seed", "split")
+harness_key <- c("commit", "dataset", "method", "seed", "split", "metric")
 
 harness_table_path <- function() results_csv("harness")
 
