@@ -142,6 +142,7 @@ void grow_structure(const TrainingData& data, const Splitter& splitter, const Sp
                     const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
   Rng rng(options.seed, stream_id(t, -1));
   Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
+  const std::vector<int> all_oob = sample.oob;  // choosing and scoring rows, counted per leaf below
   w.oob_rows = std::move(sample.oob);
   const double share = splitter.choosing_share();
   // without a share, the structure reads (if anything) the scoring rows: RSVF's paper rule
@@ -153,6 +154,9 @@ void grow_structure(const TrainingData& data, const Splitter& splitter, const Sp
                         w);
   w.grown.tree.factor_int = std::move(coding.levels.factor_int);
   w.grown.tree.factor_real = std::move(coding.levels.factor_real);
+  TreeView structure = view_of(w.grown.tree);
+  structure.n_leaves = w.grown.tree.leaf_size.size();  // leaf kinds come with the leaf models
+  w.grown.tree.leaf_oob = count_leaf_rows(structure, data.x->n_cols(), TrainingRows(data), all_oob);
 }
 
 // Every leaf of a batch fitted at once, then each tree assembled. Tree
