@@ -56,6 +56,9 @@ test_that("n_oob counts each node's out-of-bag rows: default classes with factor
   scored <- expect_oob_counts(fit, d, seq_len(fit$ntree))
   # the rows drawn again are the engine's: each row's scoring trees
   expect_identical(scored, as.integer(fit$oob_count))
+  # the same counts (and forest) for any number of threads
+  two <- svforest(y ~ ., data = d, ntree = 6, seed = 5, num_threads = 2)
+  expect_identical(two$forest$trees, fit$forest$trees)
   # the counts are the fit's own: another seed's rows give other counts
   other <- svforest(y ~ ., data = d, ntree = 6, seed = 6, num_threads = 1)
   expect_false(identical(svforest_tree(other, 1)$n_oob[1], svforest_tree(fit, 1)$n_oob[1]) &&
