@@ -41,7 +41,7 @@ generics::glance
 #' @method tidy svforest
 #' @export
 tidy.svforest <- function(x, tree = NULL, ...) {
-  check_no_dots(...)
+  check_tidy_dots(...)
   out <- if (is.null(tree)) svforest_tree_summary(x) else svforest_tree(x, tree)
   as_tidy_table(out)
 }
@@ -50,7 +50,7 @@ tidy.svforest <- function(x, tree = NULL, ...) {
 #' @method glance svforest
 #' @export
 glance.svforest <- function(x, ...) {
-  check_no_dots(...)
+  check_tidy_dots(...)
   check_model(x)
   regression <- identical(x$type, "regression")
   figure <- function(v) if (is.numeric(v) && length(v) == 1) as.double(v) else NA_real_
@@ -63,7 +63,7 @@ glance.svforest <- function(x, ...) {
   as_tidy_table(out)
 }
 
-check_no_dots <- function(...) {
+check_tidy_dots <- function(...) {
   if (...length()) {
     extra <- names(list(...))
     named <- if (is.null(extra)) "" else paste0(" (", paste0("`", extra[nzchar(extra)], "`", collapse = ", "), ")")
