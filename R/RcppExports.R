@@ -93,6 +93,10 @@
     .Call(`_svforest_svf_transform_rule`, kind, rank, dim, values, p)
 }
 
+.svf_tree_oob_rows <- function(n, sampler, fraction, weights, seed, index, choosing_share) {
+    .Call(`_svforest_svf_tree_oob_rows`, n, sampler, fraction, weights, seed, index, choosing_share)
+}
+
 .svf_more_trees_help <- function(half, full, y, num_classes, aggregation, rule) {
     .Call(`_svforest_svf_more_trees_help`, half, full, y, num_classes, aggregation, rule)
 }

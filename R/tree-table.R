@@ -241,8 +241,13 @@ matrix_design_map <- function(map, spec) {
 #'   hyperplane by its three largest terms, weight times the column's
 #'   training range), `n_inbag` (training rows of the tree's
 #'   sample that reached the node; a bootstrap row counts as often as it was
-#'   drawn), `n_oob` (always `NA`: the engine does not keep the out-of-bag
-#'   rows of each node), `prediction` (list column: the class shares of the
+#'   drawn), `n_oob` (the tree's out-of-bag rows that reached the node,
+#'   counted at fit time: all of them, the rows that chose splits or the
+#'   tree's structure (`oblique_choice = "oob"`, `tree_choice = "oob"`) and
+#'   the rows that scored it alike, each once; 0 at every node when the
+#'   sampler uses every row, as `"rsvt"`, `"tdsvm"` and `sampler = "all"`
+#'   do; `NA` for a model saved by a version that did not keep the counts),
+#'   `prediction` (list column: the class shares of the
 #'   node's training rows, named by class, or for a numeric outcome the
 #'   mean of a constant leaf, and at a split node the mean of its rows when
 #'   all its leaves are constant, else `NULL`), and for leaves `leaf_model`
@@ -290,7 +295,8 @@ svforest_tree <- function(object, tree = 1L) {
   out$threshold <- splits$threshold
   out$label <- splits$label
   out$n_inbag <- as.integer(tree_node_rows(tr))
-  out$n_oob <- NA_integer_
+  oob <- tree_node_oob(tr)
+  out$n_oob <- if (is.null(oob)) NA_integer_ else oob
   leaves <- tree_leaf_table(object, tr, map)
   at <- nodes$leaf_id[leaf] + 1L
   out$prediction <- node_predictions(object, tr, leaves$prediction, left, right, leaf)

@@ -49,7 +49,8 @@ tree_describe <- function(forest, tree, part, index, field = NULL) {
 }
 
 # The node and leaf arrays of `tree` (left_child, right_child, leaf_id,
-# split_kind, leaf_kind, leaf_size), whichever its layout. Functions below
+# split_kind, leaf_kind, leaf_size and, when the tree has them, leaf_oob),
+# whichever its layout. Functions below
 # take a tree or these arrays.
 tree_nodes <- function(tree) if (is.null(tree$layout)) tree else .svf_tree_nodes(tree)
 
@@ -189,6 +190,22 @@ tree_node_rows <- function(tree) {
                else rows[tree$left_child[i] + 1L] + rows[tree$right_child[i] + 1L]
   }
   rows
+}
+
+# Out-of-bag rows that reached each node at fit time (the tree's choosing
+# and scoring rows alike; 0 everywhere when the sampler used every row): an
+# integer vector, one value per node, or NULL for a tree saved before the
+# counts were kept.
+tree_node_oob <- function(tree) {
+  tree <- tree_nodes(tree)
+  if (is.null(tree$leaf_oob)) return(NULL)
+  n <- tree_n_nodes(tree)
+  oob <- integer(n)
+  for (i in rev(seq_len(n))) {
+    oob[i] <- if (tree$leaf_id[i] >= 0) tree$leaf_oob[tree$leaf_id[i] + 1L]
+              else oob[tree$left_child[i] + 1L] + oob[tree$right_child[i] + 1L]
+  }
+  oob
 }
 
 # Predictors (from 0) of the axis splits, in node order.

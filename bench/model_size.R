@@ -5,11 +5,13 @@
 #
 # Usage (from the repository root):
 #   Rscript bench/model_size.R [--data=multi] [--model=psvm] [--threads=2]
-#       [--data_dir=../shared/data]
-# data "multi" is bench/scale_bench.R's 100,000 x 20, 20-class set (test set:
-# 100,000 new rows); any other name is a data set of bench/bench_common.R's
+#       [--data_dir=../shared/data] [--n=100000]
+# data "multi" is bench/scale_bench.R's n x 20, 20-class set (n = 100,000 by
+# default; test set: n new rows); any other name is a data set of bench/bench_common.R's
 # classification_datasets() (e.g. isolet, with its own test set) under
-# --data_dir. model as in scale_bench.R (psvm: 100 trees; transform: 20).
+# --data_dir. model as in scale_bench.R (psvm: 100 trees; transform: 20;
+# "hybrid", the default method). Also reports the share of the per-leaf
+# out-of-bag counts (element leaf_oob, kept since issue #41) in the model.
 suppressPackageStartupMessages(library(svforest))
 args <- commandArgs(trailingOnly = TRUE)
 opt <- function(name, default) {
@@ -30,8 +32,9 @@ src <- src[seq_len(grep("^# --- one case", src) - 1L)]
 eval(parse(text = src), envir = bench)
 bench$threads <- threads
 if (data_name == "multi") {
-  d <- bench$make_data(data_name, 100000, seed = 1)
-  test <- bench$make_data(data_name, 100000, seed = 2)
+  n <- as.numeric(opt("n", "100000"))
+  d <- bench$make_data(data_name, n, seed = 1)
+  test <- bench$make_data(data_name, n, seed = 2)
 } else {
   common <- new.env()
   sys.source(file.path(script, "bench_common.R"), envir = common)
@@ -54,6 +57,10 @@ cat(sprintf("  compact layout (format 3): object.size %8.1f MB, serialized %8.1f
             mb(fit), smb(fit), mb(fit) / mb(plain)))
 cat(sprintf("  identical test-set %s predictions: %s; identical classes: %s\n", type, identical(p_compact, p_plain),
             identical(predict(fit, test$x, num_threads = threads), predict(plain, test$x, num_threads = threads))))
+bare <- fit
+bare$forest$trees <- lapply(fit$forest$trees, function(t) { t$leaf_oob <- NULL; t })
+cat(sprintf("  without the out-of-bag counts: object.size %8.1f MB, serialized %8.1f MB (the counts: +%.2f%%, +%.2f%%)\n",
+            mb(bare), smb(bare), 100 * (mb(fit) / mb(bare) - 1), 100 * (smb(fit) / smb(bare) - 1)))
 parts <- names(fit$forest$trees[[1]])
 per <- vapply(parts, function(e) sum(vapply(fit$forest$trees, function(t) mb(t[[e]]), 0)), 0)
 cat("  compact layout by element (MB):\n")

@@ -343,6 +343,23 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_tree_oob_rows
+List svf_tree_oob_rows(int n, std::string sampler, double fraction, SEXP weights, double seed, double index, double choosing_share);
+RcppExport SEXP _svforest_svf_tree_oob_rows(SEXP nSEXP, SEXP samplerSEXP, SEXP fractionSEXP, SEXP weightsSEXP, SEXP seedSEXP, SEXP indexSEXP, SEXP choosing_shareSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< std::string >::type sampler(samplerSEXP);
+    Rcpp::traits::input_parameter< double >::type fraction(fractionSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< double >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< double >::type index(indexSEXP);
+    Rcpp::traits::input_parameter< double >::type choosing_share(choosing_shareSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_tree_oob_rows(n, sampler, fraction, weights, seed, index, choosing_share));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_more_trees_help
 bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::string aggregation, List rule);
 RcppExport SEXP _svforest_svf_more_trees_help(SEXP halfSEXP, SEXP fullSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP aggregationSEXP, SEXP ruleSEXP) {
@@ -410,6 +427,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_rsvf_criterion", (DL_FUNC) &_svforest_svf_rsvf_criterion, 10},
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {"_svforest_svf_transform_rule", (DL_FUNC) &_svforest_svf_transform_rule, 5},
+    {"_svforest_svf_tree_oob_rows", (DL_FUNC) &_svforest_svf_tree_oob_rows, 7},
     {"_svforest_svf_more_trees_help", (DL_FUNC) &_svforest_svf_more_trees_help, 6},
     {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
     {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 5},

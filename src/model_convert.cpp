@@ -131,11 +131,15 @@ void set_level_values(const svf::Tree& t, NamedList& out) {
   out.set("factor_real", Rcpp::wrap(t.factor_real));
 }
 
+// Fields a tree list has beyond the layout's own: its factor level values
+// and out-of-bag counts, when it has them.
+int optional_fields(const svf::Tree& t) { return (t.factor_int.empty() ? 0 : 2) + (t.leaf_oob.empty() ? 0 : 1); }
+
 }  // namespace
 
 List tree_to_r_plain(const svf::Tree& t) {
   using Rcpp::wrap;
-  NamedList out(14 + (t.factor_int.empty() ? 0 : 2));
+  NamedList out(14 + optional_fields(t));
   out.set("left_child", wrap(t.left_child));
   out.set("right_child", wrap(t.right_child));
   out.set("leaf_id", wrap(t.leaf_id));
@@ -151,6 +155,7 @@ List tree_to_r_plain(const svf::Tree& t) {
   out.set("leaf_int", wrap(t.leaf_int));
   out.set("leaf_real", wrap(t.leaf_real));
   set_level_values(t, out);
+  if (!t.leaf_oob.empty()) out.set("leaf_oob", wrap(t.leaf_oob));
   return out.done();
 }
 
@@ -158,7 +163,7 @@ List tree_to_r(const svf::Tree& t, size_t p) {
   using Rcpp::wrap;
   svf::CompactTree c;
   if (!svf::compact_tree(t, p, c)) return tree_to_r_plain(t);
-  NamedList out(12 + (t.factor_int.empty() ? 0 : 2));
+  NamedList out(12 + optional_fields(t));
   out.set("layout", wrap(kCompactLayout));
   out.set("n_nodes", wrap(c.n_nodes));
   out.set("n_leaves", wrap(c.n_leaves));
@@ -172,6 +177,7 @@ List tree_to_r(const svf::Tree& t, size_t p) {
   out.set("leaf_int", raw_of(c.leaf_int));
   out.set("leaf_real", wrap(c.leaf_real));
   set_level_values(t, out);
+  if (!t.leaf_oob.empty()) out.set("leaf_oob", raw_of(c.leaf_oob));
   return out.done();
 }
 
@@ -202,6 +208,11 @@ svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& 
   c.leaf_int_length = bytes_field(tree, "leaf_int_length", where);
   c.leaf_real_length = bytes_field(tree, "leaf_real_length", where);
   c.leaf_int = bytes_field(tree, "leaf_int", where);
+  // trees saved before the out-of-bag counts were kept have none
+  if (tree.containsElementNamed("leaf_oob")) {
+    c.leaf_oob = bytes_field(tree, "leaf_oob", where);
+    if (c.leaf_oob.size == 0) stop("%s is damaged: element 'leaf_oob' is empty", where);
+  }
   c.leaf_real = real_field(tree, "leaf_real", 0, where, &len);
   c.n_leaf_real = len;
   const std::string problem = svf::expand_tree(c, p, out, copy_reals);
@@ -253,6 +264,7 @@ svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape,
   v.leaf_kind = int_field(tree, "leaf_kind", 0, where, &n_leaves);
   v.leaf_size = int_field(tree, "leaf_size", n_leaves, where);
   v.leaf_int_start = int_field(tree, "leaf_int_start", n_leaves, where);
+  if (tree.containsElementNamed("leaf_oob")) v.leaf_oob = int_field(tree, "leaf_oob", n_leaves, where);
   v.leaf_real_start = int_field(tree, "leaf_real_start", n_leaves, where);
   v.leaf_int = int_field(tree, "leaf_int", 0, where, &len);
   v.n_leaf_int = len;

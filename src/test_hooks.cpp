@@ -1,11 +1,14 @@
 // Test hooks: the engine's building blocks, called by the tests only (not
 // exported): the PSVM splitter's pieces, the transformation learner, the
-// SVM solvers and RSVF's split criterion, and TD-SVM's leaf merging.
+// SVM solvers and RSVF's split criterion, TD-SVM's leaf merging, and a
+// tree's sample.
 #include <Rcpp.h>
 
 #include <climits>
 #include <memory>
 
+#include "core/common/Random.h"
+#include "core/forest/Sampler.h"
 #include "core/forest/TdSvm.h"
 #include "core/forest/TreeGrower.h"
 #include "core/splitting/OobSvmNode.h"
@@ -191,4 +194,22 @@ List svf_transform_rule(std::string kind, int rank, int dim, Rcpp::NumericVector
                                                   : svf::SplitRule::affine(rank, dim, v, p);
   return List::create(Named("kind") = rule.kind, Named("ints") = Rcpp::wrap(rule.ints),
                       Named("reals") = Rcpp::wrap(rule.reals));
+}
+
+// Tree `index` (from 0) of a fit with `seed`: its out-of-bag rows drawn
+// again as the fit draws them (grow_structure() in Forest.cpp), from 1:
+// `scoring` and `choosing` (empty without a choosing share). weights: NULL
+// or the fit's case weights.
+// [[Rcpp::export(.svf_tree_oob_rows)]]
+List svf_tree_oob_rows(int n, std::string sampler, double fraction, SEXP weights, double seed, double index,
+                       double choosing_share) {
+  if (n < 1 || !(seed >= 0) || !(index >= 0)) Rcpp::stop("internal: n, seed or index");
+  svf::Rng rng(static_cast<uint64_t>(seed), svf::stream_id(static_cast<uint64_t>(index), -1));
+  std::vector<int> scoring = svf::draw_sample(svf::sampler_named(sampler), static_cast<size_t>(n), fraction, rng,
+                                              case_weights_from_r(weights, static_cast<size_t>(n))).oob;
+  std::vector<int> choosing;
+  if (choosing_share > 0.0) choosing = svf::take_choosing_rows(scoring, choosing_share, rng);
+  for (int& r : scoring) ++r;
+  for (int& r : choosing) ++r;
+  return List::create(Named("scoring") = Rcpp::wrap(scoring), Named("choosing") = Rcpp::wrap(choosing));
 }

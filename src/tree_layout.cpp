@@ -25,13 +25,17 @@ std::vector<int> varints(const List& tree, const char* name, long n) {
 
 // The node and leaf arrays of a tree list of either layout: left_child,
 // right_child, leaf_id, split_kind (per node, from 0, -1 where not
-// applicable), leaf_kind and leaf_size (per leaf). No payloads are read.
+// applicable), leaf_kind and leaf_size (per leaf), and leaf_oob (per leaf)
+// when the tree has out-of-bag counts. No payloads are read.
 // [[Rcpp::export(.svf_tree_nodes)]]
 List svf_tree_nodes(List tree) {
+  const bool has_oob = tree.containsElementNamed("leaf_oob");
   if (!tree_is_compact(tree)) {
-    return List::create(Named("left_child") = tree["left_child"], Named("right_child") = tree["right_child"],
-                        Named("leaf_id") = tree["leaf_id"], Named("split_kind") = tree["split_kind"],
-                        Named("leaf_kind") = tree["leaf_kind"], Named("leaf_size") = tree["leaf_size"]);
+    List out = List::create(Named("left_child") = tree["left_child"], Named("right_child") = tree["right_child"],
+                            Named("leaf_id") = tree["leaf_id"], Named("split_kind") = tree["split_kind"],
+                            Named("leaf_kind") = tree["leaf_kind"], Named("leaf_size") = tree["leaf_size"]);
+    if (has_oob) out["leaf_oob"] = tree["leaf_oob"];
+    return out;
   }
   const int n_nodes = Rcpp::as<int>(tree["n_nodes"]), n_leaves = Rcpp::as<int>(tree["n_leaves"]);
   if (n_nodes < 1 || n_leaves < 1) Rcpp::stop("tree is damaged: node or leaf count out of range");
@@ -39,10 +43,12 @@ List svf_tree_nodes(List tree) {
   std::vector<int> left, right, leaf_id;
   const std::string problem = svf::derive_nodes(kind, n_leaves, left, right, leaf_id);
   if (!problem.empty()) Rcpp::stop("tree is damaged: %s", problem);
-  return List::create(Named("left_child") = Rcpp::wrap(left), Named("right_child") = Rcpp::wrap(right),
-                      Named("leaf_id") = Rcpp::wrap(leaf_id), Named("split_kind") = Rcpp::wrap(kind),
-                      Named("leaf_kind") = Rcpp::wrap(varints(tree, "leaf_kind", n_leaves)),
-                      Named("leaf_size") = Rcpp::wrap(varints(tree, "leaf_size", n_leaves)));
+  List out = List::create(Named("left_child") = Rcpp::wrap(left), Named("right_child") = Rcpp::wrap(right),
+                          Named("leaf_id") = Rcpp::wrap(leaf_id), Named("split_kind") = Rcpp::wrap(kind),
+                          Named("leaf_kind") = Rcpp::wrap(varints(tree, "leaf_kind", n_leaves)),
+                          Named("leaf_size") = Rcpp::wrap(varints(tree, "leaf_size", n_leaves)));
+  if (has_oob) out["leaf_oob"] = Rcpp::wrap(varints(tree, "leaf_oob", n_leaves));
+  return out;
 }
 
 // A tree list of either layout on p predictors (num_classes 0: regression),
@@ -68,10 +74,13 @@ List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int 
   full.split_real.assign(v.split_real, v.split_real + v.n_split_real);
   full.leaf_kind.assign(v.leaf_kind, v.leaf_kind + v.n_leaves);
   full.leaf_size.assign(v.leaf_size, v.leaf_size + v.n_leaves);
+  if (v.leaf_oob) full.leaf_oob.assign(v.leaf_oob, v.leaf_oob + v.n_leaves);
   full.leaf_int_start.assign(v.leaf_int_start, v.leaf_int_start + v.n_leaves);
   full.leaf_real_start.assign(v.leaf_real_start, v.leaf_real_start + v.n_leaves);
   full.leaf_int.assign(v.leaf_int, v.leaf_int + v.n_leaf_int);
   full.leaf_real.assign(v.leaf_real, v.leaf_real + v.n_leaf_real);
+  full.factor_int.assign(v.factor_int, v.factor_int + v.n_factor_int);
+  full.factor_real.assign(v.factor_real, v.factor_real + v.n_factor_real);
   if (layout == "plain") return tree_to_r_plain(full);
   if (layout == "compact") return tree_to_r(full, shape.p);
   Rcpp::stop("internal: layout must be \"plain\" or \"compact\"");

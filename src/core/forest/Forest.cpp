@@ -23,6 +23,7 @@ struct TreeWork {
 struct ChunkChange {
   long wrong = 0, rows = 0;  // classification
   double sse = 0.0;          // regression
+  std::vector<int> leaf_rows;  // the chunk's rows per leaf of the tree
 };
 
 // Rows per task when a tree predicts its out-of-bag rows: fixed, so sums
@@ -62,8 +63,10 @@ void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeV
   const size_t n = data.x->n_rows();
   const bool max_conf = aggregation == Aggregation::MaxConfidence;
   double conf = 0.0;
+  int leaf = 0;
   const int cls = tree_predict(view, shape, readers, data.scaling, rows, r, scratch, dist.data(),
-                               max_conf ? &conf : nullptr, nullptr);
+                               max_conf ? &conf : nullptr, &leaf);
+  ++change.leaf_rows[leaf];
   if (data.regression()) {
     ExactSum sum{oob.sum_whole[r], oob.sum_fraction[r]};
     if (oob.count[r] > 0) {
@@ -146,6 +149,9 @@ void grow_structure(const TrainingData& data, const Splitter& splitter, const Sp
   const double share = splitter.choosing_share();
   // without a share, the structure reads (if anything) the scoring rows: RSVF's paper rule
   std::vector<int> choosing = share > 0.0 ? take_choosing_rows(w.oob_rows, share, rng) : w.oob_rows;
+  // choosing rows that do not score: counted per leaf below (the scoring
+  // rows are counted as they score the tree, add_oob_of_tree())
+  const std::vector<int> choosing_only = share > 0.0 ? choosing : std::vector<int>();
   // factor columns read through level values from this tree's in-bag rows
   TreeCoding coding;
   const TrainingData& coded = coded_for_tree(data, sample.inbag, coding);
@@ -153,6 +159,9 @@ void grow_structure(const TrainingData& data, const Splitter& splitter, const Sp
                         w);
   w.grown.tree.factor_int = std::move(coding.levels.factor_int);
   w.grown.tree.factor_real = std::move(coding.levels.factor_real);
+  TreeView structure = view_of(w.grown.tree);
+  structure.n_leaves = w.grown.tree.leaf_size.size();  // leaf kinds come with the leaf models
+  w.grown.tree.leaf_oob = count_leaf_rows(structure, data.x->n_cols(), TrainingRows(data), choosing_only);
 }
 
 // Every leaf of a batch fitted at once, then each tree assembled. Tree
@@ -200,13 +209,14 @@ struct OobError {
 };
 
 // Adds a finished tree's out-of-bag rows to the tallies (its rows in
-// parallel, in fixed chunks: they are distinct rows) and the error after it
-// to the curve.
-void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, const Tree& tree,
+// parallel, in fixed chunks: they are distinct rows), the error after it
+// to the curve and the rows to the tree's per-leaf counts.
+void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tree& tree,
                      const std::vector<int>& rows, const OutcomeShape& shape, const LeafReaders& readers,
                      const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner) {
   const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
   std::vector<ChunkChange> change(n_chunks);
+  for (ChunkChange& ch : change) ch.leaf_rows.assign(tree.leaf_oob.size(), 0);
   const TreeView view = view_of(tree);
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
@@ -220,6 +230,7 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, con
     error.wrong += ch.wrong;
     oob.n_rows_with_votes += ch.rows;
     error.sse += ch.sse;
+    for (size_t l = 0; l < ch.leaf_rows.size(); ++l) tree.leaf_oob[l] += ch.leaf_rows[l];
   }
   const double m = static_cast<double>(oob.n_rows_with_votes);
   oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN

@@ -40,6 +40,18 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
   return best;
 }
 
+std::vector<int> count_leaf_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which) {
+  std::vector<int> count(tree.n_leaves, 0);
+  std::vector<double> scratch;
+  for (int r : which) {
+    const int leaf = tree.n_factor_int
+                         ? route(tree, p, [&](int col) { return level_value(tree, col, rows.get(r, col)); }, scratch)
+                         : route(tree, p, [&](int col) { return rows.get(r, col); }, scratch);
+    ++count[leaf];
+  }
+  return count;
+}
+
 namespace {
 
 // The running tallies of one row over the trees: a block of rows goes

@@ -68,6 +68,10 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
                  const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
                  double* dist, double* confidence, int* leaf_out);
 
+// How many of the training rows `which` reach each leaf of `tree` (routed
+// as predict() routes them, through the tree's factor level values).
+std::vector<int> count_leaf_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which);
+
 void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
                     TaskRunner& runner, size_t chunk_size = 2048);
 

@@ -124,6 +124,7 @@ TuningResult tune(const TrainingData& data, const Params& params, const Validati
   if (result.search.has_fits) {
     Tree& tree = result.search.tree.tree;
     assemble_leaves(tree, result.search.fits.cbegin());
+    tree.leaf_oob.assign(tree.leaf_size.size(), 0);  // keep_fits needs sampler "all": no row is out of bag
     result.forest.trees.push_back(std::move(tree));
     result.has_forest = true;
   }

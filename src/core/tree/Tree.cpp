@@ -23,6 +23,7 @@ TreeView view_of(const Tree& tree) {
   v.n_split_real = tree.split_real.size();
   v.leaf_kind = tree.leaf_kind.data();
   v.leaf_size = tree.leaf_size.data();
+  v.leaf_oob = tree.leaf_oob.empty() ? nullptr : tree.leaf_oob.data();
   v.leaf_int_start = tree.leaf_int_start.data();
   v.leaf_real_start = tree.leaf_real_start.data();
   v.leaf_int = tree.leaf_int.data();
@@ -80,6 +81,7 @@ std::string validate_tree(const TreeView& t, size_t p) {
     if (is < 0 || rs < 0 || static_cast<size_t>(is) > t.n_leaf_int || static_cast<size_t>(rs) > t.n_leaf_real)
       return "leaf values out of range";
     if (t.leaf_size[leaf] < 0) return "a leaf has a negative size";
+    if (t.leaf_oob && t.leaf_oob[leaf] < 0) return "a leaf has a negative out-of-bag count";
   }
   return validate_level_values(t, p);
 }

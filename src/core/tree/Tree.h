@@ -4,7 +4,7 @@
 // Nodes: an internal node has a split kind and the offsets of its payload in
 // split_int / split_real; each split kind owns its payload's layout and its
 // routing (SplitKinds.h). A leaf node has split_kind -1 and a leaf number.
-// Leaves: a leaf kind, its in-bag rows, and the offsets of its payload in
+// Leaves: a leaf kind, its in-bag and out-of-bag rows, and the offsets of its payload in
 // leaf_int / leaf_real; each leaf kind owns that layout and its prediction
 // (leaves/). A saved model holds these arrays, the same whatever the method.
 #ifndef SVFOREST_TREE_H
@@ -27,6 +27,9 @@ struct Tree {
   // leaves
   std::vector<int> leaf_kind;   // see leaves/LeafKinds.h
   std::vector<int> leaf_size;   // in-bag rows
+  // out-of-bag rows (choosing and scoring) that reach each leaf; empty in
+  // trees saved before the counts were kept
+  std::vector<int> leaf_oob;
   std::vector<int> leaf_int_start, leaf_real_start;
   std::vector<int> leaf_int;
   std::vector<double> leaf_real;
@@ -50,8 +53,8 @@ struct Tree {
   // copied to R.
   void shrink_to_fit() {
     for (std::vector<int>* v : {&left_child, &right_child, &leaf_id, &split_kind, &split_int_start,
-                                &split_real_start, &split_int, &leaf_kind, &leaf_size, &leaf_int_start,
-                                &leaf_real_start, &leaf_int, &factor_int})
+                                &split_real_start, &split_int, &leaf_kind, &leaf_size, &leaf_oob,
+                                &leaf_int_start, &leaf_real_start, &leaf_int, &factor_int})
       v->shrink_to_fit();
     split_real.shrink_to_fit();
     leaf_real.shrink_to_fit();
@@ -75,6 +78,7 @@ struct TreeView {
   size_t n_split_int = 0, n_split_real = 0;
   const int* leaf_kind = nullptr;
   const int* leaf_size = nullptr;
+  const int* leaf_oob = nullptr;  // null when the tree has no out-of-bag counts
   const int* leaf_int_start = nullptr;
   const int* leaf_real_start = nullptr;
   const int* leaf_int = nullptr;

@@ -54,6 +54,7 @@ CompactTreeView view_of(const CompactTree& c) {
   v.leaf_int_length = bytes(c.leaf_int_length);
   v.leaf_real_length = bytes(c.leaf_real_length);
   v.leaf_int = bytes(c.leaf_int);
+  v.leaf_oob = bytes(c.leaf_oob);
   v.split_real = c.split_real.data();
   v.n_split_real = c.split_real.size();
   v.leaf_real = c.leaf_real.data();
@@ -115,6 +116,7 @@ bool compact_tree(const Tree& t, size_t p, CompactTree& out) {
     put_varint(out.leaf_real_length, static_cast<int>(real_end - t.leaf_real_start[l]));
   }
   for (int v : t.leaf_int) put_varint(out.leaf_int, v);
+  for (int v : t.leaf_oob) put_varint(out.leaf_oob, v);
   out.leaf_real = t.leaf_real;
   // kept only when it decodes to the same tree, array for array
   Tree back;
@@ -122,7 +124,7 @@ bool compact_tree(const Tree& t, size_t p, CompactTree& out) {
   return back.left_child == t.left_child && back.right_child == t.right_child && back.leaf_id == t.leaf_id &&
          back.split_kind == t.split_kind && back.split_int_start == t.split_int_start &&
          back.split_real_start == t.split_real_start && back.split_int == t.split_int &&
-         back.leaf_kind == t.leaf_kind && back.leaf_size == t.leaf_size &&
+         back.leaf_kind == t.leaf_kind && back.leaf_size == t.leaf_size && back.leaf_oob == t.leaf_oob &&
          back.leaf_int_start == t.leaf_int_start && back.leaf_real_start == t.leaf_real_start &&
          back.leaf_int == t.leaf_int;
 }
@@ -235,6 +237,8 @@ std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t, bool copy_r
       !get_varints(c.leaf_int_length, c.n_leaves, int_length) ||
       !get_varints(c.leaf_real_length, c.n_leaves, real_length) || !get_varints(c.leaf_int, -1, t.leaf_int))
     return "leaf arrays are damaged";
+  if (c.leaf_oob.size > 0 && !get_varints(c.leaf_oob, c.n_leaves, t.leaf_oob))
+    return "out-of-bag counts are damaged";
   if (copy_reals) t.leaf_real.assign(c.leaf_real, c.leaf_real + c.n_leaf_real);
   std::string problem = derive_nodes(t.split_kind, c.n_leaves, t.left_child, t.right_child, t.leaf_id);
   if (problem.empty()) problem = split_offsets(t.left_child, p, codes, c.split_real, c.n_split_real, t);

@@ -6,7 +6,7 @@
 //     leaves in preorder; so children, leaf numbers and payload offsets follow
 //     from the kinds (and each split kind's payload length).
 //   - per leaf its kind, size and payload lengths (the offsets are their
-//     running sums).
+//     running sums), and its out-of-bag count when the tree has them.
 //   - the payloads: integers as zigzag varints (1 byte for values in
 //     -64..63, most of them: predictor numbers, class numbers and counts;
 //     an oblique split's ascending predictors, on at most 31, as one bit
@@ -29,6 +29,7 @@ struct CompactTree {
   // varint-coded integers
   std::vector<unsigned char> split_kind, split_int, leaf_kind, leaf_size, leaf_int_length,
       leaf_real_length, leaf_int;
+  std::vector<unsigned char> leaf_oob;  // empty: the tree has no out-of-bag counts
   std::vector<double> split_real, leaf_real;
 };
 
@@ -40,6 +41,7 @@ struct Bytes {
 struct CompactTreeView {
   long n_nodes = 0, n_leaves = 0;
   Bytes split_kind, split_int, leaf_kind, leaf_size, leaf_int_length, leaf_real_length, leaf_int;
+  Bytes leaf_oob;  // size 0: no out-of-bag counts
   const double* split_real = nullptr;
   size_t n_split_real = 0;
   const double* leaf_real = nullptr;
