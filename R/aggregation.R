@@ -125,7 +125,7 @@ oob_forest_error <- function(tally, cls, y, aggregation, n_trees, ensemble_error
 oob_extrapolate <- function(loss, half_loss, m, e, o, n_trees) {
   both <- e > 0 & o > 0
   inv_half <- (1 / pmax(e, 1) + 1 / pmax(o, 1)) / 2
-  slope <- ifelse(both, (half_loss - loss) / (inv_half - 1 / m), 0)
+  slope <- ifelse(rep_len(both, length(loss)), (half_loss - loss) / (inv_half - 1 / m), 0)
   loss - slope * pmax(0, 1 / m - 1 / n_trees)
 }
 
