@@ -102,6 +102,11 @@ oob_from_tally <- function(tally, outcome, y, levels, aggregation, scaling = NUL
 # row's loss is read with all m trees and with each half (even- and
 # odd-numbered trees, sizes e and o), which gives c; the row's loss for the
 # forest is then its m-tree loss less c (1/m - 1/n_trees) (oob_extrapolate()).
+# The rows' shifts are noisy, and where the forest's votes carry little
+# beyond the training rows' class shares (pure noise) the t-tree error has
+# not reached its 1/t regime at the halves' few trees, so their mean is
+# shrunk by its reliability, mean^2 / (mean^2 + standard error^2): a shift
+# the rows cannot tell from zero moves the error little.
 # Without the even tally (max_confidence, earlier versions): `ensemble_error`.
 oob_forest_error <- function(tally, cls, y, aggregation, n_trees, ensemble_error) {
   even_count <- tally$oob_even_count
@@ -114,8 +119,12 @@ oob_forest_error <- function(tally, cls, y, aggregation, n_trees, ensemble_error
   has <- count > 0
   loss <- as.numeric(cls[has] != y[has])
   half_loss <- (as.numeric(even_cls[has] != y[has]) + as.numeric(odd_cls[has] != y[has])) / 2
-  loss <- oob_extrapolate(loss, half_loss, count[has], even_count[has], odd_count[has], n_trees)
-  min(1, max(0, mean(loss)))
+  shift <- oob_extrapolate(loss, half_loss, count[has], even_count[has], odd_count[has], n_trees) - loss
+  if (length(shift) < 2) return(ensemble_error)
+  mean_shift <- mean(shift)
+  variance <- stats::var(shift) / length(shift)
+  reliability <- if (mean_shift == 0) 0 else mean_shift^2 / (mean_shift^2 + variance)
+  min(1, max(0, mean(loss) + reliability * mean_shift))
 }
 
 # Per row, the expected loss of an n_trees ensemble from its loss with m
