@@ -80,7 +80,9 @@ hybrid_mtry <- function(model) {
 #' is the error extrapolated to the forest's size: each row's loss is read
 #' with all its scoring trees and with each half of them (even- and
 #' odd-numbered trees), and, as an ensemble's error falls as `a + c / t` in
-#' its `t` trees, carried to the forest's trees; `oob_error_ensemble` is the
+#' its `t` trees, carried to the forest's trees (the rows' mean shift
+#' shrunk by its reliability, so that a shift within noise of zero moves
+#' the error little); `oob_error_ensemble` is the
 #' scoring ensembles' own error (that of `oob_predictions`, and the last
 #' point of the error curve the growth rule reads). The Brier score and
 #' log-loss are the scoring ensembles' own (they lean pessimistic). The

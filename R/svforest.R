@@ -58,8 +58,8 @@
 #'   "max_confidence"`) the error of a forest of the fit's size, each row's
 #'   loss with its out-of-bag trees extrapolated from the loss with each
 #'   half of them (even- and odd-numbered trees) to the forest's trees, as
-#'   an ensemble's error falls as `a + c / t` in its `t` trees
-#'   (`oob_error_ensemble` is the out-of-bag predictions' own error, the
+#'   an ensemble's error falls as `a + c / t` in its `t` trees (the mean
+#'   shift shrunk by its reliability; `oob_error_ensemble` is the out-of-bag predictions' own error, the
 #'   last point of `oob_error_curve`; `oob_even_votes`, `oob_even_prob_sum`
 #'   and `oob_even_count` the even-numbered trees' tally); `oob_predictions` each training row's
 #'   out-of-bag prediction (`NA` for a row no tree left out), by the rule of
