@@ -54,8 +54,10 @@
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
 #'   leaves rows out, else `NA`: for numbers the mean squared error of the
-#'   out-of-bag predictions; for classes (but `aggregation =
-#'   "max_confidence"`) the error of a forest of the fit's size, each row's
+#'   out-of-bag predictions; for classes, by the papers' methods the error
+#'   of the out-of-bag predictions, by the default (whose rows each score
+#'   few trees, see [svforest_methods()]) the error of a forest of the
+#'   fit's size, each row's
 #'   loss with its out-of-bag trees extrapolated from the loss with each
 #'   half of them (even- and odd-numbered trees) to the forest's trees, as
 #'   an ensemble's error falls as `a + c / t` in its `t` trees (the mean

@@ -119,21 +119,26 @@ leaf_quantiles <- function(qf, leaves, taus, num_threads) {
 fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   if (is.null(oob_rows) || length(oob_rows) != qf$ntree || sum(lengths(oob_rows)) == 0) return(NULL)
   oob_rows <- lapply(oob_rows, as.integer)
+  oob_scores <- function(rows) {
+    qf$y - .svf_oob_leaf_quantiles(qf_leaves(qf), qf$y, rows, conformal_grid(), leaf_spread, num_threads)
+  }
+  scores <- oob_scores(oob_rows)
+  scored <- !is.na(scores[, 1])  # rows in bag in every tree have no score
+  if (sum(scored) < 2) return(NULL)
+  cal <- conformal_adjustments(model, scores[scored, , drop = FALSE], "oob")
+  # the papers' methods score each row with all its out-of-bag trees, as
+  # published; the default's choosing rows leave each row few
+  if (!isTRUE(model$oob_choosing_share > 0)) return(cal)
   # first_tree fixes the trees' forest-wide parity, as the out-of-bag tally's
   even <- (part_first_tree(model) + seq_along(oob_rows) - 1) %% 2 == 0
   halves <- list(all = oob_rows, even = ifelse(even, oob_rows, list(integer(0))),
                  odd = ifelse(even, list(integer(0)), oob_rows))
-  scores <- lapply(halves, function(rows) {
-    q <- .svf_oob_leaf_quantiles(qf_leaves(qf), qf$y, rows, conformal_grid(), leaf_spread, num_threads)
-    qf$y - q
-  })
-  scored <- !is.na(scores$all[, 1])  # rows in bag in every tree have no score
-  if (sum(scored) < 2) return(NULL)
-  cal <- conformal_adjustments(model, scores$all[scored, , drop = FALSE], "oob")
-  in_halves <- !is.na(scores$even[, 1]) & !is.na(scores$odd[, 1])
+  half_scores <- lapply(halves[c("even", "odd")], oob_scores)
+  in_halves <- !is.na(half_scores$even[, 1]) & !is.na(half_scores$odd[, 1])
   if (sum(in_halves) < 2) return(cal)
   sizes <- lapply(halves, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
-  adjust <- lapply(scores, function(s) conformal_adjustments(model, s[in_halves, , drop = FALSE], "oob")$adjust)
+  adjust <- lapply(c(list(all = scores), half_scores),
+                   function(s) conformal_adjustments(model, s[in_halves, , drop = FALSE], "oob")$adjust)
   cal$adjust <- oob_adjust_for_forest(adjust, sizes, qf$ntree, cal$adjust)
   cal
 }

@@ -105,7 +105,7 @@ void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeV
 namespace {
 
 // Empty out-of-bag tallies for n rows (Aggregation.h).
-void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) {
+void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf, bool keep_even) {
   oob.count.assign(n, 0);
   oob.predicted.assign(n, -1);
   if (regression) {
@@ -120,6 +120,7 @@ void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) 
     oob.confident_class.assign(n, -1);
     return;  // one tree decides: no ensemble-size correction
   }
+  if (!keep_even) return;
   oob.even_votes.assign(n * K, 0);
   oob.even_shares.assign(n * K, 0.0);
   oob.even_count.assign(n, 0);
@@ -274,7 +275,11 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
   OobError oob_error;
-  if (oob.available) start_oob(oob, n, K, data.regression(), options.aggregation == Aggregation::MaxConfidence);
+  // only forests whose out-of-bag rows are split into choosing and scoring
+  // rows score each row with few trees: they alone keep the even tally
+  if (oob.available)
+    start_oob(oob, n, K, data.regression(), options.aggregation == Aggregation::MaxConfidence,
+              splitter.choosing_share() > 0.0);
 
   // a rival structure per tree needs out-of-bag rows to choose on
   const std::unique_ptr<Splitter> rival = oob.available ? splitter.rival() : nullptr;

@@ -51,7 +51,8 @@ struct OobResult {
   std::vector<double> confidence;
   std::vector<int> confident_class;
   std::vector<int> count;  // out-of-bag trees of each row
-  // classification by "vote" or "prob": the same tally over the even-numbered
+  // classification by "vote" or "prob" with choosing rows (a splitter's
+  // choosing_share() > 0): the same tally over the even-numbered
   // trees only (forest-wide index), so R can compare each row's error with
   // half of its trees to its error with all (the ensemble-size correction
   // of the out-of-bag error, R/aggregation.R)
