@@ -79,7 +79,9 @@ hybrid_mtry <- function(model) {
 #' errs more often than the whole forest does on new rows. So `oob_error`
 #' is the error extrapolated to the forest's size: each row's loss is read
 #' with all its scoring trees and with each half of them (even- and
-#' odd-numbered trees), and, as an ensemble's error falls as `a + c / t` in
+#' odd-numbered trees; their tally, `oob_even_votes`, `oob_even_prob_sum`,
+#' `oob_even_count`, is kept for [combine()]), and, as an ensemble's error
+#' falls as `a + c / t` in
 #' its `t` trees, carried to the forest's trees (the rows' mean shift
 #' shrunk by its reliability, so that a shift within noise of zero moves
 #' the error little); `oob_error_ensemble` is the

@@ -53,17 +53,9 @@
 #'   each matched by its exact name.
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
-#'   leaves rows out, else `NA`: for numbers the mean squared error of the
-#'   out-of-bag predictions; for classes, by the papers' methods the error
-#'   of the out-of-bag predictions, by the default (whose rows each score
-#'   few trees, see [svforest_methods()]) the error of a forest of the
-#'   fit's size, each row's
-#'   loss with its out-of-bag trees extrapolated from the loss with each
-#'   half of them (even- and odd-numbered trees) to the forest's trees, as
-#'   an ensemble's error falls as `a + c / t` in its `t` trees (the mean
-#'   shift shrunk by its reliability; `oob_error_ensemble` is the out-of-bag predictions' own error, the
-#'   last point of `oob_error_curve`; `oob_even_votes`, `oob_even_prob_sum`
-#'   and `oob_even_count` the even-numbered trees' tally); `oob_predictions` each training row's
+#'   leaves rows out, else `NA` (for the default's classes the error
+#'   carried to the forest's size, see [svforest_methods()];
+#'   `oob_error_ensemble` is the out-of-bag predictions' own); `oob_predictions` each training row's
 #'   out-of-bag prediction (`NA` for a row no tree left out), by the rule of
 #'   `predict()` applied to the trees that did not draw the row. A
 #'   classification fit then also holds `oob_prob`, the out-of-bag class
