@@ -10,6 +10,10 @@
 #   a row), the number of out-of-bag trees (`oob_count`) and, for
 #   `aggregation = "max_confidence"`, the confidence and class (1-based) of
 #   the first most confident tree (`oob_confidence`, `oob_confident_class`);
+#   for "vote" and "prob", the same three over the even-numbered trees
+#   (`oob_even_votes`, `oob_even_prob_sum`, `oob_even_count`; forest-wide
+#   tree index from 0), from which oob_from_tally() corrects the error for
+#   the size of each row's out-of-bag ensemble (oob_extrapolate());
 # - regression: per row an exact sum of the trees' predictions on the
 #   engine's outcome scale, a whole part (`oob_sum_whole`) plus a fraction in
 #   units of 2^-40 (`oob_sum_fraction`), and `oob_count`.
@@ -19,6 +23,10 @@
 
 # The grid of the fractional part of regression sums (as kFractionGrid).
 oob_fraction_grid <- 2^40
+
+# Tally of the even-numbered trees: optional (models of earlier versions lack
+# it; their error is then the out-of-bag ensembles' own).
+oob_even_names <- c("oob_even_votes", "oob_even_prob_sum", "oob_even_count")
 
 # Tally elements of a model of `outcome` type (max_confidence adds two).
 oob_tally_names <- function(outcome, aggregation = NULL) {
@@ -32,12 +40,14 @@ oob_tally_names <- function(outcome, aggregation = NULL) {
 oob_element_names <- c("oob_error", "oob_error_curve", "oob_predictions", "oob_votes", "oob_prob_sum",
                        "oob_count", "oob_confidence", "oob_confident_class", "oob_prob", "oob_brier",
                        "oob_logloss", "oob_sum", "oob_sum_whole", "oob_sum_fraction", "oob_rsquared",
-                       "oob_unavailable")
+                       "oob_unavailable", "oob_error_ensemble", oob_even_names)
 
 # The out-of-bag elements of a fit from the engine's results `oob` (NULL
 # when the sampler leaves no row out). `y`: the training outcome (factor or
-# numeric), `scaling`: the outcome's centre and scale (regression).
-oob_results <- function(oob, y, outcome, aggregation, scaling) {
+# numeric), `scaling`: the outcome's centre and scale (regression), `ntree`:
+# the forest's trees (the size its out-of-bag error is carried to; the
+# engine's error curve is absent for a forest grown in parts).
+oob_results <- function(oob, y, outcome, aggregation, scaling, ntree) {
   if (is.null(oob)) {
     return(list(oob_error = NA_real_, oob_error_curve = NULL, oob_predictions = NULL))
   }
@@ -50,7 +60,10 @@ oob_results <- function(oob, y, outcome, aggregation, scaling) {
       tally$oob_confidence <- oob$confidence
       tally$oob_confident_class <- ifelse(oob$confident_class < 0L, NA_integer_, oob$confident_class + 1L)
     }
-    out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation)
+    if (!is.null(oob$even_count)) {
+      tally[oob_even_names] <- list(oob$even_votes, oob$even_shares, oob$even_count)
+    }
+    out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation, n_trees = ntree)
   }
   # (no curve from a forest grown in parts, svforest_future())
   if (!is.null(oob$error_curve)) {
@@ -60,8 +73,9 @@ oob_results <- function(oob, y, outcome, aggregation, scaling) {
 }
 
 # Tally plus everything derived from it. `y`: class codes from 1
-# (classification) or the numeric outcome; `scaling`: list(center, scale).
-oob_from_tally <- function(tally, outcome, y, levels, aggregation, scaling = NULL) {
+# (classification) or the numeric outcome; `scaling`: list(center, scale);
+# `n_trees`: the forest's trees, the ensemble size `oob_error` is for.
+oob_from_tally <- function(tally, outcome, y, levels, aggregation, scaling = NULL, n_trees = NA) {
   count <- tally$oob_count
   has <- count > 0
   if (outcome == "regression") {
@@ -78,9 +92,54 @@ oob_from_tally <- function(tally, outcome, y, levels, aggregation, scaling = NUL
   prob <- tally$oob_prob_sum / ifelse(has, count, NA_real_)
   colnames(prob) <- levels
   scores <- oob_probability_scores(prob[has, , drop = FALSE], y[has])
-  c(tally, list(oob_error = if (any(has)) wrong / sum(has) else NA_real_,
+  ensemble_error <- if (any(has)) wrong / sum(has) else NA_real_
+  c(tally, list(oob_error = oob_forest_error(tally, cls, y, aggregation, n_trees, ensemble_error),
+                oob_error_ensemble = ensemble_error,
                 oob_predictions = factor(levels[cls], levels = levels), oob_prob = prob,
                 oob_brier = scores$brier, oob_logloss = scores$logloss, oob_y = y))
+}
+
+# The out-of-bag error of the forest of `n_trees` trees. A row's
+# out-of-bag ensemble holds only its m scoring trees (about a fifth of the
+# forest for the default): its votes are noisier than the forest's, and the
+# error of a t-tree ensemble falls as err(t) = a + c / t (Lopes 2019). Each
+# row's loss is read with all m trees and with each half (even- and
+# odd-numbered trees, sizes e and o), which gives c; the row's loss for the
+# forest is then its m-tree loss less c (1/m - 1/n_trees) (oob_extrapolate()).
+# The rows' shifts are noisy, and where the forest's votes carry little
+# beyond the training rows' class shares (pure noise) the t-tree error has
+# not reached its 1/t regime at the halves' few trees, so their mean is
+# shrunk by its reliability, mean^2 / (mean^2 + standard error^2): a shift
+# the rows cannot tell from zero moves the error little.
+# Without the even tally (max_confidence, earlier versions): `ensemble_error`.
+oob_forest_error <- function(tally, cls, y, aggregation, n_trees, ensemble_error) {
+  even_count <- tally$oob_even_count
+  if (is.null(even_count) || !is.finite(n_trees) || is.na(ensemble_error)) return(ensemble_error)
+  count <- tally$oob_count
+  odd_count <- count - even_count
+  decide <- function(votes, prob_sum, n) .svf_decide_classes(aggregation, votes, prob_sum, as.integer(n), NULL) + 1L
+  even_cls <- decide(tally$oob_even_votes, tally$oob_even_prob_sum, even_count)
+  odd_cls <- decide(tally$oob_votes - tally$oob_even_votes, tally$oob_prob_sum - tally$oob_even_prob_sum, odd_count)
+  has <- count > 0
+  loss <- as.numeric(cls[has] != y[has])
+  half_loss <- (as.numeric(even_cls[has] != y[has]) + as.numeric(odd_cls[has] != y[has])) / 2
+  shift <- oob_extrapolate(loss, half_loss, count[has], even_count[has], odd_count[has], n_trees) - loss
+  if (length(shift) < 2) return(ensemble_error)
+  mean_shift <- mean(shift)
+  variance <- stats::var(shift) / length(shift)
+  reliability <- if (mean_shift == 0) 0 else mean_shift^2 / (mean_shift^2 + variance)
+  min(1, max(0, mean(loss) + reliability * mean_shift))
+}
+
+# Per row, the expected loss of an n_trees ensemble from its loss with m
+# trees (`loss`) and the mean loss of two halves of e and o trees
+# (`half_loss`), under loss(t) = a + c / t; rows without both halves keep
+# their m-tree loss.
+oob_extrapolate <- function(loss, half_loss, m, e, o, n_trees) {
+  both <- e > 0 & o > 0
+  inv_half <- (1 / pmax(e, 1) + 1 / pmax(o, 1)) / 2
+  slope <- ifelse(rep_len(both, length(loss)), (half_loss - loss) / (inv_half - 1 / m), 0)
+  loss - slope * pmax(0, 1 / m - 1 / n_trees)
 }
 
 # Brier score (the squared distance of the probability vector to the
@@ -102,6 +161,8 @@ oob_tally <- function(object) {
   names <- oob_tally_names(object$type, object$params$aggregation)
   tally <- object[names]
   if (any(vapply(tally, is.null, TRUE))) return(NULL)
+  even <- object[oob_even_names]
+  if (!any(vapply(even, is.null, TRUE))) return(stats::setNames(c(tally, even), c(names, oob_even_names)))
   stats::setNames(tally, names)
 }
 
@@ -111,6 +172,8 @@ oob_tally <- function(object) {
 # string saying why the parts cannot give the whole forest's results.
 oob_merge_tallies <- function(parts) {
   tallies <- lapply(parts, oob_tally)
+  has_even <- vapply(tallies, function(t) !is.null(t$oob_even_count), TRUE)
+  if (!all(has_even)) tallies <- lapply(tallies, function(t) t[setdiff(names(t), oob_even_names)])
   if (any(vapply(tallies, is.null, TRUE))) {
     return(if (all(vapply(parts, function(p) identical(p$params$sampler, "all"), TRUE))) {
       "the sampler leaves no row out"
@@ -143,6 +206,11 @@ oob_add_tally <- function(out, t) {
   if (!is.null(out$oob_votes)) {
     out$oob_votes <- out$oob_votes + t$oob_votes
     out$oob_prob_sum <- out$oob_prob_sum + t$oob_prob_sum
+    if (!is.null(out$oob_even_count)) {
+      out$oob_even_votes <- out$oob_even_votes + t$oob_even_votes
+      out$oob_even_prob_sum <- out$oob_even_prob_sum + t$oob_even_prob_sum
+      out$oob_even_count <- out$oob_even_count + t$oob_even_count
+    }
   } else {
     frac <- out$oob_sum_fraction + t$oob_sum_fraction
     carry <- frac >= oob_fraction_grid
@@ -155,6 +223,7 @@ oob_add_tally <- function(out, t) {
 # The engine's names of a tally's elements (the `oob` of engine_fit(); its
 # confident classes are 0-based, -1 for none, kept as they are here).
 engine_tally_names <- c(oob_votes = "votes", oob_prob_sum = "shares", oob_count = "count",
+                        oob_even_votes = "even_votes", oob_even_prob_sum = "even_shares", oob_even_count = "even_count",
                         oob_confidence = "confidence", oob_confident_class = "confident_class",
                         oob_sum_whole = "sum_whole", oob_sum_fraction = "sum_fraction")
 
@@ -178,7 +247,8 @@ combine_oob <- function(out, parts) {
   }
   y <- parts[[1]]$oob_y
   scaling <- list(center = out$outcome_center, scale = out$outcome_scale)
-  res <- oob_from_tally(tally, out$type, y, out$levels, out$params$aggregation, scaling)
+  res <- oob_from_tally(tally, out$type, y, out$levels, out$params$aggregation, scaling,
+                        n_trees = length(out$forest$trees))
   for (name in names(res)) out[[name]] <- res[[name]]
   out
 }

@@ -75,7 +75,22 @@ hybrid_mtry <- function(model) {
 #' permutation importance on out-of-bag rows and the growth rule above read
 #' the scoring rows alone, so they are honest: no row scores a tree whose
 #' structure it chose. A row is scored by about 18% of the trees (by
-#' ranger's, 37%), so with few trees these figures lean pessimistic.
+#' ranger's, 37%): its out-of-bag ensemble is small, and a small ensemble
+#' errs more often than the whole forest does on new rows. So `oob_error`
+#' is the error extrapolated to the forest's size: each row's loss is read
+#' with all its scoring trees and with each half of them (even- and
+#' odd-numbered trees; their tally, `oob_even_votes`, `oob_even_prob_sum`,
+#' `oob_even_count`, is kept for [combine()]), and, as an ensemble's error
+#' falls as `a + c / t` in
+#' its `t` trees, carried to the forest's trees (the rows' mean shift
+#' shrunk by its reliability, so that a shift within noise of zero moves
+#' the error little); `oob_error_ensemble` is the
+#' scoring ensembles' own error (that of `oob_predictions`, and the last
+#' point of the error curve the growth rule reads). The Brier score and
+#' log-loss are the scoring ensembles' own (they lean pessimistic). The
+#' out-of-bag interval calibration of a numeric outcome
+#' ([predict.svforest()]) is extrapolated to the forest's size the same
+#' way.
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
 #' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
 #' rows per such predictor a node needs for them. For classes, a factor

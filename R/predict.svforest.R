@@ -122,10 +122,14 @@
 #'     of bag in, its own outcome left out of their leaves, so that it stands
 #'     to those trees as a new row would (conformalized quantile regression
 #'     with out-of-bag quantiles, after the jackknife+-after-bootstrap of Kim,
-#'     Xu and Barber 2020). It costs no extra forest, about one quantile
-#'     prediction of the training rows. The guarantee is approximate: a row's
+#'     Xu and Barber 2020). It costs no extra forest, about three quantile
+#'     predictions of the training rows. The guarantee is approximate: a row's
 #'     score comes from the part of the forest it was out of bag in (about a
-#'     third of the trees with the bootstrap), and it needs the out-of-bag
+#'     third of the trees with the bootstrap, a fifth with the default's
+#'     choosing rows), whose quantiles are noisier than a new row's from the
+#'     whole forest; so each level's shift is also fitted with each half of
+#'     those trees (even- and odd-numbered) and carried to the forest's
+#'     size, as a shift of `t` trees moves as `a + c / t`. It needs the out-of-bag
 #'     rows to have taken no part in the trees; where they chose splits or
 #'     trees (the engine reports it: [print()] then adds "optimistic" to the
 #'     calibration's line) the scores are too small and the intervals too

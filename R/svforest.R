@@ -53,7 +53,9 @@
 #'   each matched by its exact name.
 #' @return An object of class `svforest`: a plain list that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
-#'   leaves rows out, else `NA`; `oob_predictions` each training row's
+#'   leaves rows out, else `NA` (for the default's classes the error
+#'   carried to the forest's size, see [svforest_methods()];
+#'   `oob_error_ensemble` is the out-of-bag predictions' own); `oob_predictions` each training row's
 #'   out-of-bag prediction (`NA` for a row no tree left out), by the rule of
 #'   `predict()` applied to the trees that did not draw the row. A
 #'   classification fit then also holds `oob_prob`, the out-of-bag class
@@ -259,7 +261,7 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     model$oob_choosing_share <- res$oob_choosing_share
     model$oob_optimistic <- isTRUE(res$splitter_uses_oob)
   }
-  model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling)), class = "svforest")
+  model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling, ntree)), class = "svforest")
   # a forest grown as this one on some of its rows alone (the fold forests of
   # calibrate = "cv", R/uncertainty.R): row-count parameters and scaling its own
   fit_rows <- function(rows) {

@@ -120,11 +120,43 @@ leaf_quantiles <- function(qf, leaves, taus, num_threads) {
 # (a sampler that uses every row).
 fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   if (is.null(oob_rows) || length(oob_rows) != qf$ntree || sum(lengths(oob_rows)) == 0) return(NULL)
-  q <- .svf_oob_leaf_quantiles(qf_leaves(qf), qf$y, lapply(oob_rows, as.integer), conformal_grid(), leaf_spread,
-                               num_threads)
-  scored <- !is.na(q[, 1])  # rows in bag in every tree have no score
+  oob_rows <- lapply(oob_rows, as.integer)
+  oob_scores <- function(rows) {
+    qf$y - .svf_oob_leaf_quantiles(qf_leaves(qf), qf$y, rows, conformal_grid(), leaf_spread, num_threads)
+  }
+  scores <- oob_scores(oob_rows)
+  scored <- !is.na(scores[, 1])  # rows in bag in every tree have no score
   if (sum(scored) < 2) return(NULL)
-  conformal_adjustments(model, qf$y[scored] - q[scored, , drop = FALSE], "oob")
+  cal <- conformal_adjustments(model, scores[scored, , drop = FALSE], "oob")
+  # the papers' methods score each row with all its out-of-bag trees, as
+  # published; the default's choosing rows leave each row few
+  if (!isTRUE(model$oob_choosing_share > 0)) return(cal)
+  # first_tree fixes the trees' forest-wide parity, as the out-of-bag tally's
+  even <- (part_first_tree(model) + seq_along(oob_rows) - 1) %% 2 == 0
+  halves <- list(all = oob_rows, even = ifelse(even, oob_rows, list(integer(0))),
+                 odd = ifelse(even, list(integer(0)), oob_rows))
+  half_scores <- lapply(halves[c("even", "odd")], oob_scores)
+  in_halves <- !is.na(half_scores$even[, 1]) & !is.na(half_scores$odd[, 1])
+  if (sum(in_halves) < 2) return(cal)
+  sizes <- lapply(halves, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
+  adjust <- lapply(c(list(all = scores), half_scores),
+                   function(s) conformal_adjustments(model, s[in_halves, , drop = FALSE], "oob")$adjust)
+  cal$adjust <- oob_adjust_for_forest(adjust, sizes, qf$ntree, cal$adjust)
+  cal
+}
+
+# Conformal shifts for quantiles from the whole forest. A row's out-of-bag
+# quantiles come from its m scoring trees, noisier than a new row's from
+# all n_trees, so their scores are more spread out and the shifts too wide
+# (intervals over-cover). The shifts from all m trees and from each half
+# (even, odd trees; rows scored in both) give shift(t) = a + c / t
+# (oob_extrapolate(), the out-of-bag error's rule), read at n_trees. A level
+# whose shift is infinite (too few rows) keeps `fallback`.
+oob_adjust_for_forest <- function(adjust, sizes, n_trees, fallback) {
+  inv <- function(k) mean(1 / k)
+  half <- (adjust$even + adjust$odd) / 2
+  out <- oob_extrapolate(adjust$all, half, 1 / inv(sizes$all), 1 / inv(sizes$even), 1 / inv(sizes$odd), n_trees)
+  ifelse(is.finite(out), out, fallback)
 }
 
 # The conformal calibration of a forest from rows it did not see (`data`,

@@ -78,7 +78,9 @@ List tuning_to_r(const svf::TuningResult& res) {
 
 // The out-of-bag results (Forest.h) as R data: classification list(votes,
 // shares (n x K), count, confidence and confident_class (max_confidence;
-// class 0-based, -1 for none), predicted, error, error_curve); regression
+// class 0-based, -1 for none), even_votes, even_shares, even_count (the
+// tally of the even-numbered trees; "vote" and "prob"), predicted, error,
+// error_curve); regression
 // list(sum_whole, sum_fraction, count, error, error_curve).
 List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
   if (num_classes == 0) {
@@ -93,6 +95,15 @@ List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
   List out = List::create(Named("votes") = votes, Named("shares") = shares, Named("count") = Rcpp::wrap(oob.count),
                           Named("error") = oob.error, Named("error_curve") = Rcpp::wrap(oob.error_curve),
                           Named("predicted") = Rcpp::wrap(oob.predicted));
+  if (!oob.even_count.empty()) {
+    Rcpp::IntegerMatrix even_votes(static_cast<int>(n), num_classes);
+    std::copy(oob.even_votes.begin(), oob.even_votes.end(), even_votes.begin());
+    Rcpp::NumericMatrix even_shares(static_cast<int>(n), num_classes);
+    std::copy(oob.even_shares.begin(), oob.even_shares.end(), even_shares.begin());
+    out["even_votes"] = even_votes;
+    out["even_shares"] = even_shares;
+    out["even_count"] = Rcpp::wrap(oob.even_count);
+  }
   if (!oob.confidence.empty()) {
     out["confidence"] = Rcpp::wrap(oob.confidence);
     out["confident_class"] = Rcpp::wrap(oob.confident_class);

@@ -58,7 +58,7 @@ oob_rows <- function(fit, y) {
 
 oob_elements <- c("oob_predictions", "oob_error", "oob_prob", "oob_brier", "oob_logloss", "oob_votes",
                   "oob_prob_sum", "oob_count", "oob_confidence", "oob_confident_class", "oob_sum",
-                  "oob_rsquared")
+                  "oob_rsquared", "oob_error_ensemble", "oob_even_votes", "oob_even_prob_sum", "oob_even_count")
 
 d <- matrix_data()
 conditions <- matrix_conditions(d)

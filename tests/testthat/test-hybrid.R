@@ -33,7 +33,7 @@ test_that("every default fit comes with out-of-bag error and out-of-bag class pr
   has <- stats::complete.cases(fit$oob_prob)
   expect_gt(mean(has), 0.9)  # 20 bootstrap trees leave almost every row out at least once
   expect_equal(rowSums(fit$oob_prob[has, ]), rep(1, sum(has)), tolerance = 1e-9)
-  expect_equal(mean(as.character(fit$oob_predictions[has]) != as.character(iris$Species[has])), fit$oob_error)
+  expect_equal(mean(as.character(fit$oob_predictions[has]) != as.character(iris$Species[has])), fit$oob_error_ensemble)
   reg <- svforest(mpg ~ ., data = mtcars, ntree = 20, seed = 1, num_threads = 1)
   expect_true(is.finite(reg$oob_error))
   expect_true(is.finite(reg$oob_rsquared))

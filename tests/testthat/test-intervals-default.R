@@ -133,3 +133,40 @@ test_that("an out-of-bag calibration from rows that chose splits is printed as o
   # the Intervals line (the OOB error line keeps RSVF's own mark, oob_optimistic)
   expect_false(any(grepl("optimistic", grep("Intervals:", capture.output(print(honest)), value = TRUE))))
 })
+
+friedman_rows <- function(n, seed) {
+  withr_seed(seed, {
+    x <- matrix(stats::runif(n * 6), n)
+    data.frame(x, y = 10 * sin(pi * x[, 1] * x[, 2]) + 20 * (x[, 3] - 0.5)^2 + 10 * x[, 4] + 5 * x[, 5] +
+                 stats::rnorm(n))
+  })
+}
+
+test_that("out-of-bag shifts are read at the forest's size, not at each row's few out-of-bag trees", {
+  # 30 trees: a row's out-of-bag quantiles come from about 5 of them; shifts
+  # fitted to those scores make the forest's intervals far too wide
+  coverage <- sapply(1:3, function(s) {
+    tr <- friedman_rows(500, s)
+    te <- friedman_rows(3000, 100 + s)
+    captured <- new.env()
+    trace("engine_fit", exit = bquote(assign("res", returnValue(), envir = .(captured))),
+          where = asNamespace("svforest"), print = FALSE)
+    fit <- svforest(y ~ ., tr, ntree = 30, seed = s, num_threads = 2)
+    untrace("engine_fit", where = asNamespace("svforest"))
+    qf <- fit$conformal$quantile_forest
+    q <- svforest:::.svf_oob_leaf_quantiles(svforest:::qf_leaves(qf), qf$y, lapply(captured$res$oob_rows, as.integer),
+                                            svforest:::conformal_grid(), svforest:::leaf_spread, 2L)
+    scored <- !is.na(q[, 1])
+    ensemble <- fit
+    ensemble$conformal$calibration$adjust <-
+      svforest:::conformal_adjustments(fit, qf$y[scored] - q[scored, , drop = FALSE], "oob")$adjust
+    held <- function(m) {
+      iv <- predict(m, te, type = "interval", level = 0.9)
+      mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"])
+    }
+    c(forest = held(fit), ensemble = held(ensemble))
+  })
+  means <- rowMeans(coverage)
+  expect_gt(means[["ensemble"]], 0.95)
+  expect_lt(abs(means[["forest"]] - 0.9), 0.015)
+})

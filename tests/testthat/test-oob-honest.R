@@ -141,3 +141,58 @@ test_that("print() marks the out-of-bag error optimistic only where the scoring 
   expect_true(any(grepl("OOB error", out)))
   expect_false(any(grepl("optimistic", out)))
 })
+
+signal_data <- function(n, seed) {
+  set.seed(seed)
+  x <- matrix(stats::rnorm(n * 6), n)
+  y <- factor(ifelse(x[, 1] + x[, 2] - x[, 3] * x[, 4] + stats::rnorm(n, sd = 0.8) > 0, "a", "b"))
+  list(x = x, y = y)
+}
+
+test_that("the out-of-bag error is the forest's size's, not the out-of-bag ensembles'", {
+  # 30 trees: each row is scored by about 5, whose votes err far more often
+  # than the forest's 30 do on new rows
+  figures <- sapply(1:3, function(s) {
+    train <- signal_data(600, s)
+    test <- signal_data(3000, 100 + s)
+    fit <- svforest(train$x, train$y, ntree = 30, seed = s, num_threads = 2)
+    c(forest = fit$oob_error, ensemble = fit$oob_error_ensemble,
+      test = mean(predict(fit, test$x, num_threads = 2) != test$y))
+  })
+  expect_true(all(figures["forest", ] < figures["ensemble", ]))
+  gap <- rowMeans(figures) - mean(figures["test", ])
+  expect_gt(gap[["ensemble"]], 0.025)
+  expect_lt(abs(gap[["forest"]]), abs(gap[["ensemble"]]) - 0.01)
+})
+
+test_that("the forest's out-of-bag error extrapolates each row's loss from its two half ensembles", {
+  d <- signal_data(200, 7)
+  fit <- svforest(d$x, d$y, ntree = 16, seed = 2, num_threads = 1)
+  y <- as.integer(d$y)
+  # "prob": the class of the largest share sum (no ties here: shares are
+  # fractions of leaf sizes)
+  class_of <- function(shares) max.col(shares, ties.method = "first")
+  m <- fit$oob_count
+  e <- fit$oob_even_count
+  o <- m - e
+  expect_identical(as.integer(e + o), as.integer(tabulate(unlist(engine_result(d$x, d$y, ntree = 16, seed = 2,
+                                                                                num_threads = 1)$res$oob_rows), 200)))
+  has <- m > 0
+  loss <- as.numeric(class_of(fit$oob_prob_sum) != y)
+  half <- (as.numeric(class_of(fit$oob_even_prob_sum) != y) +
+           as.numeric(class_of(fit$oob_prob_sum - fit$oob_even_prob_sum) != y)) / 2
+  both <- e > 0 & o > 0
+  slope <- ifelse(both, (half - loss) / ((1 / pmax(e, 1) + 1 / pmax(o, 1)) / 2 - 1 / m), 0)
+  shift <- (-slope * pmax(0, 1 / m - 1 / 16))[has]
+  reliability <- mean(shift)^2 / (mean(shift)^2 + stats::var(shift) / sum(has))
+  expect_gt(reliability, 0.1)
+  expect_lt(reliability, 0.9)
+  expect_equal(fit$oob_error, mean(loss[has]) + reliability * mean(shift))
+  expect_equal(fit$oob_error_ensemble, mean(loss[has]))
+  expect_false(isTRUE(all.equal(fit$oob_error, fit$oob_error_ensemble)))
+  # the even-numbered trees are the forest's, whatever part grew them
+  parts <- combine(svforest(d$x, d$y, ntree = 5, seed = 2, num_threads = 1),
+                   svforest(d$x, d$y, ntree = 11, seed = 2, first_tree = 5, num_threads = 1))
+  expect_identical(parts$oob_even_count, fit$oob_even_count)
+  expect_identical(parts$oob_error, fit$oob_error)
+})

@@ -202,7 +202,7 @@ test_that("bootstrap gives an OOB error close to the error on a large test set",
   test_error <- 1 - accuracy(predict(fit, test$x, num_threads = 2), test$y)
   expect_lt(abs(fit$oob_error - test_error), 0.05)
   expect_length(fit$oob_error_curve, 50)
-  expect_identical(fit$oob_error_curve[50], fit$oob_error)
+  expect_identical(fit$oob_error_curve[50], fit$oob_error_ensemble)
   expect_true(all(fit$oob_error_curve >= 0 & fit$oob_error_curve <= 1))
   # the curve falls as trees are added
   expect_gt(fit$oob_error_curve[1], fit$oob_error_curve[50])
@@ -211,7 +211,7 @@ test_that("bootstrap gives an OOB error close to the error on a large test set",
   expect_length(fit$oob_predictions, 2000)
   seen <- !is.na(fit$oob_predictions)
   expect_gt(mean(seen), 0.99)
-  expect_equal(mean(fit$oob_predictions[seen] != train$y[seen]), fit$oob_error)
+  expect_equal(mean(fit$oob_predictions[seen] != train$y[seen]), fit$oob_error_ensemble)
   # bootstrap trees are grown on n draws with replacement
   expect_true(all(vapply(fit$forest$trees, function(t) sum(tree_leaf_sizes(t)), 0L) == 2000L))
 })

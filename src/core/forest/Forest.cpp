@@ -59,7 +59,8 @@ namespace {
 // results, and what it changes in the error to `change`.
 void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeView& view,
                   const OutcomeShape& shape, const LeafReaders& readers, const RowSource& rows, int r,
-                  PredictScratch& scratch, std::vector<double>& dist, OobResult& oob, ChunkChange& change) {
+                  PredictScratch& scratch, std::vector<double>& dist, bool even_tree, OobResult& oob,
+                  ChunkChange& change) {
   const size_t n = data.x->n_rows();
   const bool max_conf = aggregation == Aggregation::MaxConfidence;
   double conf = 0.0;
@@ -89,6 +90,11 @@ void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeV
                          max_conf ? oob.confident_class.data() + r : nullptr};
   const int before = oob.predicted[r];
   tally_tree(tally, K, cls, dist.data(), conf);
+  if (even_tree && !oob.even_count.empty()) {
+    const ClassTally even{oob.even_votes.data() + r, oob.even_shares.data() + r, n, oob.even_count.data() + r,
+                          nullptr, nullptr};
+    tally_tree(even, K, cls, dist.data(), 0.0);
+  }
   const int after = decide_class(aggregation, K, tally.votes, tally.shares, n, oob.count[r],
                                  max_conf ? oob.confident_class[r] : -1);
   oob.predicted[r] = after;
@@ -102,7 +108,7 @@ void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeV
 namespace {
 
 // Empty out-of-bag tallies for n rows (Aggregation.h).
-void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) {
+void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf, bool keep_even) {
   oob.count.assign(n, 0);
   oob.predicted.assign(n, -1);
   if (regression) {
@@ -115,7 +121,12 @@ void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf) 
   if (max_conf) {
     oob.confidence.assign(n, 0.0);
     oob.confident_class.assign(n, -1);
+    return;  // one tree decides: no ensemble-size correction
   }
+  if (!keep_even) return;
+  oob.even_votes.assign(n * K, 0);
+  oob.even_shares.assign(n * K, 0.0);
+  oob.even_count.assign(n, 0);
 }
 
 // The structure grown on `inbag`, its choices (hyperplane or axis cut, and
@@ -211,7 +222,7 @@ struct OobError {
 // Adds a finished tree's out-of-bag rows to the tallies (its rows in
 // parallel, in fixed chunks: they are distinct rows), the error after it
 // to the curve and the rows to the tree's per-leaf counts.
-void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tree& tree,
+void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tree& tree, bool even_tree,
                      const std::vector<int>& rows, const OutcomeShape& shape, const LeafReaders& readers,
                      const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner) {
   const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
@@ -223,8 +234,8 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tre
     std::vector<double> dist(shape.outputs());
     const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
     for (size_t k = c * kOobChunk; k < end; ++k)
-      add_oob_tree(data, options.aggregation, view, shape, readers, training_rows, rows[k], scratch, dist, oob,
-                   change[c]);
+      add_oob_tree(data, options.aggregation, view, shape, readers, training_rows, rows[k], scratch, dist, even_tree,
+                   oob, change[c]);
   });
   for (const ChunkChange& ch : change) {  // in chunk order
     error.wrong += ch.wrong;
@@ -261,7 +272,11 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   OobResult& oob = forest.oob;
   oob.available = options.sampler != SamplerType::All;
   OobError oob_error;
-  if (oob.available) start_oob(oob, n, K, data.regression(), options.aggregation == Aggregation::MaxConfidence);
+  // only forests whose out-of-bag rows are split into choosing and scoring
+  // rows score each row with few trees: they alone keep the even tally
+  if (oob.available)
+    start_oob(oob, n, K, data.regression(), options.aggregation == Aggregation::MaxConfidence,
+              splitter.choosing_share() > 0.0);
 
   // a rival structure per tree needs out-of-bag rows to choose on
   const std::unique_ptr<Splitter> rival = oob.available ? splitter.rival() : nullptr;
@@ -299,7 +314,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     // 3. out-of-bag rows, tree after tree (a row's tally follows tree order, as in prediction)
     for (size_t b = 0; b < count; ++b) {
       if (oob.available) {
-        add_oob_of_tree(data, options, work[b].grown.tree, work[b].oob_rows, shape, readers, training_rows, oob,
+        add_oob_of_tree(data, options, work[b].grown.tree, (first + b) % 2 == 0, work[b].oob_rows, shape, readers, training_rows, oob,
                         oob_error, runner);
         forest.oob_rows.push_back(std::move(work[b].oob_rows));
         snapshots.after_tree(start + b + 1, data, oob);

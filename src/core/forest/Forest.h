@@ -51,6 +51,13 @@ struct OobResult {
   std::vector<double> confidence;
   std::vector<int> confident_class;
   std::vector<int> count;  // out-of-bag trees of each row
+  // classification by "vote" or "prob" with choosing rows (a splitter's
+  // choosing_share() > 0): the same tally over the even-numbered
+  // trees only (forest-wide index), so R can compare each row's error with
+  // half of its trees to its error with all (the ensemble-size correction
+  // of the out-of-bag error, R/aggregation.R)
+  std::vector<int> even_votes, even_count;
+  std::vector<double> even_shares;
   // regression: exact sums of each row's out-of-bag predictions
   std::vector<double> sum_whole, sum_fraction;
   // classification: share of rows with votes that are misclassified;
