@@ -162,6 +162,10 @@ design_map <- function(object) {
 # The columns of a frame design, matched by the names model.matrix() gives.
 frame_design_map <- function(map, spec) {
   classes <- attr(stored_terms(spec$terms), "dataClasses")
+  if (is.null(classes) && !is.null(spec$columns)) {
+    # a plain frame (plain_frame_design()): numbers, and dates read as numbers
+    classes <- stats::setNames(ifelse(spec$columns %in% names(spec$dates), "other", "numeric"), spec$columns)
+  }
   fills <- if (imputes(spec)) spec$impute$values else list()
   coded <- coded_factors(spec)
   for (v in attr(stored_terms(spec$terms), "term.labels")) {

@@ -133,3 +133,15 @@ test_that("deep trees route level by level (nested CASEs this deep overflow SQLi
   expect_lt(max(abs(as.matrix(res[, 1:3]) - predict(fit, new, type = "prob"))), 1e-9)
   expect_identical(res$.pred_class, as.character(predict(fit, new)))
 })
+
+test_that("a data frame of numbers alone (the plain design path) gives SQL too, missing values filled", {
+  fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
+  new <- iris[c(1:20, 60:80, 120:140), ]
+  new$Sepal.Length[3] <- NA
+  con <- sql_connection(new = new)
+  on.exit(DBI::dbDisconnect(con))
+  res <- DBI::dbGetQuery(con, svforest_sql(fit, "new"))
+  expected <- suppressWarnings(predict(fit, new, type = "prob"))
+  expect_lt(max(abs(as.matrix(res[, 1:3]) - expected)), 1e-9)
+  expect_identical(res$.pred_class, as.character(suppressWarnings(predict(fit, new))))
+})
