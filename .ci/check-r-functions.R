@@ -1,6 +1,7 @@
 # Lists R functions in R/ over 80 lines, counted from the `function` keyword
 # to the function's closing brace (parse data, so strings and comments that
-# mention braces do not count). Nested functions are checked too.
+# mention braces do not count). Nested functions and the `\(x)` shorthand
+# are checked too.
 # Exit status 1 when any function is over the limit.
 # Usage: Rscript .ci/check-r-functions.R [R]
 limit <- 80L
@@ -20,7 +21,7 @@ function_name <- function(pd, fn_expr) {
 # One row per function of `path`: its first line, length and name.
 file_functions <- function(path) {
   pd <- utils::getParseData(parse(path, keep.source = TRUE))
-  keyword <- pd[pd$token == "FUNCTION", ]
+  keyword <- pd[pd$token %in% c("FUNCTION", "'\\\\'"), ]  # `function` and the `\(x)` shorthand
   if (!nrow(keyword)) return(data.frame(file = character(), line = integer(), length = integer(), name = character()))
   fn_expr <- keyword$parent
   line1 <- pd$line1[match(fn_expr, pd$id)]
