@@ -1,5 +1,5 @@
 # The two commands of the README. Both install everything first.
-.PHONY: demo test check check-cran deps install sanitize valgrind
+.PHONY: demo test guards check check-cran deps install sanitize valgrind
 
 # SVFOREST_LIB=dir (optional) installs svforest into dir instead of R's default
 # library; demo and test then load it from there.
@@ -26,9 +26,18 @@ demo: install
 # The test suite, against the installed package (installed without vignettes:
 # the tests do not read them, and this keeps CI one compilation long).
 # deps installs what the demo does not: testthat's peers, tidymodels (from
-# CRAN), caret and the explainers.
+# CRAN), caret and the explainers. The guards run first and the suite runs
+# even when they fail (its closing "N passed, N failed" line stays last);
+# the target fails when either does.
 test: deps
-	$(RSCRIPT) .ci/run-tests.R
+	@status=0; sh .ci/run-guards.sh || status=1; \
+	$(RSCRIPT) .ci/run-tests.R || status=1; \
+	exit $$status
+
+# Code-size and layering guards alone (no install): C++ file and function
+# sizes, concrete part headers in forest/ and the bindings, R function lengths.
+guards:
+	sh .ci/run-guards.sh
 
 # R CMD check of a built tarball (needs the Suggests installed by deps).
 check: deps

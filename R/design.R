@@ -404,56 +404,63 @@ training_levels <- function(col, v, spec) {
 
 # Engine input for new data, built the way the model's design was built.
 new_engine_data <- function(object, newdata) {
-  spec <- object$design
-  p <- object$forest$num_features
-  if (identical(spec$type, "frame")) {
-    if (!is.data.frame(newdata)) {
-      if (is.matrix(newdata) && !is.null(colnames(newdata))) newdata <- as.data.frame(newdata)
-      else stop("`newdata` must be a data frame: the model was fitted on a data frame or formula.",
-                call. = FALSE)
-    }
-    newdata <- as.data.frame(newdata)
-    check_frame_columns(newdata, "newdata")
-    if (!is.null(spec$columns)) return(new_plain_engine_data(spec, newdata, p))
-    tt <- stats::delete.response(stored_terms(spec$terms))
-    needed <- all.vars(tt)
-    missing <- setdiff(needed, names(newdata))
-    if (length(missing)) {
-      stop(sprintf("`newdata` lacks column%s %s used by the model.", if (length(missing) > 1) "s" else "",
-                   paste0("`", missing, "`", collapse = ", ")), call. = FALSE)
-    }
-    for (v in names(spec$xlevels)) {
-      if (!v %in% names(newdata)) next
-      col <- newdata[[v]]
-      if (!(is.factor(col) || is.character(col) || is.logical(col))) {
-        stop(sprintf("Column `%s` of `newdata` must be a factor or character, as in training.", v),
-             call. = FALSE)
-      }
-      newdata[[v]] <- training_levels(col, v, spec)
-    }
-    mf <- stats::model.frame(tt, newdata, xlev = spec$xlevels, na.action = stats::na.pass)
-    # a numeric predictor of the training data must not come as text or factor
-    wrong <- setdiff(names(mf)[vapply(mf, function(col) is.factor(col) || is.character(col) ||
-                                        inherits(col, c("Date", "POSIXt")), TRUE)],
-                     c(names(spec$xlevels), names(spec$dates)))
-    if (length(wrong)) {
-      stop(sprintf("Column%s %s of `newdata` must be numeric, as in training.",
-                   if (length(wrong) > 1) "s" else "", paste0("`", wrong, "`", collapse = ", ")),
+  if (!identical(object$design$type, "frame")) return(new_matrix_engine_data(object, newdata))
+  new_frame_engine_data(object$design, newdata, object$forest$num_features)
+}
+
+# Engine input for new data of a model fitted on a data frame or formula.
+new_frame_engine_data <- function(spec, newdata, p) {
+  if (!is.data.frame(newdata)) {
+    if (is.matrix(newdata) && !is.null(colnames(newdata))) newdata <- as.data.frame(newdata)
+    else stop("`newdata` must be a data frame: the model was fitted on a data frame or formula.",
+              call. = FALSE)
+  }
+  newdata <- as.data.frame(newdata)
+  check_frame_columns(newdata, "newdata")
+  if (!is.null(spec$columns)) return(new_plain_engine_data(spec, newdata, p))
+  tt <- stats::delete.response(stored_terms(spec$terms))
+  needed <- all.vars(tt)
+  missing <- setdiff(needed, names(newdata))
+  if (length(missing)) {
+    stop(sprintf("`newdata` lacks column%s %s used by the model.", if (length(missing) > 1) "s" else "",
+                 paste0("`", missing, "`", collapse = ", ")), call. = FALSE)
+  }
+  for (v in names(spec$xlevels)) {
+    if (!v %in% names(newdata)) next
+    col <- newdata[[v]]
+    if (!(is.factor(col) || is.character(col) || is.logical(col))) {
+      stop(sprintf("Column `%s` of `newdata` must be a factor or character, as in training.", v),
            call. = FALSE)
     }
-    mf <- dates_as_numbers(mf, spec$dates, "newdata")
-    if (imputes(spec)) {
-      filled <- frame_na_apply(mf, spec$impute)
-      mf <- filled$mf
-    }
-    check_finite_frame(mf)
-    x <- frame_matrix(spec, mf)
-    if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
-    if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
-    return(list(type = "dense", x = rank_apply(x, spec$rank)))
+    newdata[[v]] <- training_levels(col, v, spec)
   }
+  mf <- stats::model.frame(tt, newdata, xlev = spec$xlevels, na.action = stats::na.pass)
+  # a numeric predictor of the training data must not come as text or factor
+  wrong <- setdiff(names(mf)[vapply(mf, function(col) is.factor(col) || is.character(col) ||
+                                      inherits(col, c("Date", "POSIXt")), TRUE)],
+                   c(names(spec$xlevels), names(spec$dates)))
+  if (length(wrong)) {
+    stop(sprintf("Column%s %s of `newdata` must be numeric, as in training.",
+                 if (length(wrong) > 1) "s" else "", paste0("`", wrong, "`", collapse = ", ")),
+         call. = FALSE)
+  }
+  mf <- dates_as_numbers(mf, spec$dates, "newdata")
+  if (imputes(spec)) {
+    filled <- frame_na_apply(mf, spec$impute)
+    mf <- filled$mf
+  }
+  check_finite_frame(mf)
+  x <- frame_matrix(spec, mf)
+  if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
+  if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
+  list(type = "dense", x = rank_apply(x, spec$rank))
+}
 
-  # matrix or sparse models: match columns by name when both have names
+# Engine input for new data of a model fitted on a matrix or sparse matrix:
+# columns matched by name when both have names.
+new_matrix_engine_data <- function(object, newdata) {
+  spec <- object$design
+  p <- object$forest$num_features
   if (is.data.frame(newdata)) {
     ok <- vapply(newdata, function(col) (is.numeric(col) || is.logical(col)) && is.null(dim(col)), TRUE)
     if (!all(ok)) {

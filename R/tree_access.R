@@ -330,19 +330,26 @@ tree_shape <- function(tree, forest, counts = FALSE) {
 # fields are found by their positions in the engine's descriptions. A
 # compact tree also gets damages of its compact layout (tree_compact_damages()).
 tree_damages <- function(forest, tree) {
-  K <- forest$num_classes
-  p <- forest$num_features
   out <- if (is.null(tree$layout)) list() else tree_compact_damages(tree)
   tree <- tree_plain(forest, tree)
+  c(out, tree_array_damages(forest, tree), tree_split_payload_damages(forest, tree),
+    tree_leaf_payload_damages(forest, tree))
+}
+
+# Position (from 1) of a stored field in a tree's payload arrays, from the
+# engine's description of a split or leaf.
+payload_at <- function(desc, field) attr(desc[[field]], "at")
+
+# Damages of a plain tree's node and leaf arrays (see tree_damages()).
+tree_array_damages <- function(forest, tree) {
+  out <- list()
   add <- function(name, f) out[[name]] <<- f(tree)
   internal <- tree_split_nodes(tree)
   leaves_at <- which(tree_nodes(tree)$leaf_id >= 0)
-  # position (from 1) of a stored field in the tree's payload arrays
-  at_of <- function(desc, field) attr(desc[[field]], "at")
   leaf1 <- tree_describe(forest, tree, "leaf", 1L)[[1]]
   # the first leaf's stored class counts (full or compact)
-  counts_field <- if (!is.null(at_of(leaf1, "counts"))) "counts" else "class_counts"
-  counts_at <- at_of(leaf1, counts_field) + seq_along(leaf1[[counts_field]]) - 1L
+  counts_field <- if (!is.null(payload_at(leaf1, "counts"))) "counts" else "class_counts"
+  counts_at <- payload_at(leaf1, counts_field) + seq_along(leaf1[[counts_field]]) - 1L
   add("leaf_counts_negative", function(t) { t$leaf_int[counts_at[1]] <- -3L; t })
   add("leaf_counts_zero", function(t) { t$leaf_int[counts_at] <- 0L; t })
   add("leaf_int_truncated", function(t) { t$leaf_int <- utils::head(t$leaf_int, -1); t })
@@ -380,19 +387,28 @@ tree_damages <- function(forest, tree) {
     add("left_child_backwards", function(t) { t$left_child[internal[2]] <- 0L; t })
     add("left_child_self", function(t) { t$left_child[internal[2]] <- internal[2] - 1L; t })
   }
+  out
+}
+
+# Damages of the payload of the first split of each kind `tree` holds
+# (plain layout; see tree_damages()).
+tree_split_payload_damages <- function(forest, tree) {
+  out <- list()
+  add <- function(name, f) out[[name]] <<- f(tree)
+  p <- forest$num_features
   kinds <- tree_split_kinds(tree)
   first_of <- function(kind) which(kinds %in% kind)[1]
   axis <- first_of("axis")
   if (!is.na(axis)) {
-    at <- at_of(tree_describe(forest, tree, "split", axis)[[1]], "var")
+    at <- payload_at(tree_describe(forest, tree, "split", axis)[[1]], "var")
     add("split_var_high", function(t) { t$split_int[at] <- 99L; t })
     add("split_var_negative", function(t) { t$split_int[at] <- -5L; t })
   }
   tf <- first_of(c("transform", "affine_transform", "projected_transform", "projected_affine_transform"))
   if (!is.na(tf)) {
     d <- tree_describe(forest, tree, "split", tf)[[1]]
-    at <- at_of(d, "rank")
-    dim_at <- at_of(d, "dim")
+    at <- payload_at(d, "rank")
+    dim_at <- payload_at(d, "dim")
     add("tf_rank_zero", function(t) { t$split_int[at] <- 0L; t })
     add("tf_dim_zero", function(t) { t$split_int[dim_at] <- 0L; t })
     add("tf_int_start_high", function(t) { t$split_int_start[tf] <- length(t$split_int) - 1L; t })
@@ -419,18 +435,28 @@ tree_damages <- function(forest, tree) {
   ob <- first_of("oblique")
   if (!is.na(ob)) {
     d <- tree_describe(forest, tree, "split", ob)[[1]]
-    at <- at_of(d, "n_vars")
+    at <- payload_at(d, "n_vars")
     add("oblique_count_zero", function(t) { t$split_int[at] <- 0L; t })
     add("oblique_count_high", function(t) { t$split_int[at] <- 1e6L; t })
-    add("oblique_index_high", function(t) { t$split_int[at_of(d, "vars")] <- 99L; t })
+    add("oblique_index_high", function(t) { t$split_int[payload_at(d, "vars")] <- 99L; t })
     add("oblique_weight_truncated", function(t) { t$split_real <- utils::head(t$split_real, -1); t })
   }
+  out
+}
+
+# Damages of the payload of the first linear and kernel leaf of `tree`
+# (plain layout; see tree_damages()).
+tree_leaf_payload_damages <- function(forest, tree) {
+  out <- list()
+  add <- function(name, f) out[[name]] <<- f(tree)
+  K <- forest$num_classes
+  p <- forest$num_features
   k <- leaf_kind_table()
   lin <- which((k$linear & k$classification)[match(tree$leaf_kind, k$code)])[1]
   if (!is.na(lin)) {
     d <- tree_describe(forest, tree, "leaf", lin)[[1]]
-    at <- at_of(d, "n_classes")
-    cl <- at_of(d, "classes")
+    at <- payload_at(d, "n_classes")
+    cl <- payload_at(d, "classes")
     add("linear_classes_one", function(t) { t$leaf_int[at] <- 1L; t })
     add("linear_classes_many", function(t) { t$leaf_int[at] <- K + 1L; t })
     add("linear_class_out_of_range", function(t) { t$leaf_int[cl] <- K + 3L; t })
@@ -444,14 +470,14 @@ tree_damages <- function(forest, tree) {
   if (!is.na(ker)) {
     d <- tree_describe(forest, tree, "leaf", ker)[[1]]
     n_sv <- as.vector(d$n_sv)
-    add("kernel_ovo_flag", function(t) { t$leaf_int[at_of(d, "one_vs_one")] <- 5L; t })
-    add("kernel_class_count", function(t) { t$leaf_int[at_of(d, "n_classes")] <- 1L; t })
-    add("kernel_svm_class", function(t) { t$leaf_int[at_of(d, "classes")] <- K + 7L; t })
-    add("kernel_class_sv", function(t) { t$leaf_int[at_of(d, "class_sv")] <- -1L; t })
-    add("kernel_sv_count", function(t) { t$leaf_int[at_of(d, "n_sv")] <- 1e6L; t })
-    add("kernel_sv_ptr", function(t) { t$leaf_int[at_of(d, "sv_ptr") + n_sv] <- 1e6L; t })
-    add("kernel_sv_index", function(t) { t$leaf_int[at_of(d, "sv_index")] <- p + 9L; t })
-    add("kernel_gamma", function(t) { t$leaf_real[at_of(d, "gamma")] <- NA; t })
+    add("kernel_ovo_flag", function(t) { t$leaf_int[payload_at(d, "one_vs_one")] <- 5L; t })
+    add("kernel_class_count", function(t) { t$leaf_int[payload_at(d, "n_classes")] <- 1L; t })
+    add("kernel_svm_class", function(t) { t$leaf_int[payload_at(d, "classes")] <- K + 7L; t })
+    add("kernel_class_sv", function(t) { t$leaf_int[payload_at(d, "class_sv")] <- -1L; t })
+    add("kernel_sv_count", function(t) { t$leaf_int[payload_at(d, "n_sv")] <- 1e6L; t })
+    add("kernel_sv_ptr", function(t) { t$leaf_int[payload_at(d, "sv_ptr") + n_sv] <- 1e6L; t })
+    add("kernel_sv_index", function(t) { t$leaf_int[payload_at(d, "sv_index")] <- p + 9L; t })
+    add("kernel_gamma", function(t) { t$leaf_real[payload_at(d, "gamma")] <- NA; t })
     add("kernel_values_truncated", function(t) { t$leaf_real <- utils::head(t$leaf_real, -1); t })
   }
   out
