@@ -462,6 +462,9 @@ new_matrix_engine_data <- function(object, newdata) {
   spec <- object$design
   p <- object$forest$num_features
   if (is.data.frame(newdata)) {
+    # columns the model does not use (a formula's outcome, an id) may be of any type
+    used <- if (!is.null(spec$input_ncol)) spec$input_names else spec$feature_names
+    if (!is.null(used) && all(used %in% names(newdata))) newdata <- newdata[used]
     ok <- vapply(newdata, function(col) (is.numeric(col) || is.logical(col)) && is.null(dim(col)), TRUE)
     if (!all(ok)) {
       stop(sprintf("`newdata` columns must all be numeric for a model fitted on a matrix; %s %s not.",

@@ -156,7 +156,11 @@ test_that("bad predict() arguments are errors", {
   fm_fail <- svforest(as.matrix(iris[, 1:4]), iris$Species, ntree = 2, seed = 1, num_threads = 1, na_action = "fail")
   expect_error(predict(fm_fail, x[1:5, ]), "missing or infinite")
   expect_error(predict(fm, "a"), "`newdata` must be a numeric matrix")
-  expect_error(predict(fm, iris[1:5, ]), "must all be numeric")
+  # columns are matched by name: an extra non-numeric column is not used
+  expect_identical(predict(fm, iris[1:5, ]), predict(fm, as.matrix(iris[1:5, 1:4])))
+  bad <- iris[1:5, ]
+  bad$Sepal.Width <- as.character(bad$Sepal.Width)
+  expect_error(predict(fm, bad), "must all be numeric")
 })
 
 test_that("aggregation 'vote' follows the votes, 'prob' the averaged probabilities", {
@@ -242,4 +246,11 @@ test_that(".svf_predict answers one named request with the outputs it names", {
   expect_error(ask(outputs = "leafs"), "unknown prediction output \"leafs\"")
   expect_error(ask(outputs = "class"), "needs an aggregation")
   expect_error(ask(outputs = "class_curve", aggregation = "vote"), "needs \"class\"")
+})
+
+test_that("a matrix-fitted model reads a data frame's columns by name; unused columns may be of any type", {
+  x <- as.matrix(iris[, 1:4])
+  fit <- svforest(x, iris$Species, ntree = 5, seed = 1, num_threads = 1)
+  expect_identical(predict(fit, iris[1:10, c(5, 4, 3, 2, 1)]), predict(fit, x[1:10, ]))
+  expect_error(predict(fit, iris[1:10, c(1, 2, 5)]), "numeric|lacks")
 })
