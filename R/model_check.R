@@ -55,6 +55,7 @@ check_model <- function(object) {
   damaged <- stage_damage(object)  # the post-fit stages' elements (R/stages.R)
   if (!is.null(damaged)) fail(sprintf("'%s' is damaged", damaged))
   check_design(object$design, fail)
+  check_design_codings(object$design, fail)  # contrasts and terms (R/check-design.R)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)
 }
