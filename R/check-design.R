@@ -64,7 +64,8 @@ check_frame_terms <- function(d, fail) {
 
 # The name model.frame() gives the column of a variable of a formula.
 frame_column_name <- function(v) {
-  paste(deparse(v, width.cutoff = 500L, backtick = !is.symbol(v) && is.language(v)), collapse = " ")
+  if (is.symbol(v)) return(as.character(v))  # most variables: no deparse
+  paste(deparse(v, width.cutoff = 500L, backtick = is.language(v)), collapse = " ")
 }
 
 # A sequence with consecutive repeats (NA included) dropped.
