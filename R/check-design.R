@@ -72,6 +72,8 @@ frame_column_name <- function(v) {
 runs <- function(x) {
   x <- as.integer(x)
   if (length(x) < 2) return(x)
-  same <- c(FALSE, (is.na(x[-1]) & is.na(x[-length(x)])) | (!is.na(x[-1]) & !is.na(x[-length(x)]) & x[-1] == x[-length(x)]))
-  x[!same]
+  now <- x[-1]
+  before <- x[-length(x)]
+  same <- (is.na(now) & is.na(before)) | (!is.na(now) & !is.na(before) & now == before)
+  x[!c(FALSE, same)]
 }
