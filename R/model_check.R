@@ -9,11 +9,39 @@
 model_format_version <- 3L
 model_formats_read <- 2:3
 
-# A model of a format this version reads, in the current format (trees in
-# the compact layout). Predictions are unchanged.
+#' Bring a saved model up to the current model format
+#'
+#' A model saved by an earlier version of svforest (with [saveRDS()]) holds
+#' its trees in the layout of that version, numbered by
+#' `object$format_version`. `upgrade_model()` rewrites a model of format 2
+#' (trees stored as plain lists) into the current format 3 (the compact tree
+#' layout, a third of the size or less); a model already of format 3 is
+#' returned as it is. The trees, the design and every other element keep
+#' their content, so predictions ([predict.svforest()], every `type`) are
+#' identical before and after.
+#'
+#' [predict.svforest()] and the other functions also read models of format 2
+#' directly; upgrading once saves the conversion and the size of the old
+#' layout. Models of format 1 (before one tree layout served every method)
+#' and of formats newer than this version are not read: the error says so,
+#' and such a model must be fitted again.
+#'
+#' @param object An `svforest` model, typically read with [readRDS()].
+#' @return The model in the current format (an `svforest` object).
+#'   An error names what is damaged when `object` is not a usable model
+#'   (see [predict.svforest()]).
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, method = "rsvt", ntree = 3, seed = 1, num_threads = 1)
+#' path <- tempfile(fileext = ".rds")
+#' saveRDS(fit, path)
+#' old <- readRDS(path)
+#' new <- upgrade_model(old)
+#' identical(predict(new, iris, num_threads = 1), predict(old, iris, num_threads = 1))
+#' unlink(path)
+#' @export
 upgrade_model <- function(object) {
-  if (identical(object$format_version, model_format_version)) return(object)
   check_model(object)
+  if (identical(object$format_version, model_format_version)) return(object)
   f <- object$forest
   f$trees <- Map(function(tree, i) tree_compact(f, tree, i), f$trees, seq_along(f$trees))
   object$forest <- f
@@ -55,6 +83,7 @@ check_model <- function(object) {
   damaged <- stage_damage(object)  # the post-fit stages' elements (R/stages.R)
   if (!is.null(damaged)) fail(sprintf("'%s' is damaged", damaged))
   check_design(object$design, fail)
+  check_design_codings(object$design, fail)  # contrasts and terms (R/check-design.R)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)
 }
