@@ -41,19 +41,7 @@ oob_results <- function(oob, y, outcome, aggregation, scaling) {
   if (is.null(oob)) {
     return(list(oob_error = NA_real_, oob_error_curve = NULL, oob_predictions = NULL))
   }
-  if (outcome == "regression") {
-    tally <- list(oob_sum_whole = oob$sum_whole, oob_sum_fraction = oob$sum_fraction, oob_count = oob$count)
-    out <- oob_from_tally(tally, "regression", y, NULL, NULL, scaling)
-  } else {
-    tally <- list(oob_votes = oob$votes, oob_prob_sum = oob$shares, oob_count = oob$count)
-    if (identical(aggregation, "max_confidence")) {
-      tally$oob_confidence <- oob$confidence
-      tally$oob_confident_class <- ifelse(oob$confident_class < 0L, NA_integer_, oob$confident_class + 1L)
-    }
-    out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation)
-  }
-  out$oob_error_curve <- if (outcome == "regression") oob$error_curve * scaling$scale^2 else oob$error_curve
-  out
+  svf_registry$families[[outcome]]$oob(oob, y, aggregation, scaling)  # R/family-*.R
 }
 
 # Tally plus everything derived from it. `y`: class codes from 1

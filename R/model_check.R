@@ -34,20 +34,11 @@ check_model <- function(object) {
   needed <- c("type", "forest", "design", "params", "ntree", "method")
   missing <- needed[!needed %in% names(object)]
   if (length(missing)) fail(paste("element", paste0("'", missing, "'", collapse = ", "), "is missing"))
-  if (!identical(object$type, "classification") && !identical(object$type, "regression")) fail("'type' is damaged")
+  family <- model_family(object)  # R/family.R
+  if (is.null(family)) fail("'type' is damaged")
   f <- object$forest
   if (!is.list(f) || !is.list(f$trees)) fail("'forest' is damaged")
-  if (object$type == "regression") {
-    ok <- function(v) is.numeric(v) && length(v) == 1 && is.finite(v)
-    if (!ok(object$outcome_center) || !ok(object$outcome_scale) || !(object$outcome_scale > 0)) {
-      fail("'outcome_center' or 'outcome_scale' is damaged")
-    }
-    if (!identical(f$num_classes, 0L)) fail("'forest$num_classes' does not match a regression model")
-  } else {
-    lev <- object$levels
-    if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
-    if (!identical(f$num_classes, length(object$levels))) fail("'forest$num_classes' does not match 'levels'")
-  }
+  family$check_model(object, fail)
   w <- object$sampling_weights
   if (!is.null(w) && (!is.double(w) || anyNA(w) || any(!is.finite(w)) || any(w <= 0))) {
     fail("'sampling_weights' is damaged")
