@@ -35,6 +35,9 @@ register_family(
       fail("'forest$num_classes' does not match 'levels'")
     }
   },
+  print_outcome = function(x) paste("  Classes:              ", paste(x$levels, collapse = ", "), ""),
+  combining = function(x) x$params$aggregation,
+  oob_text = function(x) sprintf("%.2f%%", 100 * x$oob_error),
   default_type = "class",
   describe = "a factor"
 )

@@ -26,6 +26,9 @@ register_family(
     }
     if (!identical(object$forest$num_classes, 0L)) fail("'forest$num_classes' does not match a regression model")
   },
+  print_outcome = function(x) "  Outcome:               numeric (regression)",
+  combining = function(x) "average",
+  oob_text = function(x) sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared),
   default_type = "response",
   describe = "numeric"
 )

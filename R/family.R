@@ -26,18 +26,25 @@ NULL
 #                  out-of-bag elements from the engine's tallies
 #   check_model,   function(object, fail): stops (via fail(what)) when the
 #                  family's elements of a model are damaged
+#   print_outcome, function(x): print()'s line naming the outcome
+#   combining,     function(x): how print() names the trees' combination
+#   oob_text,      function(x): the out-of-bag error as print() shows it
+#   engine_outcome, the outcome kind the engine, presets and parts fit
+#                  ("classification" or "regression"; default: `name`)
 #   default_type,  predict()'s type when none is given
 #   describe,      how the outcome is named in messages ("numeric", ...)
 # )
 svf_registry$families <- list()
 
 register_family <- function(name, detects, check, scaling, engine_y, num_classes, validation_outcome, model_fields,
-                            oob, check_model, default_type, describe = name, check_rows = NULL) {
+                            oob, check_model, print_outcome, combining, oob_text, default_type, describe = name,
+                            check_rows = NULL, engine_outcome = name) {
   svf_registry$families[[name]] <- list(
     name = name, detects = detects, check = check, check_rows = check_rows, scaling = scaling,
     engine_y = engine_y, num_classes = num_classes, validation_outcome = validation_outcome,
     model_fields = model_fields, oob = oob,
-    check_model = check_model, default_type = default_type, describe = describe)
+    check_model = check_model, print_outcome = print_outcome, combining = combining, oob_text = oob_text,
+    default_type = default_type, describe = describe, engine_outcome = engine_outcome)
   invisible(name)
 }
 
@@ -72,24 +79,34 @@ outcome_type <- function(y) outcome_family(y)$name
 #   check     optional function(args): the args checked (an error if bad)
 #   hint      optional function(object): the error for a model of another
 #             family that asks for this type (NULL: the generic one)
-svf_registry$prediction_types <- list()
+svf_registry$prediction_types <- list()  # by family, then type name
 
 register_prediction_type <- function(name, families, run, args = character(), check = NULL, hint = NULL) {
-  svf_registry$prediction_types[[name]] <- list(name = name, families = families, run = run, args = args,
-                                                check = check, hint = hint)
+  for (family in families) {
+    svf_registry$prediction_types[[family]][[name]] <- list(name = name, run = run, args = args, check = check,
+                                                            hint = hint)
+  }
   invisible(name)
 }
 
 # The names of the types a model of `family` predicts.
-prediction_type_names <- function(family) {
-  names(Filter(function(t) family %in% t$families, svf_registry$prediction_types))
+prediction_type_names <- function(family) names(svf_registry$prediction_types[[family]])
+
+# The types of every family that take predict() argument `arg`.
+prediction_types_taking <- function(arg) {
+  types <- unlist(lapply(svf_registry$prediction_types, function(types) {
+    names(Filter(function(t) arg %in% t$args, types))
+  }), use.names = FALSE)
+  unique(types)
 }
 
 # The prediction type `type` of a model of family `family`, checked: a type
 # of another family gets its own hint, an unknown one the list of the
 # registered types.
 prediction_type <- function(type, family) {
-  known <- svf_registry$prediction_types[[if (is.character(type) && length(type) == 1 && !is.na(type)) type else ""]]
-  if (!is.null(known) && !family %in% known$families && !is.null(known$hint)) known$hint(family)
-  svf_registry$prediction_types[[check_choice(type, "type", prediction_type_names(family))]]
+  name <- if (is.character(type) && length(type) == 1 && !is.na(type)) type else ""
+  if (!name %in% prediction_type_names(family)) {
+    for (other in svf_registry$prediction_types) if (!is.null(other[[name]]$hint)) other[[name]]$hint(family)
+  }
+  svf_registry$prediction_types[[family]][[check_choice(type, "type", prediction_type_names(family))]]
 }

@@ -219,7 +219,7 @@ predict.svforest <- function(object, newdata,
   # arguments of other types must not be silently ignored
   given <- list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level)
   for (arg in setdiff(names(Filter(Negate(is.null), given)), spec$args)) {
-    users <- names(Filter(function(t) arg %in% t$args, svf_registry$prediction_types))
+    users <- prediction_types_taking(arg)
     stop(sprintf("`%s` is used only with %s.", arg, paste0("type = \"", users, "\"", collapse = " or ")), call. = FALSE)
   }
   args <- list(quantiles = quantiles, level = level)[spec$args]

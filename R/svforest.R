@@ -159,13 +159,15 @@ fit_context <- function(design, y, method, user) {
   check_outcome_kind(y)
   family <- outcome_family(y)
   outcome <- family$name
-  preset <- svf_method(if (is.null(method)) default_method(outcome) else method)
+  engine_outcome <- family$engine_outcome  # what presets and parts fit
+  preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
   y <- family$check(y, n)
-  list(design = design, x = x, y = y, n = n, family = family, outcome = outcome, preset = preset,
+  list(design = design, x = x, y = y, n = n, family = family, outcome = outcome, engine_outcome = engine_outcome,
+       preset = preset,
        method = preset$name, user = user)
 }
 
@@ -197,7 +199,7 @@ fit_settings <- function(ctx, ntree, num_threads, seed, verbose) {
   ctx$verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
   ctx$first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  ctx$trees <- tree_count(outcome_preset(ctx$preset, ctx$outcome), ntree, user[["ntree_max"]])  # exact name
+  ctx$trees <- tree_count(outcome_preset(ctx$preset, ctx$engine_outcome), ntree, user[["ntree_max"]])  # exact name
   user[["ntree_max"]] <- NULL
   ctx$num_threads <- engine_threads(resolve_threads(num_threads))
   ctx$seed <- resolve_seed(seed)
@@ -228,7 +230,7 @@ fit_hold_out <- function(ctx) {
 # design so that every later design matrix gets it), the parts' and stages'
 # checks, and the outcome's scaling.
 fit_parameters <- function(ctx) {
-  requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$outcome)
+  requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
   params <- finish_parameters(requested, ncol(ctx$x))
   ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   # factors held as level codes, which each tree codes by its in-bag rows (R/factor_coding.R)
@@ -279,7 +281,7 @@ fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling) {
 # its own.
 fit_rows <- function(ctx, rows) {
   sub <- ctx$family$scaling(ctx$y[rows])
-  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$outcome), ncol(ctx$x))
+  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$engine_outcome), ncol(ctx$x))
   params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   fit <- fit_engine(ctx, rows, params, ctx$trees$ntree, sub)
   list(forest = fit$forest, scaling = sub)

@@ -1,0 +1,12 @@
+# A test-only post-fit stage: with `record_rows = TRUE` the model keeps the
+# number of rows the trees saw and the outcome's mean on them. Registered by
+# this file alone.
+svforest:::register_stage(
+  name = "rows_seen",
+  field = "rows_seen",
+  args = "record_rows",
+  setup = function(args, y, outcome, seed) if (isTRUE(args$record_rows)) list(),
+  run = function(model, settings, data) list(rows = nrow(data$x), mean_y = mean(as.numeric(data$y))),
+  check = function(value, model) is.list(value) && is.numeric(value$rows) && length(value$rows) == 1,
+  print_line = function(model) if (!is.null(model$rows_seen)) sprintf("  Rows seen by the trees: %d", model$rows_seen$rows)
+)
