@@ -94,6 +94,16 @@ check_design <- function(d, fail) {
       !all(vapply(d$contrasts, is.matrix, TRUE))) {
     fail("'design' of the formula is damaged")
   }
+  # a contrast code NA or infinite would reach the trees as a predictor value
+  if (!all(vapply(d$contrasts, function(m) is.numeric(m) && all(is.finite(m)), TRUE))) {
+    fail("'design$contrasts' holds missing or infinite codes")
+  }
+  # the terms' variables are the model frame's columns, in order: reordered
+  # terms would send each column's values to another column's splits
+  vars <- rownames(attr(stored_terms(d$terms), "factors"))
+  if (!is.null(d$predictors) && length(vars) && !identical(vars, d$predictors)) {
+    fail("'design$terms' do not match the design's predictors (reordered or replaced)")
+  }
   # plain data frames and dates (R/design.R)
   cols <- d$columns
   if (!is.null(cols) && (!is.character(cols) || anyNA(cols) || anyDuplicated(cols) ||

@@ -292,8 +292,20 @@ quantile_forest_ok <- function(qf, model) {
   if (!is.null(qf$leaves16)) return(is.raw(qf$leaves16) && length(qf$leaves16) == 2 * length(qf$y) * qf$ntree)
   leaves <- qf[["leaves"]]
   is.integer(leaves) && is.matrix(leaves) && identical(dim(leaves), c(length(qf$y), as.integer(qf$ntree))) &&
-    !anyNA(leaves) && all(leaves >= 0L)
+    !anyNA(leaves) && all(leaves >= 0L) && quantile_leaves_in_range(leaves, model$forest$trees)
 }
+
+# Each column's leaf numbers (from 0) below its tree's number of leaves:
+# a leaf number beyond them sizes the quantile forest's per-leaf tables
+# (1e9 would allocate gigabytes).
+quantile_leaves_in_range <- function(leaves, trees) {
+  k <- min(ncol(leaves), length(trees))
+  if (k == 0) return(TRUE)
+  limit <- vapply(trees[seq_len(k)], tree_n_leaves, 0L)
+  all(column_maxima(leaves[, seq_len(k), drop = FALSE]) < limit)
+}
+
+column_maxima <- function(m) if (nrow(m)) apply(m, 2L, max) else integer(ncol(m))
 
 # The post-fit stage (R/stages.R) of every regression fit: `conformal` holds
 # whether out-of-bag rows chose splits or trees, the quantile forest (the
