@@ -9,8 +9,23 @@
 model_format_version <- 3L
 model_formats_read <- 2:3
 
-# A model of a format this version reads, in the current format (trees in
-# the compact layout). Predictions are unchanged.
+#' Bring a saved model to the current model format
+#'
+#' Models saved by earlier versions of svforest keep working: predict() reads
+#' models of formats 2 and 3 as they are. `upgrade_model()`
+#' rewrites such a model in the current format (format 3: trees in a compact
+#' layout, a third of the size or less), so that saving it again stores the
+#' smaller form. Its predictions are identical before and after.
+#'
+#' @param object A fitted [svforest()] model, possibly read with [readRDS()]
+#'   from an earlier version.
+#' @return The model in the current format; a model already in it is
+#'   returned unchanged. A damaged model, or one of a format this version does
+#'   not read, is an error.
+#' @examples
+#' fit <- svforest(Species ~ ., data = iris, ntree = 3, seed = 1, num_threads = 1)
+#' identical(upgrade_model(fit), fit)
+#' @export
 upgrade_model <- function(object) {
   if (identical(object$format_version, model_format_version)) return(object)
   check_model(object)

@@ -176,7 +176,7 @@ fit_context <- function(design, y, method, user) {
 fit_weights <- function(ctx) {
   user <- ctx$user
   case_weights <- check_case_weights(user[["case_weights"]], ctx$n)
-  ctx$class_weights <- check_class_weights(user[["class_weights"]], ctx$y, ctx$outcome)
+  ctx$class_weights <- check_class_weights(user[["class_weights"]], ctx$y, ctx$family)
   user[["case_weights"]] <- NULL
   user[["class_weights"]] <- NULL
   user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
