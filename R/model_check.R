@@ -115,9 +115,11 @@ check_design <- function(d, fail) {
   }
   # the terms' variables are the model frame's columns, in order: reordered
   # terms would send each column's values to another column's splits
-  vars <- rownames(attr(stored_terms(d$terms), "factors"))
-  if (!is.null(d$predictors) && length(vars) && !identical(vars, d$predictors)) {
-    fail("'design$terms' do not match the design's predictors (reordered or replaced)")
+  # (the frame's names are the terms' without backquotes; terms of very wide
+  # frames store no "factors" matrix, light_terms(), and are not rebuilt here)
+  vars <- gsub("^`|`$", "", rownames(attr(d$terms, "factors")))
+  if (is.character(d$predictors) && setequal(vars, d$predictors) && !identical(vars, d$predictors)) {
+    fail("'design$terms' are out of the order of the design's predictors (reordered)")
   }
   # plain data frames and dates (R/design.R)
   cols <- d$columns

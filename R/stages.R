@@ -53,6 +53,13 @@ register_stage <- function(...) {
   invisible(stage$name)
 }
 
+# Removes an added stage (e.g. at the end of a test); models that hold its
+# element keep it, unchecked.
+remove_stage <- function(name) {
+  stage_registry$added[[name]] <- NULL
+  invisible(name)
+}
+
 # The stage fields a new stage may leave out.
 stage_defaults <- list(
   field = NULL, args = character(), prepare = NULL, check = NULL, print_line = NULL, predict_prob = NULL,

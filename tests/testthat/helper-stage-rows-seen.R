@@ -1,7 +1,8 @@
 # A test-only post-fit stage: with `record_rows = TRUE` the model keeps the
-# number of rows the trees saw and the outcome's mean on them. Registered by
-# this file alone.
-svforest:::register_stage(
+# number of rows the trees saw and the outcome's mean on them. Defined by
+# this file alone; test-registries.R registers it with one call (and removes
+# it again, so that the other tests see the package's own stages).
+rows_seen_stage <- list(
   name = "rows_seen",
   field = "rows_seen",
   args = "record_rows",

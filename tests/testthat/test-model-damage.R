@@ -19,7 +19,7 @@ test_that("reordered design terms are an error", {
   bad <- fit
   bad$design$terms <- svforest:::light_terms(stats::delete.response(stats::terms(Species ~ Petal.Width + Sepal.Length)))
   # the same columns, swapped: without the check each would be read as the other
-  expect_error(predict(bad, iris[1:5, ]), "'design\\$terms' do not match")
+  expect_error(predict(bad, iris[1:5, ]), "'design\\$terms' are out of the order")
 })
 
 test_that("an out-of-range quantile-forest leaf is an error, not a huge allocation", {

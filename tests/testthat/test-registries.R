@@ -1,6 +1,6 @@
 # Outcome families, prediction types and post-fit stages added by test
 # helper files alone (helper-family-binary.R, helper-prediction-type-margin.R,
-# helper-stage-rows-seen.R): each works end to end.
+# helper-stage-rows-seen.R, registered in its test): each works end to end.
 
 round_trip <- function(fit) {
   path <- tempfile(fileext = ".rds")
@@ -41,6 +41,8 @@ test_that("a test-only prediction type is looked up by predict(), and only for i
 })
 
 test_that("a test-only post-fit stage runs, prints, is checked and round-trips", {
+  do.call(svforest:::register_stage, rows_seen_stage)
+  on.exit(svforest:::remove_stage("rows_seen"))
   fit <- svforest(Species ~ ., iris, ntree = 5, seed = 3, num_threads = 1, record_rows = TRUE)
   expect_identical(fit$rows_seen$rows, 150L)
   expect_null(svforest(Species ~ ., iris, ntree = 5, seed = 3, num_threads = 1)$rows_seen)
