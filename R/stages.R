@@ -38,7 +38,7 @@ svf_stages <- function() {
     importance_stage,   # R/importance.R
     conformal_stage,    # R/uncertainty.R
     calibration_stage   # R/calibration.R
-  ), stage_registry$added)
+  ), unname(stage_registry$added))
 }
 
 # Stages added after the package's own (e.g. by another package or a test),
