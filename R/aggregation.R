@@ -51,25 +51,7 @@ oob_results <- function(oob, y, outcome, aggregation, scaling, ntree) {
   if (is.null(oob)) {
     return(list(oob_error = NA_real_, oob_error_curve = NULL, oob_predictions = NULL))
   }
-  if (outcome == "regression") {
-    tally <- list(oob_sum_whole = oob$sum_whole, oob_sum_fraction = oob$sum_fraction, oob_count = oob$count)
-    out <- oob_from_tally(tally, "regression", y, NULL, NULL, scaling)
-  } else {
-    tally <- list(oob_votes = oob$votes, oob_prob_sum = oob$shares, oob_count = oob$count)
-    if (identical(aggregation, "max_confidence")) {
-      tally$oob_confidence <- oob$confidence
-      tally$oob_confident_class <- ifelse(oob$confident_class < 0L, NA_integer_, oob$confident_class + 1L)
-    }
-    if (!is.null(oob$even_count)) {
-      tally[oob_even_names] <- list(oob$even_votes, oob$even_shares, oob$even_count)
-    }
-    out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation, n_trees = ntree)
-  }
-  # (no curve from a forest grown in parts, svforest_future())
-  if (!is.null(oob$error_curve)) {
-    out$oob_error_curve <- if (outcome == "regression") oob$error_curve * scaling$scale^2 else oob$error_curve
-  }
-  out
+  svf_registry$families[[outcome]]$oob(oob, y, aggregation, scaling, ntree)  # R/family-*.R
 }
 
 # Tally plus everything derived from it. `y`: class codes from 1

@@ -241,8 +241,8 @@ fit_importance <- function(object, x, y, importance, num_threads) {
     list(type = "dense", x = x)
   }
   oob <- !identical(object$params$sampler, "all")
-  yi <- if (identical(object$type, "regression")) (y - object$outcome_center) / object$outcome_scale
-        else as.integer(y) - 1L
+  # the outcome as the engine saw it in the fit (R/family-*.R)
+  yi <- model_family(object)$engine_y(y, list(center = object$outcome_center, scale = object$outcome_scale))
   permutation_importance(object, data, yi, oob, FALSE, num_threads)
 }
 

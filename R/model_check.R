@@ -62,20 +62,11 @@ check_model <- function(object) {
   needed <- c("type", "forest", "design", "params", "ntree", "method")
   missing <- needed[!needed %in% names(object)]
   if (length(missing)) fail(paste("element", paste0("'", missing, "'", collapse = ", "), "is missing"))
-  if (!identical(object$type, "classification") && !identical(object$type, "regression")) fail("'type' is damaged")
+  family <- model_family(object)  # R/family.R
+  if (is.null(family)) fail("'type' is damaged")
   f <- object$forest
   if (!is.list(f) || !is.list(f$trees)) fail("'forest' is damaged")
-  if (object$type == "regression") {
-    ok <- function(v) is.numeric(v) && length(v) == 1 && is.finite(v)
-    if (!ok(object$outcome_center) || !ok(object$outcome_scale) || !(object$outcome_scale > 0)) {
-      fail("'outcome_center' or 'outcome_scale' is damaged")
-    }
-    if (!identical(f$num_classes, 0L)) fail("'forest$num_classes' does not match a regression model")
-  } else {
-    lev <- object$levels
-    if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
-    if (!identical(f$num_classes, length(object$levels))) fail("'forest$num_classes' does not match 'levels'")
-  }
+  family$check_model(object, fail)
   w <- object$sampling_weights
   if (!is.null(w) && (!is.double(w) || anyNA(w) || any(!is.finite(w)) || any(w <= 0))) {
     fail("'sampling_weights' is damaged")
@@ -131,6 +122,18 @@ check_design <- function(d, fail) {
       !all(vapply(d$xlevels, function(l) is.character(l) && !anyNA(l), TRUE)) ||
       !all(vapply(d$contrasts, is.matrix, TRUE))) {
     fail("'design' of the formula is damaged")
+  }
+  # a contrast code NA or infinite would reach the trees as a predictor value
+  if (!all(vapply(d$contrasts, function(m) is.numeric(m) && all(is.finite(m)), TRUE))) {
+    fail("'design$contrasts' holds missing or infinite codes")
+  }
+  # the terms' variables are the model frame's columns, in order: reordered
+  # terms would send each column's values to another column's splits
+  # (the frame's names are the terms' without backquotes; terms of very wide
+  # frames store no "factors" matrix, light_terms(), and are not rebuilt here)
+  vars <- gsub("^`|`$", "", rownames(attr(d$terms, "factors")))
+  if (is.character(d$predictors) && setequal(vars, d$predictors) && !identical(vars, d$predictors)) {
+    fail("'design$terms' are out of the order of the design's predictors (reordered)")
   }
   # plain data frames and dates (R/design.R)
   cols <- d$columns

@@ -1,3 +1,6 @@
+#' @include family.R
+NULL
+
 #' Predict with a support vector forest
 #'
 #' @param object A fitted [svforest()] model.
@@ -214,28 +217,33 @@ predict.svforest <- function(object, newdata,
   if (missing(newdata) || is.null(newdata)) {
     stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
   }
-  regression <- identical(object$type, "regression")
-  all_types <- c("class", "prob", "votes", "leaf", "local", "response", "trees", "quantiles", "interval")
-  if (identical(type, all_types)) type <- if (regression) "response" else "class"
-  if (!regression && is.character(type) && length(type) == 1 && type %in% c("quantiles", "interval")) {
-    stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest is a classifier. Use type = \"prob\" for its class probabilities.",
-                 type), call. = FALSE)
-  }
-  type <- check_choice(type, "type", if (regression) c("response", "leaf", "local", "trees", "quantiles", "interval")
-                                     else setdiff(all_types, c("response", "quantiles", "interval")))
+  family <- model_family(object)
+  if (identical(type, eval(formals(predict.svforest)$type))) type <- family$default_type
+  spec <- prediction_type(type, family$name)  # the registered types (R/family.R)
   # arguments of other types must not be silently ignored
-  if (!missing(quantiles) && type != "quantiles") stop("`quantiles` is used only with type = \"quantiles\".", call. = FALSE)
-  if (!missing(level) && type != "interval") stop("`level` is used only with type = \"interval\".", call. = FALSE)
-  if (type == "quantiles") quantiles <- check_quantile_levels(quantiles)
-  if (type == "interval") level <- check_level(level)
+  given <- list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level)
+  for (arg in setdiff(names(Filter(Negate(is.null), given)), spec$args)) {
+    users <- prediction_types_taking(arg)
+    stop(sprintf("`%s` is used only with %s.", arg, paste0("type = \"", users, "\"", collapse = " or ")), call. = FALSE)
+  }
+  args <- list(quantiles = quantiles, level = level)[spec$args]
+  if (!is.null(spec$check)) args <- spec$check(args)
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
-  if (type == "local") return(predict_local(object, newdata, num_threads))  # R/importance.R
-  if (type %in% c("quantiles", "interval")) {  # R/uncertainty.R
-    return(predict_uncertainty(object, newdata, type, quantiles, level, num_threads))
-  }
-  predict_chunked(object, newdata, type, num_threads)
+  spec$run(object, newdata, args, num_threads)
 }
+
+# The types every family with a forest of trees predicts: each tree's leaf
+# and prediction, and the local explanations of linear leaves (R/importance.R).
+register_prediction_type("leaf", c("classification", "regression"), function(object, newdata, args, num_threads) {
+  predict_chunked(object, newdata, "leaf", num_threads)
+})
+register_prediction_type("trees", c("classification", "regression"), function(object, newdata, args, num_threads) {
+  predict_chunked(object, newdata, "trees", num_threads)
+})
+register_prediction_type("local", c("classification", "regression"), function(object, newdata, args, num_threads) {
+  predict_local(object, newdata, num_threads)
+})
 
 # Prediction of `type` in chunks of rows.
 predict_chunked <- function(object, newdata, type, num_threads) {

@@ -19,14 +19,11 @@ print.svforest <- function(x, ...) {
   cat("  Trees:                ", x$ntree, "\n")
   cat("  Training rows:        ", x$num_rows, "\n")
   cat("  Predictors (columns): ", x$forest$num_features, "\n")
-  if (identical(x$type, "regression")) {
-    cat("  Outcome:               numeric (regression)\n")
-  } else {
-    cat("  Classes:              ", paste(x$levels, collapse = ", "), "\n")
-  }
+  family <- model_family(x)  # R/family.R
+  cat(family$print_outcome(x), "\n", sep = "")
   cat("  Parts:                ", sprintf("%s sampler, %s splits, %s leaves, %s",
                                           x$params$sampler, x$params$splitter, x$params$leaf,
-                                          if (identical(x$type, "regression")) "average" else x$params$aggregation),
+                                          family$combining(x)),
       "\n")
   # lines of the parts (e.g. the random axis splitter's minimum leaf size)
   for (part in used_parts(x$params)) if (!is.null(part$print_lines)) part$print_lines(x)
@@ -120,8 +117,7 @@ print.summary.svforest <- function(x, ...) {
 oob_error_text <- function(x) {
   if (!is.null(x$oob_unavailable)) return(x$oob_unavailable)
   if (is.na(x$oob_error)) return("not available (no out-of-bag rows)")
-  text <- if (identical(x$type, "regression")) sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared)
-          else sprintf("%.2f%%", 100 * x$oob_error)
+  text <- model_family(x)$oob_text(x)
   if (isTRUE(x$oob_optimistic)) text <- paste(text, "(optimistic: these rows chose splits)")
   text
 }

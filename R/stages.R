@@ -6,7 +6,7 @@
 # effect on predicted probabilities. fit_forest() (R/svforest.R),
 # predict() (R/predict.svforest.R), check_model() (R/model_check.R),
 # combine() (R/combine.R) and print() only iterate over svf_stages(): a new
-# stage is its own file plus one line here.
+# stage is its own file plus one line here, or a register_stage() call.
 #
 # A stage is list(
 #   name,      the stage's name
@@ -34,11 +34,30 @@
 #   predict_prob, optional function(prob, value): the probabilities
 #              predict(type = "prob") returns, from the forest's)
 svf_stages <- function() {
-  list(
+  c(list(
     importance_stage,   # R/importance.R
     conformal_stage,    # R/uncertainty.R
     calibration_stage   # R/calibration.R
-  )
+  ), unname(stage_registry$added))
+}
+
+# Stages added after the package's own (e.g. by another package or a test),
+# run after them in the order added; a stage of the same name replaces the
+# earlier one.
+stage_registry <- new.env(parent = emptyenv())
+stage_registry$added <- list()
+
+register_stage <- function(...) {
+  stage <- new_stage(...)
+  stage_registry$added[[stage$name]] <- stage
+  invisible(stage$name)
+}
+
+# Removes an added stage (e.g. at the end of a test); models that hold its
+# element keep it, unchecked.
+remove_stage <- function(name) {
+  stage_registry$added[[name]] <- NULL
+  invisible(name)
 }
 
 # The stage fields a new stage may leave out.

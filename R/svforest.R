@@ -140,120 +140,174 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
-# Shared by both interfaces: checks, engine call, model object.
+# Shared by both interfaces: the fit's context (outcome, rows, settings),
+# one engine call, the model, then the post-fit stages.
 fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, user, call) {
+  ctx <- fit_context(design, y, method, user)
+  ctx <- fit_weights(ctx)
+  ctx <- fit_settings(ctx, ntree, num_threads, seed, verbose)
+  ctx <- fit_hold_out(ctx)
+  ctx <- fit_parameters(ctx)
+  res <- fit_engine(ctx, seq_len(ctx$n), ctx$params, ctx$trees$ntree_max, grow = ctx$grow_forest)
+  ctx$trees$ntree <- length(res$forest$trees)  # grown by the out-of-bag rule when ntree_max > ntree
+  model <- fit_model(ctx, res, call)
+  run_stages(model, ctx$stages, list(x = ctx$x, y = ctx$y, num_threads = ctx$num_threads,
+                                     splitter_uses_oob = res$splitter_uses_oob,
+                                     fit_rows = function(rows) fit_rows(ctx, rows), oob_rows = res$oob_rows))
+}
+
+# The fit's outcome family, method and checked outcome (R/family.R).
+fit_context <- function(design, y, method, user) {
   check_outcome_kind(y)
-  outcome <- outcome_type(y)
-  preset <- svf_method(if (is.null(method)) default_method(outcome) else method)
-  method <- preset$name
+  family <- outcome_family(y)
+  outcome <- family$name
+  engine_outcome <- family$engine_outcome  # what presets and parts fit
+  preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
-  y <- if (outcome == "regression") check_numeric_outcome(y, n) else check_outcome(y, n)
-  case_weights <- check_case_weights(user[["case_weights"]], n)
-  class_weights <- check_class_weights(user[["class_weights"]], y, outcome)
+  y <- family$check(y, n)
+  list(design = design, x = x, y = y, n = n, family = family, outcome = outcome, engine_outcome = engine_outcome,
+       preset = preset,
+       method = preset$name, user = user)
+}
+
+# Case and class weights (R/weights.R): rows of weight 0 are left out, so
+# the fit is the one without them.
+fit_weights <- function(ctx) {
+  user <- ctx$user
+  case_weights <- check_case_weights(user[["case_weights"]], ctx$n)
+  ctx$class_weights <- check_class_weights(user[["class_weights"]], ctx$y, ctx$family)
   user[["case_weights"]] <- NULL
   user[["class_weights"]] <- NULL
   user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
   # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
-  grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
+  ctx$grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
   user[[".grow_forest"]] <- NULL
-  weights <- weighting(case_weights, class_weights, y)
-  if (!is.null(weights$rows_used)) {
-    # rows of weight 0 are left out: the fit is the one without them
-    x <- x[weights$rows_used, , drop = FALSE]
-    y <- y[weights$rows_used]
-    n <- nrow(x)
-    if (outcome == "classification" && sum(tabulate(y, nlevels(y)) > 0) < 2) {
-      stop("The rows of positive `case_weights` hold only one class; a classifier needs two.", call. = FALSE)
-    }
+  ctx$weights <- weighting(case_weights, ctx$class_weights, ctx$y)
+  if (!is.null(ctx$weights$rows_used)) {
+    ctx$x <- ctx$x[ctx$weights$rows_used, , drop = FALSE]
+    ctx$y <- ctx$y[ctx$weights$rows_used]
+    ctx$n <- nrow(ctx$x)
+    if (!is.null(ctx$family$check_rows)) ctx$family$check_rows(ctx$y)
   }
+  ctx$user <- user
+  ctx
+}
+
+# Progress, trees, threads, seed, and the validation data (never stored).
+fit_settings <- function(ctx, ntree, num_threads, seed, verbose) {
+  user <- ctx$user
   # NULL: progress only in interactive sessions and only once a fit is slow
-  progress_delay <- if (is.null(verbose)) 2 else 0
-  verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
-  first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
+  ctx$progress_delay <- if (is.null(verbose)) 2 else 0
+  ctx$verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
+  ctx$first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  trees <- tree_count(outcome_preset(preset, outcome), ntree, user[["ntree_max"]])  # exact name, as validation
+  ctx$trees <- tree_count(outcome_preset(ctx$preset, ctx$engine_outcome), ntree, user[["ntree_max"]])  # exact name
   user[["ntree_max"]] <- NULL
-  ntree <- trees$ntree
-  num_threads <- engine_threads(resolve_threads(num_threads))
-  seed <- resolve_seed(seed)
-  validation <- user[["validation"]]  # data, not a parameter: never stored in the model (exact name:
-  user[["validation"]] <- NULL       # user$validation would match validation_fraction)
-  # the post-fit stages' settings and the rows they hold out, which the
-  # trees do not see (R/stages.R)
-  stages <- stage_setup(user, y, outcome, seed)
-  user <- stages$user
+  ctx$num_threads <- engine_threads(resolve_threads(num_threads))
+  ctx$seed <- resolve_seed(seed)
+  ctx$validation <- user[["validation"]]  # data, not a parameter (exact name: user$validation
+  user[["validation"]] <- NULL           # would match validation_fraction)
+  ctx$user <- user
+  ctx
+}
+
+# The post-fit stages' settings and the rows they hold out, which the trees
+# do not see (R/stages.R).
+fit_hold_out <- function(ctx) {
+  stages <- stage_setup(ctx$user, ctx$y, ctx$outcome, ctx$seed)
+  ctx$user <- stages$user
   if (length(stages$held_all)) {
-    stages$held_x <- lapply(stages$held, function(i) x[i, , drop = FALSE])
-    stages$held_y <- lapply(stages$held, function(i) y[i])
-    x <- x[-stages$held_all, , drop = FALSE]
-    y <- y[-stages$held_all]
-    if (!is.null(weights$sampling)) weights$sampling <- weights$sampling[-stages$held_all]
-    n <- nrow(x)
+    stages$held_x <- lapply(stages$held, function(i) ctx$x[i, , drop = FALSE])
+    stages$held_y <- lapply(stages$held, function(i) ctx$y[i])
+    ctx$x <- ctx$x[-stages$held_all, , drop = FALSE]
+    ctx$y <- ctx$y[-stages$held_all]
+    if (!is.null(ctx$weights$sampling)) ctx$weights$sampling <- ctx$weights$sampling[-stages$held_all]
+    ctx$n <- nrow(ctx$x)
   }
-  requested <- resolve_parameters(method, user, n, outcome)
-  params <- finish_parameters(requested, ncol(x))
-  params <- class_weights_balanced(params, user, class_weights)
-  # factors held as level codes, which each tree codes by its in-bag rows
-  # (R/factor_coding.R)
-  factors <- level_code_columns(design$spec, params$factor_coding)
-  if (identical(params$scale, "rank") || (identical(params$scale, "auto") && !methods::is(x, "dgCMatrix"))) {
-    # the rank map of the rows the trees see (R/rank.R), stored in the design
-    # so that every later design matrix gets it too ("auto": none when it
-    # ranks no column); level codes are not ranked
-    rank <- rank_fit(x, params$scale, skip = factors$cols)
-    if (!all(vapply(rank$columns, is.null, TRUE))) {
-      design$spec$rank <- rank
-      x <- rank_apply(x, rank)
-      stages$held_x <- lapply(stages$held_x, rank_apply, rank)
-    }
-  }
-  check_predictor_draws(requested, ncol(x))
-  parts <- used_parts(params)
-  if (!is.null(validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
+  ctx$stages <- stages
+  ctx
+}
+
+# The fit's parameters, level-coded factors and rank map (stored in the
+# design so that every later design matrix gets it), the parts' and stages'
+# checks, and the outcome's scaling.
+fit_parameters <- function(ctx) {
+  requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
+  params <- finish_parameters(requested, ncol(ctx$x))
+  ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
+  # factors held as level codes, which each tree codes by its in-bag rows (R/factor_coding.R)
+  ctx$factors <- level_code_columns(ctx$design$spec, ctx$params$factor_coding)
+  ctx <- fit_rank_scaling(ctx)
+  check_predictor_draws(requested, ncol(ctx$x))
+  parts <- used_parts(ctx$params)
+  if (!is.null(ctx$validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
     stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",
                  paste0("\"", names(Filter(function(p) p$uses_validation, svf_registry$parts$splitter)),
                         "\" splitter", collapse = ", ")), call. = FALSE)
   }
-  scaling <- if (outcome == "regression") outcome_scaling(y)
-  valid <- validation_data(validation, design$spec, ncol(x), if (outcome == "regression") scaling else levels(y))
-  for (part in parts) if (!is.null(part$check)) part$check(params, y, validation)
-  stages <- stage_prepare(stages, params, outcome)
+  ctx$scaling <- ctx$family$scaling(ctx$y)
+  ctx$valid <- validation_data(ctx$validation, ctx$design$spec, ncol(ctx$x),
+                               ctx$family$validation_outcome(ctx$y, ctx$scaling))
+  for (part in parts) if (!is.null(part$check)) part$check(ctx$params, ctx$y, ctx$validation)
+  ctx$stages <- stage_prepare(ctx$stages, ctx$params, ctx$outcome)
+  ctx
+}
 
-  engine_y <- if (outcome == "regression") (y - scaling$center) / scaling$scale else as.integer(y) - 1L
-  res <- grow_forest(engine_data(x, factors), engine_y, weights$sampling, if (outcome == "regression") 0L else nlevels(y),
-                    engine_parameters(params, y, ntree, seed, first_tree, progress_delay, trees$ntree_max),
-                    valid, num_threads, verbose)
-  forest <- res$forest
-  ntree <- length(forest$trees)  # grown by the out-of-bag rule when ntree_max > ntree
-  tdsvm <- res$selection
+# scale = "rank" (or "auto" on a dense design): the rank map of the rows the
+# trees see (R/rank.R); "auto" keeps none when it ranks no column; level
+# codes are not ranked.
+fit_rank_scaling <- function(ctx) {
+  scale <- ctx$params$scale
+  if (!(identical(scale, "rank") || (identical(scale, "auto") && !methods::is(ctx$x, "dgCMatrix")))) return(ctx)
+  rank <- rank_fit(ctx$x, scale, skip = ctx$factors$cols)
+  if (!all(vapply(rank$columns, is.null, TRUE))) {
+    ctx$design$spec$rank <- rank
+    ctx$x <- rank_apply(ctx$x, rank)
+    ctx$stages$held_x <- lapply(ctx$stages$held_x, rank_apply, rank)
+  }
+  ctx
+}
+
+# The engine's forest grown on `rows` of the fit's design with `params`
+# (`grow`: engine_fit(), or svforest_future()'s stand-in for the model's own
+# forest).
+fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling, grow = engine_fit) {
+  y <- ctx$y[rows]
+  x <- if (length(rows) == ctx$n) ctx$x else ctx$x[rows, , drop = FALSE]
+  grow(engine_data(x, ctx$factors), ctx$family$engine_y(y, scaling), ctx$weights$sampling[rows],
+             ctx$family$num_classes(ctx$y),
+             engine_parameters(params, y, ctx$trees$ntree, ctx$seed, ctx$first_tree, ctx$progress_delay, ntree_max),
+             ctx$valid, ctx$num_threads, ctx$verbose)
+}
+
+# A forest grown as the model's on some of its rows alone (the fold forests
+# of calibrate = "cv", R/uncertainty.R): row-count parameters and scaling
+# its own.
+fit_rows <- function(ctx, rows) {
+  sub <- ctx$family$scaling(ctx$y[rows])
+  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$engine_outcome), ncol(ctx$x))
+  params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
+  fit <- fit_engine(ctx, rows, params, ctx$trees$ntree, sub)
+  list(forest = fit$forest, scaling = sub)
+}
+
+# The model of a fit from the engine's results.
+fit_model <- function(ctx, res, call) {
+  params <- ctx$params
   if (!is.null(res$sigma)) params$sigma <- res$sigma
-  design$x <- NULL
-  model <- list(
-    call = call,
-    type = outcome,
-    method = method,
-    params = params,
-    ntree = ntree,
-    seed = seed,
-    levels = if (outcome == "classification") levels(y),
-    class_counts = if (outcome == "classification") tabulate(y, nlevels(y)),
-    outcome_center = scaling$center,
-    outcome_scale = scaling$scale,
-    num_rows = n,
-    class_weights = class_weights,
-    sampling_weights = weights$sampling,
-    rows_used = weights$rows_used,
-    design = design$spec,
-    forest = forest,
-    first_tree = first_tree,
-    tdsvm = tdsvm,
-    feature_means = design_means(x),
-    format_version = model_format_version,
-    package_version = as.character(utils::packageVersion("svforest"))
-  )
+  model <- c(
+    list(call = call, type = ctx$outcome, method = ctx$method, params = params,
+         ntree = length(res$forest$trees),  # grown by the out-of-bag rule when ntree_max > ntree
+         seed = ctx$seed),
+    ctx$family$model_fields(ctx$y, ctx$scaling),
+    list(num_rows = ctx$n, class_weights = ctx$class_weights, sampling_weights = ctx$weights$sampling,
+         rows_used = ctx$weights$rows_used, design = ctx$design$spec, forest = res$forest,
+         first_tree = ctx$first_tree, tdsvm = res$selection, feature_means = design_means(ctx$x),
+         format_version = model_format_version,
+         package_version = as.character(utils::packageVersion("svforest"))))
   if (!is.null(res$oob)) {
     # the share of each tree's out-of-bag rows that chose its structure
     # (left out of the scoring rows: svforest_importance()), and whether the
@@ -261,21 +315,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
     model$oob_choosing_share <- res$oob_choosing_share
     model$oob_optimistic <- isTRUE(res$splitter_uses_oob)
   }
-  model <- structure(c(model, oob_results(res$oob, y, outcome, params$aggregation, scaling, ntree)), class = "svforest")
-  # a forest grown as this one on some of its rows alone (the fold forests of
-  # calibrate = "cv", R/uncertainty.R): row-count parameters and scaling its own
-  fit_rows <- function(rows) {
-    sub <- if (outcome == "regression") outcome_scaling(y[rows])
-    sub_params <- class_weights_balanced(finish_parameters(resolve_parameters(method, user, length(rows), outcome), ncol(x)),
-                                         user, class_weights)
-    fit <- engine_fit(engine_data(x[rows, , drop = FALSE], factors),
-                      if (outcome == "regression") (y[rows] - sub$center) / sub$scale else as.integer(y[rows]) - 1L,
-                      weights$sampling[rows], if (outcome == "regression") 0L else nlevels(y),
-                      engine_parameters(sub_params, y[rows], ntree, seed, first_tree, progress_delay), valid, num_threads, verbose)
-    list(forest = fit$forest, scaling = sub)
-  }
-  run_stages(model, stages, list(x = x, y = y, num_threads = num_threads, splitter_uses_oob = res$splitter_uses_oob,
-                                 fit_rows = fit_rows, oob_rows = res$oob_rows))
+  structure(c(model, oob_results(res$oob, ctx$y, ctx$outcome, params$aggregation, ctx$scaling, model$ntree)),
+            class = "svforest")
 }
 
 # The number of trees of a fit, list(ntree, ntree_max): the given `ntree`
@@ -307,9 +348,6 @@ tree_growth_rows <- 10
 # row make the error curve noisy, and noise alone must not grow a forest
 tree_growth_z <- 2
 
-# "regression" for a numeric outcome, else "classification" (factors,
-# characters, logicals).
-outcome_type <- function(y) if (is.numeric(y) && !is.factor(y)) "regression" else "classification"
 
 # 1 - MSE / variance of the outcome (NA without rows or variance).
 oob_rsquared <- function(mse, y) {

@@ -29,10 +29,11 @@ check_case_weights <- function(w, n) {
 # Class weights: NULL, or a positive weight per class, named by the
 # outcome's levels (every level once; a weight for an unknown level is an
 # error). Returned in the order of levels(y).
-check_class_weights <- function(cw, y, outcome) {
+check_class_weights <- function(cw, y, family) {
   if (is.null(cw)) return(NULL)
-  if (outcome == "regression") {
-    stop("`class_weights` are for classification; this outcome is numeric (use `case_weights`).", call. = FALSE)
+  if (family$num_classes(y) == 0L) {  # R/family.R
+    stop(sprintf("`class_weights` are for classification; this outcome is %s (use `case_weights`).", family$describe),
+         call. = FALSE)
   }
   lev <- levels(y)
   if (!is.numeric(cw) || is.null(names(cw)) || anyNA(names(cw)) || any(names(cw) == "") ||

@@ -16,7 +16,7 @@ test_that("models saved in format 2 predict as they did, as they are and upgrade
     expect_true(all(vapply(old$forest$trees, function(t) is.null(t$layout), TRUE)))
     type <- if (old$type == "classification") "prob" else "response"
     expect_identical(predict(old, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
-    new <- svforest:::upgrade_model(old)
+    new <- upgrade_model(old)
     expect_identical(new$format_version, 3L)
     expect_true(all(vapply(new$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = name)
     expect_identical(predict(new, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
@@ -100,7 +100,7 @@ test_that("damaged compact trees give an R error naming the tree", {
     m <- fit
     m$forest$trees[[2]] <- damage[[what]]
     expect_error(predict(m, iris, num_threads = 1), "tree 2", info = what)
-    expect_error(svforest:::upgrade_model(`[[<-`(m, "format_version", 2L)), "tree 2", info = what)
+    expect_error(upgrade_model(`[[<-`(m, "format_version", 2L)), "tree 2", info = what)
   }
 })
 

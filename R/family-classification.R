@@ -1,0 +1,55 @@
+#' @include family.R
+NULL
+
+# The classification family: a factor outcome (characters and logicals are
+# made factors), fitted on its level codes; every outcome no later family
+# claims comes here, so a wrong kind of `y` gets its error from check_outcome().
+register_family(
+  "classification",
+  detects = function(y) TRUE,
+  check = function(y, n) check_outcome(y, n),
+  check_rows = function(y) {
+    if (sum(tabulate(y, nlevels(y)) > 0) < 2) {
+      stop("The rows of positive `case_weights` hold only one class; a classifier needs two.", call. = FALSE)
+    }
+  },
+  scaling = function(y) NULL,
+  engine_y = function(y, scaling) as.integer(y) - 1L,
+  num_classes = function(y) nlevels(y),
+  validation_outcome = function(y, scaling) levels(y),
+  model_fields = function(y, scaling) list(levels = levels(y), class_counts = tabulate(y, nlevels(y))),
+  oob = function(oob, y, aggregation, scaling, ntree) {
+    tally <- list(oob_votes = oob$votes, oob_prob_sum = oob$shares, oob_count = oob$count)
+    if (identical(aggregation, "max_confidence")) {
+      tally$oob_confidence <- oob$confidence
+      tally$oob_confident_class <- ifelse(oob$confident_class < 0L, NA_integer_, oob$confident_class + 1L)
+    }
+    # each row's tally of its even-numbered trees: the error at the forest's size
+    if (!is.null(oob$even_count)) tally[oob_even_names] <- list(oob$even_votes, oob$even_shares, oob$even_count)
+    out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation, n_trees = ntree)
+    out$oob_error_curve <- oob$error_curve  # (none from a forest grown in parts, svforest_future())
+    out
+  },
+  check_model = function(object, fail) {
+    lev <- object$levels
+    if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
+    if (!identical(object$forest$num_classes, length(object$levels))) {
+      fail("'forest$num_classes' does not match 'levels'")
+    }
+  },
+  print_outcome = function(x) paste("  Classes:              ", paste(x$levels, collapse = ", "), ""),
+  combining = function(x) x$params$aggregation,
+  oob_text = function(x) sprintf("%.2f%%", 100 * x$oob_error),
+  default_type = "class",
+  describe = "a factor"
+)
+
+# The forest's classes, probabilities (through the post-fit stages, e.g. a
+# calibration), tree votes, leaves and each tree's class (R/predict.svforest.R).
+for (type in c("class", "prob", "votes")) {
+  register_prediction_type(type, "classification", local({
+    engine_type <- type
+    function(object, newdata, args, num_threads) predict_chunked(object, newdata, engine_type, num_threads)
+  }))
+}
+rm(type)

@@ -1,0 +1,58 @@
+#' @include family.R
+NULL
+
+# The regression family: a finite numeric outcome, which the engine sees
+# centred and scaled (outcome_scaling()); predictions are on the outcome's
+# scale again.
+register_family(
+  "regression",
+  detects = function(y) is.numeric(y) && !is.factor(y),
+  check = function(y, n) check_numeric_outcome(y, n),
+  scaling = function(y) outcome_scaling(y),
+  engine_y = function(y, scaling) (y - scaling$center) / scaling$scale,
+  num_classes = function(y) 0L,
+  validation_outcome = function(y, scaling) scaling,
+  model_fields = function(y, scaling) list(outcome_center = scaling$center, outcome_scale = scaling$scale),
+  oob = function(oob, y, aggregation, scaling, ntree) {
+    tally <- list(oob_sum_whole = oob$sum_whole, oob_sum_fraction = oob$sum_fraction, oob_count = oob$count)
+    out <- oob_from_tally(tally, "regression", y, NULL, NULL, scaling)
+    if (!is.null(oob$error_curve)) out$oob_error_curve <- oob$error_curve * scaling$scale^2  # (none from svforest_future())
+    out
+  },
+  check_model = function(object, fail) {
+    ok <- function(v) is.numeric(v) && length(v) == 1 && is.finite(v)
+    if (!ok(object$outcome_center) || !ok(object$outcome_scale) || !(object$outcome_scale > 0)) {
+      fail("'outcome_center' or 'outcome_scale' is damaged")
+    }
+    if (!identical(object$forest$num_classes, 0L)) fail("'forest$num_classes' does not match a regression model")
+  },
+  print_outcome = function(x) "  Outcome:               numeric (regression)",
+  combining = function(x) "average",
+  oob_text = function(x) sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared),
+  default_type = "response",
+  describe = "numeric"
+)
+
+# The forest's prediction on the outcome's scale (R/predict.svforest.R), and
+# the quantile forest's quantiles and intervals (R/uncertainty.R).
+register_prediction_type("response", "regression",
+                         function(object, newdata, args, num_threads) {
+                           predict_chunked(object, newdata, "response", num_threads)
+                         })
+register_prediction_type("quantiles", "regression", args = "quantiles",
+                         check = function(args) list(quantiles = check_quantile_levels(args$quantiles)),
+                         hint = function(family) uncertainty_type_hint("quantiles"),
+                         run = function(object, newdata, args, num_threads) {
+                           predict_uncertainty(object, newdata, "quantiles", args$quantiles, NULL, num_threads)
+                         })
+register_prediction_type("interval", "regression", args = "level",
+                         check = function(args) list(level = check_level(args$level)),
+                         hint = function(family) uncertainty_type_hint("interval"),
+                         run = function(object, newdata, args, num_threads) {
+                           predict_uncertainty(object, newdata, "interval", NULL, args$level, num_threads)
+                         })
+
+uncertainty_type_hint <- function(type) {
+  stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest is a classifier. Use type = \"prob\" for its class probabilities.",
+               type), call. = FALSE)
+}

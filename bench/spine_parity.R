@@ -1,0 +1,94 @@
+# Same seed, same forests and predictions before and after a refactor of the
+# R side (issue #39, "spine"). Run once per library, then compare:
+#   R_LIBS=/work/lib/main  Rscript bench/spine_parity.R save /tmp/parity-before.rds
+#   R_LIBS=/work/lib/spine Rscript bench/spine_parity.R save /tmp/parity-after.rds
+#   Rscript bench/spine_parity.R compare /tmp/parity-before.rds /tmp/parity-after.rds
+# Each case fits on the same rows with the same seed (one thread) and keeps
+# every prediction type of its outcome plus the out-of-bag figures; the
+# comparison is identical(), value by value.
+args <- commandArgs(trailingOnly = TRUE)
+
+parity_data <- function() {
+  set.seed(7)
+  n <- 160
+  x <- data.frame(a = rnorm(n), b = rnorm(n), c = runif(n),
+                  f = factor(sample(c("u", "v", "w", "z"), n, TRUE)))
+  x$a[sample(n, 8)] <- NA
+  x$f[sample(n, 6)] <- NA
+  cls <- factor(ifelse(x$b + (x$f %in% c("u", "v")) + rnorm(n, sd = 0.6) > 0.5, "yes", "no"))
+  num <- 2 * x$b + x$c + (x$f %in% "w") + rnorm(n, sd = 0.4)
+  list(x = x, cls = cls, num = num, new = x[seq(1, n, by = 4), ])
+}
+
+parity_cases <- function(d) {
+  cc <- na.omit(data.frame(d$x, y = d$cls))
+  iris_x <- iris[, 1:4]
+  list(
+    hybrid_class = function() svforest::svforest(d$x, d$cls, seed = 3, num_threads = 1),
+    hybrid_regr = function() svforest::svforest(d$x, d$num, seed = 3, num_threads = 1),
+    weighted_case = function() svforest::svforest(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
+                                                   case_weights = rep(c(0, 1, 2, 1), length.out = nrow(d$x))),
+    weighted_class = function() svforest::svforest(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
+                                                    class_weights = c(no = 1, yes = 3)),
+    regr_weighted = function() svforest::svforest(d$x, d$num, seed = 4, num_threads = 1, ntree = 20,
+                                                   case_weights = rep(c(1, 2), length.out = nrow(d$x))),
+    cal_platt = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20, calibrate = "platt"),
+    cal_temperature = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
+                                                     calibrate = "temperature"),
+    cal_isotonic = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
+                                                  calibrate = "isotonic"),
+    cal_none_regr = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 20, calibrate = "none"),
+    cal_conformal = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 20,
+                                                   calibrate = "conformal"),
+    cal_cv = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 10, calibrate = "cv"),
+    formula_factor = function() svforest::svforest(y ~ ., data = cc, seed = 6, num_threads = 1, ntree = 20),
+    rsvt = function() svforest::svforest(iris_x, iris$Species, method = "rsvt", seed = 8, num_threads = 1, ntree = 10),
+    rsvf = function() svforest::svforest(iris_x, iris$Species, method = "rsvf", seed = 8, num_threads = 1, ntree = 10),
+    psvm = function() svforest::svforest(iris_x, iris$Species, method = "psvm", seed = 8, num_threads = 1, ntree = 10),
+    transform = function() svforest::svforest(iris_x, iris$Species, method = "transform", seed = 8, num_threads = 1,
+                                              ntree = 10),
+    tdsvm = function() svforest::svforest(iris_x, iris$Species, method = "tdsvm", seed = 8, num_threads = 1, ntree = 10)
+  )
+}
+
+parity_predictions <- function(fit, new) {
+  p <- function(...) suppressWarnings(stats::predict(fit, new, num_threads = 1, ...))
+  out <- list(oob_error = fit$oob_error, oob_predictions = fit$oob_predictions, ntree = fit$ntree,
+              leaf = p(type = "leaf"), trees = p(type = "trees"))
+  if (identical(fit$type, "regression")) {
+    c(out, list(response = p(type = "response"), quantiles = p(type = "quantiles"),
+                interval = p(type = "interval"), oob_rsquared = fit$oob_rsquared))
+  } else {
+    c(out, list(class = p(type = "class"), prob = p(type = "prob"), votes = p(type = "votes"),
+                oob_prob = fit$oob_prob))
+  }
+}
+
+if (identical(args[1], "save")) {
+  d <- parity_data()
+  iris_new <- iris[seq(1, 150, by = 5), 1:4]
+  cases <- parity_cases(d)
+  res <- lapply(names(cases), function(name) {
+    fit <- cases[[name]]()
+    parity_predictions(fit, if (name %in% c("rsvt", "rsvf", "psvm", "transform", "tdsvm")) iris_new
+                            else if (name == "formula_factor") na.omit(data.frame(d$x, y = d$cls))[1:40, ]
+                            else d$new)
+  })
+  names(res) <- names(cases)
+  saveRDS(res, args[2])
+  cat(sprintf("saved %d cases with svforest %s\n", length(res), utils::packageVersion("svforest")))
+} else if (identical(args[1], "compare")) {
+  before <- readRDS(args[2])
+  after <- readRDS(args[3])
+  same <- 0
+  for (case in names(before)) for (what in names(before[[case]])) {
+    ok <- identical(before[[case]][[what]], after[[case]][[what]])
+    same <- same + ok
+    if (!ok) cat(sprintf("DIFFERENT: %s %s\n", case, what))
+  }
+  total <- sum(lengths(before))
+  cat(sprintf("%d cases, %d of %d values identical\n", length(before), same, total))
+  if (same < total) quit(status = 1)
+} else {
+  stop("usage: spine_parity.R save FILE | compare BEFORE AFTER")
+}
