@@ -6,6 +6,10 @@
 # out-of-bag rows better), Nelson-Aalen leaves, and per tree the better of
 # that structure and an axis-only one on the choosing rows (Harrell's C).
 
+# The engine's survival leaf kind, named as the engine names it (the
+# outcome family chooses it; no other outcome can).
+register_part("leaf", "nelson_aalen", outcomes = "survival")
+
 # The engine parameters of a survival fit and their defaults.
 survival_engine_defaults <- function() {
   list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 5L, n_oblique = 1L,
