@@ -88,6 +88,15 @@ test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
   expect_equal(as.vector(survival_predict(fit, d$x[1, , drop = FALSE], at)), expected, tolerance = 1e-12)
   # the same leaf for every row
   expect_equal(length(unique(survival_predict(fit, d$x, type = "risk"))), 1L)
+
+  # case weights: whole weights count a row as that many rows
+  w <- rep(c(1, 2, 3), length.out = 80)
+  weighted <- survival_fit(d$x, d$time, d$status, weights = w,
+                           params = list(ntree = 1L, min_node_size = 1000L, sampler = "subsample", sample_fraction = 1))
+  reference <- survival::survfit(survival::Surv(d$time, d$status) ~ 1, weights = w, ctype = 1)
+  expected_w <- summary(reference, times = at, extend = TRUE)$cumhaz
+  expect_equal(as.vector(survival_predict(weighted, d$x[1, , drop = FALSE], at)), expected_w, tolerance = 1e-12)
+  expect_false(isTRUE(all.equal(expected_w, expected)))
 })
 
 test_that("bad survival input gets a clear error", {
