@@ -76,6 +76,22 @@ test_that("hyperplanes fitted to martingale scores order a diagonal risk better 
   expect_true(all(gain > 0))
 })
 
+test_that("out-of-bag choices keep fewer hyperplanes than the in-bag log-rank alone", {
+  d <- simulate_survival(300, 9, p = 4)
+  oblique_share <- function(params) {
+    fit <- survival_fit(d$x, d$time, d$status, params = c(list(ntree = 20L), params))
+    kinds <- unlist(lapply(fit$trees, svforest:::tree_split_kinds))
+    mean(kinds[!is.na(kinds)] == "oblique")
+  }
+  free <- oblique_share(list(oblique_choice = "none", tree_choice = "none"))
+  by_node <- oblique_share(list(tree_choice = "none"))
+  by_node_and_tree <- oblique_share(list())
+  expect_gt(by_node, 0)
+  expect_lt(by_node, free)
+  expect_lt(by_node_and_tree, by_node)
+  expect_equal(oblique_share(list(n_oblique = 0L)), 0)
+})
+
 test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
   skip_if_not_installed("survival")
   d <- simulate_survival(80, 5)
