@@ -131,3 +131,10 @@ test_that("bad survival input gets a clear error", {
   damaged$trees[[1]]$leaf_real <- -damaged$trees[[1]]$leaf_real
   expect_error(survival_predict(damaged, d$x), "damaged")
 })
+
+test_that("the survival leaf is registered but no user's choice for other outcomes", {
+  expect_true("nelson_aalen" %in% names(svforest:::svf_registry$parts$leaf))
+  expect_false("nelson_aalen" %in% svforest:::part_names("leaf"))
+  expect_error(svforest(Species ~ ., data = iris, leaf = "nelson_aalen", ntree = 2, num_threads = 1),
+               "must be one of")
+})
