@@ -61,6 +61,14 @@
     .Call(`_svforest_svf_support_vectors_used`, forest, leaves)
 }
 
+.svf_survival_fit <- function(data, time, status, weights, params, num_threads) {
+    .Call(`_svforest_svf_survival_fit`, data, time, status, weights, params, num_threads)
+}
+
+.svf_survival_predict <- function(trees, num_times, num_features, data, num_threads) {
+    .Call(`_svforest_svf_survival_predict`, trees, num_times, num_features, data, num_threads)
+}
+
 .svf_proximal_svm <- function(A, d, nu) {
     .Call(`_svforest_svf_proximal_svm`, A, d, nu)
 }

@@ -94,8 +94,11 @@ svf_method <- function(name) {
   svf_registry$methods[[name]]
 }
 
-# Names of the registered parts of `type`.
-part_names <- function(type) names(svf_registry$parts[[type]])
+# Names of the registered parts of `type` a user may choose: not those an
+# outcome family sets by itself (the survival leaf, R/engine-survival.R).
+part_names <- function(type) {
+  names(Filter(function(part) !identical(part$outcomes, "survival"), svf_registry$parts[[type]]))
+}
 
 # Part `name` of `type`, NULL when there is none.
 svf_part <- function(type, name) svf_registry$parts[[type]][[name]]

@@ -20,6 +20,15 @@ struct TrainingData {
   // model's scale (standardised in R)
   const double* response = nullptr;
   bool regression() const { return response != nullptr; }
+  // survival (num_classes 0, no response): each row's time, its event
+  // status (1 event, 0 censored) and the index of the last of the
+  // training event times (the forest's time grid, num_times of them) at or
+  // before its time (-1 when before the first)
+  const double* time = nullptr;
+  const int* status = nullptr;
+  const int* time_index = nullptr;
+  int num_times = 0;
+  bool survival() const { return status != nullptr; }
   // case weights (positive, one per row) or nullptr: they act through the
   // rows each tree draws (Sampler.h), so every model sees them as row
   // multiplicities

@@ -25,8 +25,9 @@ struct PendingNode {
 };
 
 // Whether the node's rows have one class (their counts, classification) or
-// one outcome value (regression).
+// one outcome value (regression); never for survival.
 bool node_is_pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) {
+  if (data.survival()) return false;  // the splitter finds no cut in a node without events
   if (data.regression()) {
     for (size_t k = 1; k < n; ++k)
       if (data.response[rows[k]] != data.response[rows[0]]) return false;

@@ -10,6 +10,7 @@
 #include "LinearSvrLeaf.h"
 #include "LogisticLeaf.h"
 #include "MeanLeaf.h"
+#include "NelsonAalenLeaf.h"
 #include "RidgeLeaf.h"
 
 namespace svf {
@@ -36,6 +37,7 @@ const LeafKindEntry kLeafKinds[] = {
     {"linear_svr", LinearSvrLeafModel::kKind, &LinearSvrLeafModel::create, "linear_svr"},
     {"kernel_svr", KernelSvrLeafModel::kKind, &KernelSvrLeafModel::create, "kernel_svr"},
     {"class_counts", ClassCountsLeafModel::kKind, &ClassCountsLeafModel::create, "constant"},
+    {"nelson_aalen", NelsonAalenLeafModel::kKind, &NelsonAalenLeafModel::create, "nelson_aalen"},
 };
 
 // Models for prediction (default parameters: prediction reads only payloads).

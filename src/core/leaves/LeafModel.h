@@ -29,9 +29,13 @@ struct LeafFit {
 struct OutcomeShape {
   int num_classes = 0;  // classification: a leaf outputs its class distribution
   size_t p = 0;         // predictors
+  // survival (num_times > 0): a leaf outputs its cumulative hazard at each
+  // of the forest's num_times event times
+  int num_times = 0;
   // regression (num_classes 0): a leaf outputs one value
-  bool regression() const { return num_classes == 0; }
-  int outputs() const { return num_classes > 0 ? num_classes : 1; }
+  bool regression() const { return num_classes == 0 && num_times == 0; }
+  bool survival() const { return num_times > 0; }
+  int outputs() const { return num_classes > 0 ? num_classes : num_times > 0 ? num_times : 1; }
 };
 
 // A leaf's linear model, on the scaled predictors: `outputs` rows of p + 1

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <utility>
 
+#include "LogRank.h"
 #include "SortedValues.h"
 
 namespace svf {
@@ -20,6 +21,7 @@ struct NodeOutcome {
   size_t n;
   std::vector<int> counts;  // classification
   double total = 0.0;       // regression: sum of the outcome
+  SurvivalTable table;      // survival
   double outcome(size_t i) const { return data->response[rows[i]]; }
   int label(size_t i) const { return data->y[rows[i]]; }
 };
@@ -44,6 +46,7 @@ bool best_cut_along(const NodeOutcome& node, const double* values, CutScratch& s
   std::vector<int>& left = scratch.left;
   sort_with_positions(values, n, sorted, scratch.keys);
   if (!(sorted.back().first > sorted.front().first)) return false;
+  if (node.data->survival()) return best_logrank_cut(node.table, sorted, cut, gain);
   bool found = false;
   const double dn = static_cast<double>(n);
   // a cut between values a < b with gain g
@@ -110,6 +113,16 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
   if (n_oob < 2) return 0.0;
   const size_t p = data.x->n_cols();
   const DataView& x = *data.x;
+  if (data.survival()) {
+    SurvivalTable table;
+    build_survival_table(data, oob, n_oob, table);
+    std::vector<char> left(n_oob);
+    for (size_t i = 0; i < n_oob; ++i) {
+      const int r = oob[i];
+      left[i] = rule.goes_left([&x, r](int col) { return x.get(r, col); }, p) ? 1 : 0;
+    }
+    return logrank_statistic(table, left);
+  }
   const int K = data.regression() ? 0 : data.num_classes;
   std::vector<double> left(std::max(K, 1), 0.0), total(std::max(K, 1), 0.0);
   double n_left = 0.0;
@@ -135,7 +148,9 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
 NodeOutcome node_outcome(const NodeContext& ctx) {
   const TrainingData& data = *ctx.data;
   NodeOutcome node{&data, ctx.rows, ctx.n, {}, 0.0};
-  if (data.regression()) {
+  if (data.survival()) {
+    build_survival_table(data, ctx.rows, ctx.n, node.table);
+  } else if (data.regression()) {
     for (size_t i = 0; i < ctx.n; ++i) node.total += node.outcome(i);
   } else {
     node.counts.assign(data.num_classes, 0);
@@ -194,7 +209,10 @@ bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, con
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {
-    if (data.regression()) {
+    if (data.survival()) {
+      if (t > 0) break;  // one direction: the rows' order by risk
+      martingale_scores(node.table, target.data());
+    } else if (data.regression()) {
       if (t > 0) break;  // the outcome's direction is one
       for (size_t i = 0; i < n; ++i) target[i] = node.outcome(i);
     } else {
@@ -267,7 +285,8 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   if (features.empty()) return false;
   const size_t m = features.size(), m_axis = std::min(m, mtry);
 
-  double scale = static_cast<double>(n);
+  // (the log-rank statistic is a chi-square: on its own scale)
+  double scale = data.survival() ? 1.0 : static_cast<double>(n);
   if (data.regression()) {
     scale = 0.0;
     for (size_t i = 0; i < n; ++i) scale += node.outcome(i) * node.outcome(i);

@@ -9,10 +9,13 @@
 //   node's standardised predictors, ridge penalty `split_ridge` times the
 //   node's rows): of a two-group labelling of the classes (classification:
 //   the two classes, or random overlay groups of the classes present, as in
-//   PSVM trees), or of the outcome (regression). The cut along the
-//   direction is the best one, like an axis cut's.
+//   PSVM trees), of the outcome (regression), or of the rows' martingale
+//   scores under the node's Nelson-Aalen hazard (survival: the direction
+//   that orders the rows by risk). The cut along the direction is the best
+//   one, like an axis cut's.
 // Classification scores cuts by the decrease of Gini impurity, regression by
-// the decrease of the squared error; the best candidate wins. A node with
+// the decrease of the squared error, survival by the log-rank statistic
+// (splitting/LogRank.h); the best candidate wins. A node with
 // fewer than `min_node_size` rows, or no cut that lowers the impurity, is a
 // leaf. Oblique rules are stored in the predictors' own units, and the cut
 // is found on exactly the projections prediction computes, so routing agrees.

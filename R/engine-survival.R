@@ -1,0 +1,127 @@
+# The engine's survival forests, reached from R (not exported): the thin entry
+# that the survival outcome family (R/family-*.R) wires into svforest() and
+# predict(). A fit grows the default method's trees on (time, status):
+# log-rank axis cuts competing with a ridge hyperplane fitted to the node's
+# martingale scores (kept where it also separates the node's choosing
+# out-of-bag rows better), Nelson-Aalen leaves, and per tree the better of
+# that structure and an axis-only one on the choosing rows (Harrell's C).
+
+# The engine's survival leaf kind, named as the engine names it (the
+# outcome family chooses it; no other outcome can).
+register_part("leaf", "nelson_aalen", outcomes = "survival")
+
+# The engine parameters of a survival fit and their defaults.
+survival_engine_defaults <- function() {
+  list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 5L, n_oblique = 1L,
+       split_ridge = 0.01, oblique_rows = 0, oblique_choice = "oob", tree_choice = "oob",
+       sampler = "bootstrap", sample_fraction = 1, max_depth = 0L)
+}
+
+# `params` over the defaults, each checked (a typo must not pass silently).
+survival_engine_params <- function(params) {
+  out <- survival_engine_defaults()
+  if (!is.list(params)) stop("'params' must be a list", call. = FALSE)
+  unknown <- setdiff(names(params), names(out))
+  if (length(params) && (is.null(names(params)) || length(unknown)))
+    stop("unknown survival engine parameter(s): ", paste(unknown, collapse = ", "), call. = FALSE)
+  out[names(params)] <- params
+  for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "n_oblique", "max_depth")) {
+    v <- out[[name]]
+    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v))
+      stop("'", name, "' must be a whole number >= 0", call. = FALSE)
+    out[[name]] <- as.integer(v)
+  }
+  if (out$ntree < 1L) stop("'ntree' must be at least 1", call. = FALSE)
+  for (name in c("seed", "split_ridge", "oblique_rows", "sample_fraction")) {
+    v <- out[[name]]
+    if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 0)
+      stop("'", name, "' must be a finite number >= 0", call. = FALSE)
+    out[[name]] <- as.double(v)
+  }
+  if (!(out$sample_fraction > 0 && out$sample_fraction <= 1)) stop("'sample_fraction' must be in (0, 1]", call. = FALSE)
+  for (name in c("oblique_choice", "tree_choice"))
+    if (!out[[name]] %in% c("oob", "none")) stop("'", name, "' must be \"oob\" or \"none\"", call. = FALSE)
+  if (!out$sampler %in% c("bootstrap", "subsample"))
+    stop("'sampler' must be \"bootstrap\" or \"subsample\" (out-of-bag rows are needed)", call. = FALSE)
+  out
+}
+
+# The predictors as a finite numeric matrix of `n` rows (NULL: any).
+survival_engine_x <- function(x, n = NULL, p = NULL) {
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x) || !is.numeric(x)) stop("'x' must be a numeric matrix", call. = FALSE)
+  if (!all(is.finite(x))) stop("'x' must not hold missing or infinite values", call. = FALSE)
+  if (!is.null(n) && nrow(x) != n) stop("'x' must have one row per time", call. = FALSE)
+  if (!is.null(p) && ncol(x) != p) stop("'x' must have ", p, " columns, as in the fit", call. = FALSE)
+  storage.mode(x) <- "double"
+  x
+}
+
+# Checks of the outcome: times positive and finite, status 0/1 or logical,
+# at least one event; weights NULL or positive and finite.
+survival_engine_outcome <- function(time, status, weights) {
+  if (!is.numeric(time) || !length(time) || !all(is.finite(time)) || any(time <= 0))
+    stop("'time' must hold positive finite numbers", call. = FALSE)
+  if (is.logical(status)) status <- as.integer(status)
+  if (!is.numeric(status) || length(status) != length(time) || anyNA(status) || !all(status %in% c(0, 1)))
+    stop("'status' must be 0/1 or logical, one per time, without missing values", call. = FALSE)
+  if (!any(status == 1)) stop("the outcome must hold at least one event", call. = FALSE)
+  if (!is.null(weights) && (!is.numeric(weights) || length(weights) != length(time) ||
+                            !all(is.finite(weights)) || any(weights <= 0)))
+    stop("'weights' must be positive finite numbers, one per row", call. = FALSE)
+  list(time = as.double(time), status = as.integer(status),
+       weights = if (is.null(weights)) NULL else as.double(weights))
+}
+
+# Fits a survival forest. Returns the trees, the time grid (the distinct
+# training event times), and out of bag: each row's CHF on the grid (NA for
+# rows no tree left out), its risk and the forest's Harrell's C.
+survival_engine_fit <- function(x, time, status, weights = NULL, params = list(), num_threads = 1L) {
+  y <- survival_engine_outcome(time, status, weights)
+  x <- survival_engine_x(x, length(y$time))
+  params <- survival_engine_params(params)
+  res <- .svf_survival_fit(engine_data(x), y$time, y$status, y$weights, params, as.integer(num_threads))
+  oob_chf <- res$oob_chf_sum / res$oob_count
+  oob_chf[res$oob_count == 0L, ] <- NA_real_
+  oob_risk <- rowSums(oob_chf)
+  structure(list(trees = res$trees, times = res$times, num_features = res$num_features, params = params,
+                 oob_chf = oob_chf, oob_risk = oob_risk,
+                 oob_concordance = harrell_concordance(y$time, y$status, oob_risk)),
+            class = "svf_survival_engine")
+}
+
+# Harrell's C of `risk` (higher: earlier event): among pairs whose earlier
+# time is an event, the share the risk orders so (ties count 1/2); rows with
+# NA risk are left out.
+harrell_concordance <- function(time, status, risk) {
+  keep <- !is.na(risk)
+  time <- time[keep]
+  status <- status[keep]
+  risk <- risk[keep]
+  counts <- vapply(which(status == 1L), function(i) {
+    later <- time > time[i]
+    c(sum(risk[i] > risk[later]) + 0.5 * sum(risk[i] == risk[later]), sum(later))
+  }, numeric(2))
+  if (!length(counts) || sum(counts[2, ]) == 0) return(NA_real_)
+  sum(counts[1, ]) / sum(counts[2, ])
+}
+
+# The forest's cumulative hazard ("chf") or survival (exp(-CHF)) of the rows
+# of `x` at `times` (a matrix, one column per time; default: the training
+# event times), or their risk (the sum of the CHF over the training event
+# times; higher: earlier event).
+survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survival", "risk"), num_threads = 1L) {
+  if (!inherits(fit, "svf_survival_engine")) stop("'fit' must come from survival_engine_fit()", call. = FALSE)
+  type <- match.arg(type)
+  x <- survival_engine_x(x, p = fit$num_features)
+  if (is.null(times)) times <- fit$times
+  if (!is.numeric(times) || !length(times) || !all(is.finite(times)) || any(times < 0))
+    stop("'times' must hold finite numbers >= 0", call. = FALSE)
+  grid <- .svf_survival_predict(fit$trees, length(fit$times), fit$num_features, engine_data(x),
+                                as.integer(num_threads))
+  if (type == "risk") return(rowSums(grid))
+  # the step function: the CHF at the last grid time at or before each time
+  chf <- cbind(0, grid)[, findInterval(times, fit$times) + 1L, drop = FALSE]
+  colnames(chf) <- format(times)
+  if (type == "survival") exp(-chf) else chf
+}

@@ -1,0 +1,131 @@
+#include "SurvivalForest.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "Predictor.h"
+#include "data/RowSource.h"
+
+namespace svf {
+
+double harrell_c(const TrainingData& data, const int* rows, size_t m, const double* risk) {
+  double concordant = 0.0, pairs = 0.0;
+  for (size_t a = 0; a < m; ++a) {
+    const int i = rows[a];
+    if (!data.status[i]) continue;
+    for (size_t b = 0; b < m; ++b) {
+      const int j = rows[b];
+      if (!(data.time[j] > data.time[i])) continue;
+      pairs += 1.0;
+      concordant += risk[a] > risk[b] ? 1.0 : risk[a] == risk[b] ? 0.5 : 0.0;
+    }
+  }
+  return pairs > 0.0 ? concordant / pairs : NAN;
+}
+
+namespace {
+
+struct SurvivalTree {
+  GrownTree grown;
+  std::vector<int> scoring;  // the out-of-bag rows that chose nothing
+};
+
+// Fits the leaves of a grown structure into its tree.
+void fit_leaves(const TrainingData& data, const LeafModel& leaf_model, GrownTree& g, Rng& rng) {
+  const size_t L = g.tree.leaf_size.size();
+  std::vector<LeafFit> fits(L);
+  for (size_t l = 0; l < L; ++l)
+    leaf_model.fit(data, g.rows.data() + g.leaf_begin[l], g.leaf_begin[l + 1] - g.leaf_begin[l], nullptr, rng,
+                   fits[l]);
+  assemble_leaves(g.tree, fits.cbegin());
+  g.rows = std::vector<int>();
+}
+
+// Each row's risk (sum of the tree's CHF over the grid) in the tree.
+std::vector<double> tree_risks(const TrainingData& data, const Tree& tree, const std::vector<int>& rows) {
+  OutcomeShape shape;
+  shape.p = data.x->n_cols();
+  shape.num_times = data.num_times;
+  const TreeView view = view_of(tree);
+  const LeafReaders readers = all_leaf_readers();
+  const TrainingRows source(data);
+  PredictScratch scratch;
+  std::vector<double> chf(data.num_times), risk(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    tree_predict(view, shape, readers, data.scaling, source, rows[k], scratch, chf.data(), nullptr, nullptr);
+    risk[k] = std::accumulate(chf.begin(), chf.end(), 0.0);
+  }
+  return risk;
+}
+
+// 1 - Harrell's C of the tree on the choosing rows (0.5 without pairs).
+double structure_loss(const TrainingData& data, const Tree& tree, const std::vector<int>& rows) {
+  const std::vector<double> risk = tree_risks(data, tree, rows);
+  const double c = harrell_c(data, rows.data(), rows.size(), risk.data());
+  return std::isnan(c) ? 0.5 : 1.0 - c;
+}
+
+// Tree t: its sample, its structure (with a rival splitter, the better of
+// the two structures on the choosing rows) and its leaves.
+void grow_survival_tree(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
+                        const LeafModel& leaf_model, const ForestOptions& options, uint64_t t, SurvivalTree& out) {
+  Rng rng(options.seed, stream_id(t, -1));
+  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
+  out.scoring = std::move(sample.oob);
+  const double share = splitter.choosing_share();
+  std::vector<int> choosing = share > 0.0 ? take_choosing_rows(out.scoring, share, rng) : out.scoring;
+  SerialRunner serial;
+  if (rival == nullptr) {
+    grow_tree(data, std::move(sample.inbag), std::move(choosing), splitter, options.grow, rng, serial, out.grown);
+    fit_leaves(data, leaf_model, out.grown, rng);
+    return;
+  }
+  Rng rival_rng = rng;  // both structures from the same sample and stream
+  SurvivalTree other;
+  grow_tree(data, sample.inbag, choosing, *rival, options.grow, rival_rng, serial, other.grown);
+  grow_tree(data, std::move(sample.inbag), choosing, splitter, options.grow, rng, serial, out.grown);
+  fit_leaves(data, leaf_model, other.grown, rival_rng);
+  fit_leaves(data, leaf_model, out.grown, rng);
+  if (structure_loss(data, other.grown.tree, choosing) < structure_loss(data, out.grown.tree, choosing))
+    out.grown = std::move(other.grown);
+}
+
+}  // namespace
+
+SurvivalForestFit train_survival_forest(const TrainingData& data, const Splitter& splitter,
+                                        const LeafModel& leaf_model, const ForestOptions& options,
+                                        TaskRunner& runner) {
+  const size_t n = data.x->n_rows(), T = static_cast<size_t>(data.num_times);
+  const std::unique_ptr<Splitter> rival = options.sampler != SamplerType::All ? splitter.rival() : nullptr;
+  std::vector<SurvivalTree> work(options.ntree);
+  runner.run(options.ntree, [&](size_t t) {
+    grow_survival_tree(data, splitter, rival.get(), leaf_model, options, options.first_tree + t, work[t]);
+  });
+  SurvivalForestFit fit;
+  // out of bag: each row adds its scoring trees in tree order
+  std::vector<std::vector<int>> trees_of_row(n);
+  for (size_t t = 0; t < work.size(); ++t)
+    for (int r : work[t].scoring) trees_of_row[r].push_back(static_cast<int>(t));
+  fit.oob.chf_sum.assign(n * T, 0.0);
+  fit.oob.count.assign(n, 0);
+  OutcomeShape shape;
+  shape.p = data.x->n_cols();
+  shape.num_times = data.num_times;
+  const LeafReaders readers = all_leaf_readers();
+  const TrainingRows source(data);
+  runner.run(n, [&](size_t r) {
+    PredictScratch scratch;
+    std::vector<double> chf(T);
+    for (int t : trees_of_row[r]) {
+      const TreeView view = view_of(work[t].grown.tree);
+      tree_predict(view, shape, readers, data.scaling, source, r, scratch, chf.data(), nullptr, nullptr);
+      for (size_t j = 0; j < T; ++j) fit.oob.chf_sum[j * n + r] += chf[j];
+      ++fit.oob.count[r];
+    }
+  });
+  fit.trees.reserve(work.size());
+  for (SurvivalTree& w : work) fit.trees.push_back(std::move(w.grown.tree));
+  return fit;
+}
+
+}  // namespace svf

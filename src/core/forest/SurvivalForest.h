@@ -1,0 +1,45 @@
+// Survival forests (TrainingData::survival()): bootstrap trees grown by a
+// splitter that scores cuts by the log-rank statistic (HybridSplitter), with
+// Nelson-Aalen leaves (leaves/NelsonAalenLeaf.h). A tree's structure and
+// leaves come from Rng(seed, stream_id(t, -1)) alone and trees are kept in
+// order, so the forest is the same for any number of threads.
+//
+// The forest's cumulative hazard (CHF) of a row is the mean over trees of
+// their leaves' step functions on the grid of training event times: the
+// mean of Nelson-Aalen estimates is itself a cumulative hazard
+// (non-decreasing, zero at the start) and survival is exp(-CHF), in [0, 1]
+// and non-increasing by construction. Its risk is the sum of the CHF over
+// the grid (ranger's "mortality").
+#ifndef SVFOREST_SURVIVALFOREST_H
+#define SVFOREST_SURVIVALFOREST_H
+
+#include <vector>
+
+#include "Forest.h"
+
+namespace svf {
+
+struct SurvivalOob {
+  // per row, the sum over its scoring out-of-bag trees of their CHF on the
+  // grid (n x num_times, column-major) and the number of such trees
+  std::vector<double> chf_sum;
+  std::vector<int> count;
+};
+
+struct SurvivalForestFit {
+  std::vector<Tree> trees;
+  SurvivalOob oob;
+};
+
+// leaf_model: the survival leaves ("nelson_aalen").
+SurvivalForestFit train_survival_forest(const TrainingData& data, const Splitter& splitter,
+                                        const LeafModel& leaf_model, const ForestOptions& options,
+                                        TaskRunner& runner);
+
+// Harrell's C of `risk` (higher: earlier event) on rows[0..m): among pairs
+// where the earlier time is an event, the share ordered by risk (ties 1/2);
+// NaN without such pairs.
+double harrell_c(const TrainingData& data, const int* rows, size_t m, const double* risk);
+
+}  // namespace svf
+#endif

@@ -1,0 +1,57 @@
+#include "NelsonAalenLeaf.h"
+
+#include <cmath>
+
+#include "splitting/LogRank.h"
+
+namespace svf {
+
+void NelsonAalenLeafModel::fit(const TrainingData& data, const int* rows, size_t n, const int*, Rng&,
+                               LeafFit& out) const {
+  out = LeafFit();
+  out.kind = kKind;
+  SurvivalTable table;
+  build_survival_table(data, rows, n, table);
+  // the table's times are the leaf's event times, increasing; recover their grid indices
+  std::vector<int> grid(table.n_times(), -1);
+  for (size_t i = 0; i < n; ++i)
+    if (table.event[i]) grid[table.limit[i] - 1] = data.time_index[rows[i]];
+  out.ints.push_back(static_cast<int>(table.n_times()));
+  double hazard = 0.0;
+  for (size_t j = 0; j < table.n_times(); ++j) {
+    hazard += table.deaths[j] / table.at_risk[j];
+    out.ints.push_back(grid[j]);
+    out.reals.push_back(hazard);
+  }
+}
+
+void NelsonAalenLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node*,
+                                   double* out, double* confidence) const {
+  const size_t m = static_cast<size_t>(leaf.ints[0]);
+  const int* grid = leaf.ints + 1;
+  size_t next = 0;
+  double hazard = 0.0;
+  for (int j = 0; j < shape.num_times; ++j) {
+    while (next < m && grid[next] <= j) hazard = leaf.reals[next++];
+    out[j] = hazard;
+  }
+  if (confidence) *confidence = 0.0;
+}
+
+std::string NelsonAalenLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
+  if (!shape.survival()) return "a survival leaf in a model of another outcome";
+  if (leaf.n_ints < 1 || leaf.ints[0] < 0 || static_cast<size_t>(leaf.ints[0]) >= leaf.n_ints ||
+      static_cast<size_t>(leaf.ints[0]) > leaf.n_reals)
+    return "a survival leaf's payload is too short";
+  const size_t m = static_cast<size_t>(leaf.ints[0]);
+  const int* grid = leaf.ints + 1;
+  for (size_t j = 0; j < m; ++j) {
+    const bool increasing = j == 0 || (grid[j] > grid[j - 1] && leaf.reals[j] >= leaf.reals[j - 1]);
+    if (grid[j] < 0 || grid[j] >= shape.num_times || !increasing || !std::isfinite(leaf.reals[j]) ||
+        !(leaf.reals[j] > 0.0))
+      return "a survival leaf's cumulative hazard is out of range";
+  }
+  return "";
+}
+
+}  // namespace svf

@@ -1,0 +1,42 @@
+// Survival criteria of a node's rows (TrainingData::survival()): the
+// log-rank statistic of a two-group split, the best axis or projection cut
+// by it, and the rows' martingale scores under the node's Nelson-Aalen
+// hazard (the target an oblique split fits to order rows by risk).
+#ifndef SVFOREST_LOGRANK_H
+#define SVFOREST_LOGRANK_H
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "data/TrainingData.h"
+
+namespace svf {
+
+// The node's event times (those of the forest's grid where a node row has
+// an event), with at each the rows at risk and the events; per node row
+// (by position) how many of those times it is at risk at, and its status.
+struct SurvivalTable {
+  std::vector<int> limit;
+  std::vector<char> event;
+  std::vector<double> at_risk, deaths;
+  size_t n_times() const { return at_risk.size(); }
+};
+void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table);
+
+// The log-rank chi-square statistic of the rows with left[i] != 0 against
+// the others (0 when either group is empty or there is no variance).
+double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left);
+
+// The cut of largest log-rank statistic along values sorted as
+// (value, node position) pairs; cuts midway between distinct values. Only
+// a statistic above `gain` counts; returns whether one did.
+bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
+                      double& cut, double& gain);
+
+// score_i = status_i - H(time_i), H the node's Nelson-Aalen cumulative
+// hazard: positive for rows with more events than their time predicts.
+void martingale_scores(const SurvivalTable& table, double* out);
+
+}  // namespace svf
+#endif

@@ -1,0 +1,140 @@
+# The engine's survival forests through their internal R entry
+# (R/engine-survival.R).
+
+survival_fit <- svforest:::survival_engine_fit
+survival_predict <- svforest:::survival_engine_predict
+
+# Exponential times whose log-hazard is `risk` of the predictors, censored
+# independently.
+simulate_survival <- function(n, seed, p = 2, risk = function(x) 4 * (x[, 1] + x[, 2]) - 4) {
+  set.seed(seed)
+  x <- matrix(runif(n * p), n, dimnames = list(NULL, paste0("x", seq_len(p))))
+  event <- rexp(n, exp(risk(x)))
+  censor <- rexp(n, 0.2)
+  list(x = x, time = pmin(event, censor), status = as.integer(event <= censor))
+}
+
+harrell_c <- function(d, risk) {
+  survival::concordance(survival::Surv(d$time, d$status) ~ risk, reverse = TRUE)$concordance
+}
+
+test_that("the out-of-bag concordance finds a linear hazard and none in noise", {
+  skip_if_not_installed("survival")
+  signal <- simulate_survival(300, 1, p = 5)
+  fit <- survival_fit(signal$x, signal$time, signal$status, params = list(ntree = 50L))
+  expect_gt(harrell_c(signal, fit$oob_risk), 0.7)
+  # the engine's own out-of-bag C is Harrell's C of the same risk
+  expect_equal(fit$oob_concordance, harrell_c(signal, fit$oob_risk), tolerance = 1e-8)
+
+  noise <- simulate_survival(300, 2, p = 5, risk = function(x) rep(0, nrow(x)))
+  fit <- survival_fit(noise$x, noise$time, noise$status, params = list(ntree = 50L))
+  expect_lt(abs(harrell_c(noise, fit$oob_risk) - 0.5), 0.06)
+})
+
+test_that("survival curves are in [0, 1] and non-increasing, cumulative hazards non-decreasing", {
+  d <- simulate_survival(200, 3)
+  fit <- survival_fit(d$x, d$time, d$status, params = list(ntree = 20L))
+  times <- c(0, sort(unique(d$time))[c(1, 10, 50, 100)], max(d$time) * 2)
+  surv <- survival_predict(fit, d$x[1:30, ], times, type = "survival")
+  chf <- survival_predict(fit, d$x[1:30, ], times, type = "chf")
+  expect_equal(dim(surv), c(30L, length(times)))
+  expect_true(all(surv >= 0 & surv <= 1))
+  expect_true(all(surv[, 1] == 1))
+  expect_true(all(apply(surv, 1, diff) <= 0))
+  expect_true(all(apply(chf, 1, diff) >= 0))
+  expect_equal(surv, exp(-chf))
+  # risk: the sum of the CHF over the training event times
+  expect_equal(survival_predict(fit, d$x[1:30, ], type = "risk"), rowSums(survival_predict(fit, d$x[1:30, ])))
+  expect_gt(stats::var(survival_predict(fit, d$x, type = "risk")), 0)
+})
+
+test_that("the same seed gives the same forest for 1 and 2 threads, and it survives saveRDS", {
+  d <- simulate_survival(200, 4, p = 4)
+  one <- survival_fit(d$x, d$time, d$status, params = list(ntree = 12L, seed = 7), num_threads = 1L)
+  two <- survival_fit(d$x, d$time, d$status, params = list(ntree = 12L, seed = 7), num_threads = 2L)
+  expect_identical(one, two)
+  expect_identical(survival_predict(one, d$x, num_threads = 1L), survival_predict(two, d$x, num_threads = 2L))
+  other <- survival_fit(d$x, d$time, d$status, params = list(ntree = 12L, seed = 8))
+  expect_false(identical(one$trees, other$trees))
+  path <- tempfile(fileext = ".rds")
+  saveRDS(one, path)
+  expect_identical(survival_predict(readRDS(path), d$x), survival_predict(one, d$x))
+})
+
+test_that("hyperplanes fitted to martingale scores order a diagonal risk better than axis cuts", {
+  skip_if_not_installed("survival")
+  gain <- vapply(1:3, function(s) {
+    train <- simulate_survival(300, s)
+    test <- simulate_survival(500, 100 + s)
+    test_c <- function(params) {
+      fit <- survival_fit(train$x, train$time, train$status,
+                          params = c(list(ntree = 50L, seed = s, min_node_size = 20L), params))
+      harrell_c(test, survival_predict(fit, test$x, type = "risk"))
+    }
+    test_c(list(oblique_choice = "none", tree_choice = "none")) - test_c(list(n_oblique = 0L))
+  }, numeric(1))
+  expect_true(all(gain > 0))
+})
+
+test_that("out-of-bag choices keep fewer hyperplanes than the in-bag log-rank alone", {
+  d <- simulate_survival(300, 9, p = 4)
+  oblique_share <- function(params) {
+    fit <- survival_fit(d$x, d$time, d$status, params = c(list(ntree = 20L), params))
+    kinds <- unlist(lapply(fit$trees, svforest:::tree_split_kinds))
+    mean(kinds[!is.na(kinds)] == "oblique")
+  }
+  free <- oblique_share(list(oblique_choice = "none", tree_choice = "none"))
+  by_node <- oblique_share(list(tree_choice = "none"))
+  by_node_and_tree <- oblique_share(list())
+  expect_gt(by_node, 0)
+  expect_lt(by_node, free)
+  expect_lt(by_node_and_tree, by_node)
+  expect_equal(oblique_share(list(n_oblique = 0L)), 0)
+})
+
+test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
+  skip_if_not_installed("survival")
+  d <- simulate_survival(80, 5)
+  d$time <- round(d$time, 1) + 0.1  # tied times
+  fit <- survival_fit(d$x, d$time, d$status,
+                      params = list(ntree = 1L, min_node_size = 1000L, sampler = "subsample", sample_fraction = 1))
+  reference <- survival::survfit(survival::Surv(d$time, d$status) ~ 1, ctype = 1)
+  at <- c(fit$times, max(d$time) + 1)
+  expected <- summary(reference, times = at, extend = TRUE)$cumhaz
+  expect_equal(as.vector(survival_predict(fit, d$x[1, , drop = FALSE], at)), expected, tolerance = 1e-12)
+  # the same leaf for every row
+  expect_equal(length(unique(survival_predict(fit, d$x, type = "risk"))), 1L)
+
+  # case weights: whole weights count a row as that many rows
+  w <- rep(c(1, 2, 3), length.out = 80)
+  weighted <- survival_fit(d$x, d$time, d$status, weights = w,
+                           params = list(ntree = 1L, min_node_size = 1000L, sampler = "subsample", sample_fraction = 1))
+  reference <- survival::survfit(survival::Surv(d$time, d$status) ~ 1, weights = w, ctype = 1)
+  expected_w <- summary(reference, times = at, extend = TRUE)$cumhaz
+  expect_equal(as.vector(survival_predict(weighted, d$x[1, , drop = FALSE], at)), expected_w, tolerance = 1e-12)
+  expect_false(isTRUE(all.equal(expected_w, expected)))
+})
+
+test_that("bad survival input gets a clear error", {
+  d <- simulate_survival(50, 6)
+  expect_error(survival_fit(d$x, -d$time, d$status), "'time' must hold positive finite numbers")
+  expect_error(survival_fit(d$x, d$time, d$status + 1L), "'status' must be 0/1 or logical")
+  expect_error(survival_fit(d$x, d$time, rep(0L, 50)), "at least one event")
+  expect_error(survival_fit(d$x[-1, ], d$time, d$status), "one row per time")
+  expect_error(survival_fit(d$x, d$time, d$status, weights = rep(-1, 50)), "'weights' must be positive")
+  expect_error(survival_fit(d$x, d$time, d$status, params = list(ntre = 5L)), "unknown survival engine parameter")
+  expect_error(survival_fit(d$x, d$time, d$status, params = list(sampler = "all")), "out-of-bag rows are needed")
+  fit <- survival_fit(d$x, d$time, as.logical(d$status), params = list(ntree = 2L))
+  expect_error(survival_predict(fit, d$x[, 1, drop = FALSE]), "must have 2 columns")
+  expect_error(survival_predict(fit, d$x, times = NA), "'times' must hold finite numbers")
+  damaged <- fit
+  damaged$trees[[1]]$leaf_real <- -damaged$trees[[1]]$leaf_real
+  expect_error(survival_predict(damaged, d$x), "damaged")
+})
+
+test_that("the survival leaf is registered but no user's choice for other outcomes", {
+  expect_true("nelson_aalen" %in% names(svforest:::svf_registry$parts$leaf))
+  expect_false("nelson_aalen" %in% svforest:::part_names("leaf"))
+  expect_error(svforest(Species ~ ., data = iris, leaf = "nelson_aalen", ntree = 2, num_threads = 1),
+               "must be one of")
+})
