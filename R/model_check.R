@@ -123,18 +123,7 @@ check_design <- function(d, fail) {
       !all(vapply(d$contrasts, is.matrix, TRUE))) {
     fail("'design' of the formula is damaged")
   }
-  # a contrast code NA or infinite would reach the trees as a predictor value
-  if (!all(vapply(d$contrasts, function(m) is.numeric(m) && all(is.finite(m)), TRUE))) {
-    fail("'design$contrasts' holds missing or infinite codes")
-  }
-  # the terms' variables are the model frame's columns, in order: reordered
-  # terms would send each column's values to another column's splits
-  # (the frame's names are the terms' without backquotes; terms of very wide
-  # frames store no "factors" matrix, light_terms(), and are not rebuilt here)
-  vars <- gsub("^`|`$", "", rownames(attr(d$terms, "factors")))
-  if (is.character(d$predictors) && setequal(vars, d$predictors) && !identical(vars, d$predictors)) {
-    fail("'design$terms' are out of the order of the design's predictors (reordered)")
-  }
+  # contrasts and the order of the terms: check_design_codings() (R/check-design.R)
   # plain data frames and dates (R/design.R)
   cols <- d$columns
   if (!is.null(cols) && (!is.character(cols) || anyNA(cols) || anyDuplicated(cols) ||
