@@ -453,7 +453,7 @@ new_frame_engine_data <- function(spec, newdata, p) {
   x <- frame_matrix(spec, mf)
   if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
-  list(type = "dense", x = rank_apply(x, spec$rank))
+  list(type = "dense", x = replay_prefit_steps(spec, x))  # R/prefit-steps.R
 }
 
 # Engine input for new data of a model fitted on a matrix or sparse matrix:
@@ -498,7 +498,7 @@ new_matrix_engine_data <- function(object, newdata) {
   }
   if (sparse) {
     check_finite_matrix(newdata, "newdata")
-    if (is.null(spec$rank) && all(object$forest$scale_center == 0)) {
+    if (!prefit_steps_replay(spec) && all(object$forest$scale_center == 0)) {
       tx <- Matrix::t(newdata)  # columns of the transpose are the rows: CSR
       return(list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(newdata), ncol = ncol(newdata)))
     }
@@ -506,7 +506,7 @@ new_matrix_engine_data <- function(object, newdata) {
   }
   storage.mode(newdata) <- "double"
   check_finite_matrix(newdata, "newdata")
-  list(type = "dense", x = rank_apply(newdata, spec$rank))
+  list(type = "dense", x = replay_prefit_steps(spec, newdata))  # R/prefit-steps.R
 }
 
 # Engine input for new data of a plain frame design (plain_frame_design()):
@@ -534,5 +534,5 @@ new_plain_engine_data <- function(spec, newdata, p) {
   if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)
   if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
-  list(type = "dense", x = rank_apply(x, spec$rank))
+  list(type = "dense", x = replay_prefit_steps(spec, x))  # R/prefit-steps.R
 }
