@@ -22,21 +22,33 @@ NULL
 #   fit,     function(ctx): the fit's context with the step applied; it may
 #            change the values of the design matrix ctx$x, not its columns
 #            (the design's feature names describe them), or its rows (a
-#            rows step, with ctx$y and ctx$n),
-#            add its state to the design spec ctx$design$spec, or set what
-#            the engine call reads (ctx$factors, ctx$weights, ctx$params);
-#            NULL: the step acts while the design matrix is built (R/design.R)
+#            rows step, with ctx$y and ctx$n), add its state to the design
+#            spec ctx$design$spec, or set what the engine call reads
+#            (ctx$factors, ctx$weights, ctx$params); NULL: none (a step
+#            that acts on the input only)
 #   state,   function(model): the step's stored state (default: the design
 #            element named as the step)
 #   replay,  function(design, x): the design matrix `x` of other rows
 #            (predict(), validation rows, the stages' held-out rows) changed
 #            as fit() changed the training rows', from the state in `design`;
-#            NULL: the step does not change the columns of new rows
+#            NULL: the step does not change the design matrix of new rows
 #   check,   function(state, design, fail): calls fail(what) when the stored
 #            state is damaged (check_model())
 #   combine, function(states, differ): calls differ(what) unless forests
 #            with these states can be combined (combine() keeps the first
 #            part's state)
+#   input_fit, optional function(kind, data, args, rows, build): for a step
+#            that acts on the input before it becomes a design matrix (as
+#            missing values do: a factor's missing level must exist before
+#            the factor becomes columns). Returns the design list(spec, x),
+#            made by build(data as the step changed it) and completed by the
+#            step (columns appended, its state added to spec). `kind`:
+#            "frame" (data: the model frame), "plain" (list(mf, x, spec): a
+#            frame of numbers, its matrix and the design so far) or "matrix"
+#            (a matrix or dgCMatrix); `args`: the step's svforest()
+#            arguments; `rows`: the rows the fit uses (NULL: all)
+#   input_replay, optional function(kind, design, data, build): the design
+#            matrix of new rows, likewise from build(data as changed)
 # )
 
 # Steps added after the package's own (by a test, or another package), in
@@ -54,9 +66,8 @@ svf_prefit_steps <- function() {
   ), unname(prefit_step_registry$added))
 }
 
-register_prefit_step <- function(name, fit, replay = NULL, check = NULL, combine = NULL, phase = "design",
-                                 args = character(), state = NULL) {
-  prefit_step_registry$added[[name]] <- new_prefit_step(name, fit, replay, check, combine, phase, args, state)
+register_prefit_step <- function(name, fit, replay = NULL, check = NULL, combine = NULL, ...) {
+  prefit_step_registry$added[[name]] <- new_prefit_step(name, fit, replay, check, combine, ...)
   invisible(name)
 }
 
@@ -68,11 +79,42 @@ remove_prefit_step <- function(name) {
 }
 
 new_prefit_step <- function(name, fit, replay = NULL, check = NULL, combine = NULL, phase = "design",
-                            args = character(), state = NULL) {
+                            args = character(), state = NULL, input_fit = NULL, input_replay = NULL) {
   if (!phase %in% c("rows", "design")) stop("Internal error: a pre-fit step's phase is \"rows\" or \"design\".")
   if (is.null(state)) state <- function(model) model$design[[name]]
   list(name = name, phase = phase, args = args, fit = fit, state = state, replay = replay, check = check,
-       combine = combine)
+       combine = combine, input_fit = input_fit, input_replay = input_replay)
+}
+
+# What the design of the training rows gives the steps' input_fit(): their
+# arguments among the user's and the rows the fit uses (those of positive
+# case weight, na_rows(); NULL: all).
+design_inputs <- function(user = list(), n = 0L) {
+  args <- unlist(lapply(Filter(function(s) !is.null(s$input_fit), svf_prefit_steps()), `[[`, "args"))
+  list(args = user[names(user) %in% args], rows = na_rows(user, n))
+}
+
+# The design list(spec, x) of the training input `data` of `kind`: build()
+# wrapped in the steps' input_fit(), the first registered outermost.
+input_steps_fit <- function(kind, data, inputs, build) {
+  steps <- Filter(function(s) !is.null(s$input_fit), svf_prefit_steps())
+  wrapped <- Reduce(function(inner, step) {
+    force(inner)
+    force(step)
+    function(d) step$input_fit(kind, d, inputs$args, inputs$rows, inner)
+  }, rev(steps), build)
+  wrapped(data)
+}
+
+# The design matrix of new rows `data` of `kind` (R/design.R), likewise.
+input_steps_replay <- function(kind, design, data, build) {
+  steps <- Filter(function(s) !is.null(s$input_replay), svf_prefit_steps())
+  wrapped <- Reduce(function(inner, step) {
+    force(inner)
+    force(step)
+    function(d) step$input_replay(kind, design, d, inner)
+  }, rev(steps), build)
+  wrapped(data)
 }
 
 # The steps' arguments taken out of the user's ones (before the parameters
@@ -91,27 +133,24 @@ run_prefit_steps <- function(ctx, phase) {
   for (step in svf_prefit_steps()) {
     if (step$phase != phase || is.null(step$fit)) next
     ctx <- step$fit(ctx)
-    if (!is.null(step$replay) && length(ctx$stages$held_x)) {
+    if (step_replays(step, ctx$design$spec) && length(ctx$stages$held_x)) {
       ctx$stages$held_x <- lapply(ctx$stages$held_x, function(x) step$replay(ctx$design$spec, x))
     }
   }
   ctx
 }
 
+# Whether a step changes the design matrix of new rows of this design: it
+# has a replay and its state is there.
+step_replays <- function(step, design) !is.null(step$replay) && !is.null(step$state(list(design = design)))
+
 # The design matrix `x` of new rows as the fitted steps change it.
 replay_prefit_steps <- function(design, x) {
-  for (step in svf_prefit_steps()) {
-    if (!is.null(step$replay) && !is.null(step$state(list(design = design)))) x <- step$replay(design, x)
-  }
+  for (step in svf_prefit_steps()) if (step_replays(step, design)) x <- step$replay(design, x)
   x
 }
 
-# Whether any step changes the columns of new rows of this design.
-prefit_steps_replay <- function(design) {
-  any(vapply(svf_prefit_steps(), function(step) {
-    !is.null(step$replay) && !is.null(step$state(list(design = design)))
-  }, NA))
-}
+prefit_steps_replay <- function(design) any(vapply(svf_prefit_steps(), step_replays, NA, design))
 
 check_prefit_steps <- function(model, fail) {
   for (step in svf_prefit_steps()) {

@@ -89,8 +89,7 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   plain <- plain_formula_data(formula, data)
   if (!is.null(plain)) {
     # `y ~ .` on numeric columns: no model frame (R/design.R)
-    design <- plain_frame_design(plain$x, topenv(environment(formula)), check_na_action(user[["na_action"]]),
-                                 na_rows(user, nrow(data)))
+    design <- plain_frame_design(plain$x, topenv(environment(formula)), design_inputs(user, nrow(data)))
     return(fit_formula(design, plain$y, formula, method, ntree, num_threads, seed, verbose, user, call))
   }
   mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
@@ -102,8 +101,7 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # a frame of its own (with terms) so that transformed predictors, e.g.
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
-  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)),
-                         design_level_codes(method, user, y))
+  design <- frame_design(tt, xf, design_inputs(user, nrow(xf)), design_level_codes(method, user, y))
   fit_formula(design, y, formula, method, ntree, num_threads, seed, verbose, user, call)
 }
 
@@ -136,7 +134,7 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   user <- list(...)
-  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)), design_level_codes(method, user, y))
+  design <- x_design(x, design_inputs(user, NROW(x)), design_level_codes(method, user, y))
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
