@@ -117,11 +117,14 @@ input_steps_replay <- function(kind, design, data, build) {
   wrapped(data)
 }
 
+# Names of a list, "" for each unnamed element.
+element_names <- function(x) if (is.null(names(x))) rep("", length(x)) else names(x)
+
 # The steps' arguments taken out of the user's ones (before the parameters
 # are resolved from what is left).
 take_step_args <- function(ctx) {
   args <- unlist(lapply(svf_prefit_steps(), `[[`, "args"))
-  taken <- names(ctx$user) %in% args
+  taken <- element_names(ctx$user) %in% args  # unnamed arguments stay, for the parameters' error
   ctx$step_args <- ctx$user[taken]
   ctx$user <- ctx$user[!taken]
   ctx
