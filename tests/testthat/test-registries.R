@@ -1,6 +1,8 @@
-# Outcome families, prediction types and post-fit stages added by test
-# helper files alone (helper-family-binary.R, helper-prediction-type-margin.R,
-# helper-stage-rows-seen.R, registered in its test): each works end to end.
+# Outcome families, prediction types, post-fit stages and pre-fit steps
+# added by test helper files alone (helper-family-binary.R,
+# helper-prediction-type-margin.R, helper-stage-rows-seen.R and
+# helper-prefit-step-clip.R, the last two registered in their tests): each
+# works end to end.
 
 round_trip <- function(fit) {
   path <- tempfile(fileext = ".rds")
