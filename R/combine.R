@@ -104,10 +104,7 @@ check_compatible <- function(a, b, i) {
       !identical(a$oob_y, b$oob_y)) {
     differ("training rows (number of rows or outcome)")
   }
-  if (!identical(a$sampling_weights, b$sampling_weights) || !identical(a$rows_used, b$rows_used) ||
-      !identical(a$class_weights, b$class_weights)) {
-    differ("case or class weights")
-  }
+  combine_prefit_steps(a, b, differ)  # weights, imputation, codings, ranks (R/prefit-steps.R)
   if (!identical(comparable_design(a$design, b$design), comparable_design(b$design, a$design))) differ("predictors")
   fa <- a$forest
   fb <- b$forest

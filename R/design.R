@@ -5,10 +5,10 @@
 # --- fitting -------------------------------------------------------------------
 
 # Design from a model frame without response. Factors (and character columns)
-# become one indicator column per level. With na_action = "impute", missing
-# values are filled in (R/missing.R) and indicator columns appended.
-# `na_rows`: the rows whose values give the imputation (those with a positive
-# case weight; NULL: all).
+# become one indicator column per level. `inputs` (design_inputs(),
+# R/prefit-steps.R): the pre-fit steps that act on the frame before it
+# becomes columns (missing values, R/step-missing.R) and the rows they are
+# fitted on.
 # With `level_codes` a number (factor_coding "order" or "auto",
 # R/factor_coding.R) a factor of more levels than that (and at least two)
 # that is a term of its own becomes one column of its level codes 1..L
@@ -17,7 +17,7 @@
 # spec$predictors (the model frame's columns) of the predictor it comes
 # from, NA for a column of several predictors (interactions): columns are
 # matched to predictors by position, never by pasted names.
-frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_codes = NULL) {
+frame_design <- function(terms, mf, inputs = design_inputs(), level_codes = NULL) {
   for (v in names(mf)) {
     if (is.character(mf[[v]])) mf[[v]] <- factor(mf[[v]])
   }
@@ -29,14 +29,13 @@ frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_co
                  if (sum(bad) > 1) "s" else "", paste0("`", names(mf)[bad], "`", collapse = ", ")),
          call. = FALSE)
   }
-  na <- NULL
-  ind <- NULL
-  if (identical(na_action, "impute")) {
-    na <- frame_na_spec(if (is.null(na_rows)) mf else mf[na_rows, , drop = FALSE])
-    filled <- frame_na_apply(mf, na)
-    mf <- filled$mf
-    ind <- filled$indicators
-  }
+  design <- input_steps_fit("frame", mf, inputs, function(mf) frame_columns(terms, mf, dates, level_codes))
+  design$spec$feature_names <- colnames(design$x)
+  design
+}
+
+# The design list(spec, x) of a complete model frame (frame_design()).
+frame_columns <- function(terms, mf, dates, level_codes) {
   check_finite_frame(mf)
   factors <- names(mf)[vapply(mf, is.factor, TRUE)]
   xlevels <- lapply(mf[factors], levels)
@@ -54,14 +53,6 @@ frame_design <- function(terms, mf, na_action = "fail", na_rows = NULL, level_co
   spec$predictors <- names(mf)
   spec$origin <- term_var[attr(x, "assign")]
   attr(x, "assign") <- NULL
-  if (!is.null(na)) {
-    na$indicator_names <- indicator_names(na$indicators, colnames(x))
-    x <- frame_add_indicators(x, ind, na)
-    spec$na_action <- na_action
-    spec$impute <- na
-    spec$origin <- c(spec$origin, match(na$indicators, names(mf)))
-  }
-  spec$feature_names <- colnames(x)
   list(spec = spec, x = x)
 }
 
@@ -136,28 +127,23 @@ additive_terms <- function(vars, env) {
 # model.matrix(), whose cost grows with the square of the columns. The spec
 # is a "frame" one with `columns`, the predictors' names, which predict()
 # takes the same way; the design matrix is the one frame_design() builds.
-plain_frame_design <- function(mf, env, na_action = "fail", na_rows = NULL) {
+plain_frame_design <- function(mf, env, inputs = design_inputs()) {
   vars <- names(mf)
   dates <- date_classes(mf)
   mf <- dates_as_numbers(mf, dates)
   spec <- list(type = "frame", terms = additive_terms(vars, env), xlevels = list(), contrasts = list(),
                columns = vars)
   if (length(dates)) spec$dates <- dates
-  x <- plain_frame_matrix(spec, mf)
-  if (identical(na_action, "impute")) {
-    na <- plain_na_spec(if (is.null(na_rows)) x else x[na_rows, , drop = FALSE], vars)
-    filled <- plain_na_apply(x, mf, spec, na)
-    x <- filled$x
-  }
-  if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)  # the error names the columns
-  if (identical(na_action, "impute")) {
-    na$indicator_names <- indicator_names(na$indicators, colnames(x))
-    x <- frame_add_indicators(x, filled$indicators, na)
-    spec$na_action <- na_action
-    spec$impute <- na
-  }
-  spec$feature_names <- colnames(x)
-  list(spec = spec, x = x)
+  design <- input_steps_fit("plain", list(mf = mf, x = plain_frame_matrix(spec, mf), spec = spec), inputs,
+                            plain_complete)
+  design$spec$feature_names <- colnames(design$x)
+  design
+}
+
+# The design list(spec, x) of a plain frame's complete matrix.
+plain_complete <- function(data) {
+  if (anyNA(data$x) || !is.finite(sum(data$x))) check_finite_frame(data$mf)  # the error names the columns
+  list(spec = data$spec, x = data$x)
 }
 
 # frame_na_apply() for a plain design: the design matrix `x` of frame `mf`
@@ -260,7 +246,7 @@ check_finite_frame <- function(mf) {
 
 # Design for the x argument of svforest.default(): data frame, matrix or
 # sparse matrix. Returns list(spec, x) where x is a double matrix or dgCMatrix.
-x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = NULL) {
+x_design <- function(x, inputs = design_inputs(), level_codes = NULL) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0) stop("`x` has no columns.", call. = FALSE)
     if (is.null(names(x)) || anyDuplicated(names(x)) || any(names(x) == "")) {
@@ -268,17 +254,17 @@ x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = NULL) 
     }
     x <- as.data.frame(x)  # tibbles and friends
     check_frame_columns(x, "x")
-    if (plain_frame(x)) return(plain_frame_design(x, baseenv(), na_action, na_rows))
+    if (plain_frame(x)) return(plain_frame_design(x, baseenv(), inputs))
     vars <- lapply(names(x), as.name)
     rhs <- Reduce(function(a, b) call("+", a, b), vars)
     terms <- stats::terms(stats::as.formula(call("~", rhs), env = baseenv()))
     mf <- stats::model.frame(terms, x, na.action = stats::na.pass)
-    return(frame_design(terms, mf, na_action, na_rows, level_codes))
+    return(frame_design(terms, mf, inputs, level_codes))
   }
   if (inherits(x, "Matrix")) {
     x <- as_dgc(x)
     check_column_names(x, "x")
-    return(matrix_design(x, "sparse", na_action, na_rows))
+    return(matrix_design(x, "sparse", inputs))
   }
   if (is.matrix(x)) {
     if (!(is.numeric(x) || is.logical(x))) {
@@ -287,27 +273,20 @@ x_design <- function(x, na_action = "fail", na_rows = NULL, level_codes = NULL) 
     }
     if (!is.double(x)) storage.mode(x) <- "double"  # (a no-op assignment can still cost a copy later)
     check_column_names(x, "x")
-    return(matrix_design(x, "matrix", na_action, na_rows))
+    return(matrix_design(x, "matrix", inputs))
   }
   stop(sprintf("`x` must be a data frame, a numeric matrix or a Matrix::dgCMatrix, not %s.", describe(x)),
        call. = FALSE)
 }
 
-# Design of a numeric matrix or dgCMatrix: the columns as they are, and with
-# na_action = "impute" missing values filled in and indicator columns
-# appended (named when the input columns are named).
-matrix_design <- function(x, type, na_action, na_rows = NULL) {
-  spec <- list(type = type, feature_names = colnames(x))
-  if (identical(na_action, "impute")) {
-    na <- matrix_na_spec(if (is.null(na_rows)) x else x[na_rows, , drop = FALSE])
-    input_names <- colnames(x)
-    if (!is.null(input_names)) na$indicator_names <- indicator_names(input_names[na$indicators], input_names)
-    x <- matrix_na_apply(x, na, if (!is.null(input_names)) c(input_names, na$indicator_names))
-    spec <- list(type = type, feature_names = colnames(x), input_names = input_names,
-                 input_ncol = length(na$values), na_action = na_action, impute = na)
-  }
-  check_finite_matrix(x, "x")
-  list(spec = spec, x = x)
+# Design of a numeric matrix or dgCMatrix: the columns as they are, after
+# the pre-fit steps that act on the input (missing values filled in and
+# indicator columns appended, R/step-missing.R).
+matrix_design <- function(x, type, inputs = design_inputs()) {
+  input_steps_fit("matrix", x, inputs, function(x) {
+    check_finite_matrix(x, "x")
+    list(spec = list(type = type, feature_names = colnames(x)), x = x)
+  })
 }
 
 # Columns of a matrix or dgCMatrix are matched by name at predict() time, so
@@ -445,15 +424,12 @@ new_frame_engine_data <- function(spec, newdata, p) {
          call. = FALSE)
   }
   mf <- dates_as_numbers(mf, spec$dates, "newdata")
-  if (imputes(spec)) {
-    filled <- frame_na_apply(mf, spec$impute)
-    mf <- filled$mf
-  }
-  check_finite_frame(mf)
-  x <- frame_matrix(spec, mf)
-  if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
+  x <- input_steps_replay("frame", spec, mf, function(mf) {
+    check_finite_frame(mf)
+    frame_matrix(spec, mf)
+  })
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
-  list(type = "dense", x = rank_apply(x, spec$rank))
+  list(type = "dense", x = replay_prefit_steps(spec, x))  # R/prefit-steps.R
 }
 
 # Engine input for new data of a model fitted on a matrix or sparse matrix:
@@ -492,13 +468,10 @@ new_matrix_engine_data <- function(object, newdata) {
   } else if (ncol(newdata) != p_input) {
     stop(sprintf("`newdata` has %d columns, the model was fitted on %d.", ncol(newdata), p_input), call. = FALSE)
   }
-  if (imputes(spec)) {
-    if (!sparse) storage.mode(newdata) <- "double"
-    newdata <- matrix_na_apply(newdata, spec$impute, spec$feature_names)
-  }
+  newdata <- input_steps_replay("matrix", spec, newdata, identity)
   if (sparse) {
     check_finite_matrix(newdata, "newdata")
-    if (is.null(spec$rank) && all(object$forest$scale_center == 0)) {
+    if (!prefit_steps_replay(spec) && all(object$forest$scale_center == 0)) {
       tx <- Matrix::t(newdata)  # columns of the transpose are the rows: CSR
       return(list(type = "csr", j = tx@i, p = tx@p, x = tx@x, nrow = nrow(newdata), ncol = ncol(newdata)))
     }
@@ -506,7 +479,7 @@ new_matrix_engine_data <- function(object, newdata) {
   }
   storage.mode(newdata) <- "double"
   check_finite_matrix(newdata, "newdata")
-  list(type = "dense", x = rank_apply(newdata, spec$rank))
+  list(type = "dense", x = replay_prefit_steps(spec, newdata))  # R/prefit-steps.R
 }
 
 # Engine input for new data of a plain frame design (plain_frame_design()):
@@ -526,13 +499,8 @@ new_plain_engine_data <- function(spec, newdata, p) {
                  paste0("`", utils::head(wrong, 5), "`", collapse = ", ")), call. = FALSE)
   }
   mf <- dates_as_numbers(mf, spec$dates, "newdata")
-  x <- plain_frame_matrix(spec, mf)
-  if (imputes(spec)) {
-    filled <- plain_na_apply(x, mf, spec, spec$impute)
-    x <- filled$x
-  }
-  if (anyNA(x) || !is.finite(sum(x))) check_finite_frame(mf)
-  if (imputes(spec)) x <- frame_add_indicators(x, filled$indicators, spec$impute)
+  x <- input_steps_replay("plain", spec, list(mf = mf, x = plain_frame_matrix(spec, mf), spec = spec),
+                          function(data) plain_complete(data)$x)
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
-  list(type = "dense", x = rank_apply(x, spec$rank))
+  list(type = "dense", x = replay_prefit_steps(spec, x))  # R/prefit-steps.R
 }

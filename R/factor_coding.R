@@ -1,5 +1,6 @@
 # Factor coding `factor_coding`: how the levels of a factor (or character)
-# predictor of a data frame reach the trees.
+# predictor of a data frame reach the trees (the pre-fit step of
+# R/step-factor-coding.R).
 #
 # "indicator" (the paper presets'): one 0/1 column per level, as
 # frame_design() builds them.

@@ -1,6 +1,7 @@
-# Missing predictor values (argument `na_action`). With "impute" (the
-# default) the design spec of the model stores, at fit time, what predict()
-# needs to fill in missing values the same way:
+# Missing predictor values (argument `na_action`), the pre-fit step of
+# R/step-missing.R. With "impute" (the default) the design spec of the model
+# stores, at fit time, what predict() needs to fill in missing values the
+# same way:
 #   spec$na_action  "impute" or "fail" (absent in older models: "fail")
 #   spec$impute     list(values, indicators, indicator_names):
 #     frame designs:  `values` a named list, one entry per column of the model

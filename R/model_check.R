@@ -67,14 +67,10 @@ check_model <- function(object) {
   f <- object$forest
   if (!is.list(f) || !is.list(f$trees)) fail("'forest' is damaged")
   family$check_model(object, fail)
-  w <- object$sampling_weights
-  if (!is.null(w) && (!is.double(w) || anyNA(w) || any(!is.finite(w)) || any(w <= 0))) {
-    fail("'sampling_weights' is damaged")
-  }
   damaged <- stage_damage(object)  # the post-fit stages' elements (R/stages.R)
   if (!is.null(damaged)) fail(sprintf("'%s' is damaged", damaged))
   check_design(object$design, fail)
-  check_design_codings(object$design, fail)  # contrasts and terms (R/check-design.R)
+  check_prefit_steps(object, fail)  # each step's state: weights, imputation, codings, ranks (R/prefit-steps.R)
   if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
   invisible(object)
 }
@@ -112,18 +108,14 @@ check_design <- function(d, fail) {
       !d$type %in% c("frame", "matrix", "sparse")) fail("'design' is damaged")
   nm <- d$feature_names
   if (!is.null(nm) && (!is.character(nm) || anyNA(nm))) fail("'design$feature_names' is damaged")
-  if (!is.null(d$na_action)) {
-    if (!identical(d$na_action, "impute") && !identical(d$na_action, "fail")) fail("'design$na_action' is damaged")
-    if (identical(d$na_action, "impute") && !impute_ok(d)) fail("'design$impute' is damaged")
-  }
-  if (!is.null(d$rank) && !rank_ok(d$rank, if (is.null(nm)) NULL else length(nm))) fail("'design$rank' is damaged")
+  # the pre-fit steps' states (imputation, ranks): check_prefit_steps()
   if (d$type != "frame") return(invisible())
   if (!inherits(d$terms, "terms") || !is.list(d$xlevels) || !is.list(d$contrasts) ||
       !all(vapply(d$xlevels, function(l) is.character(l) && !anyNA(l), TRUE)) ||
       !all(vapply(d$contrasts, is.matrix, TRUE))) {
     fail("'design' of the formula is damaged")
   }
-  # contrasts and the order of the terms: check_design_codings() (R/check-design.R)
+  # contrasts and the order of the terms: the factor coding step (R/step-factor-coding.R)
   # plain data frames and dates (R/design.R)
   cols <- d$columns
   if (!is.null(cols) && (!is.character(cols) || anyNA(cols) || anyDuplicated(cols) ||

@@ -1,6 +1,7 @@
-# Predictor scaling `scale = "rank"`: a monotone, nonlinear map of every
-# design column to its empirical distribution function (ECDF) on the training
-# rows, fitted once per model and applied in R to every design matrix the
+# Predictor scaling `scale = "rank"` (the pre-fit step of
+# R/step-rank-scaling.R): a monotone, nonlinear map of every design column
+# to its empirical distribution function (ECDF) on the training rows,
+# fitted once per model and applied in R to every design matrix the
 # engine sees (training, validation, calibration and prediction rows,
 # permutation importance, local explanations). The engine then min-max scales
 # the ranks as it does raw values (so a 0/1 column stays exactly 0/1), which

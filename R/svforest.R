@@ -89,8 +89,7 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   plain <- plain_formula_data(formula, data)
   if (!is.null(plain)) {
     # `y ~ .` on numeric columns: no model frame (R/design.R)
-    design <- plain_frame_design(plain$x, topenv(environment(formula)), check_na_action(user[["na_action"]]),
-                                 na_rows(user, nrow(data)))
+    design <- plain_frame_design(plain$x, topenv(environment(formula)), design_inputs(user, nrow(data)))
     return(fit_formula(design, plain$y, formula, method, ntree, num_threads, seed, verbose, user, call))
   }
   mf <- stats::model.frame(formula, data, na.action = stats::na.pass)
@@ -102,8 +101,7 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   # a frame of its own (with terms) so that transformed predictors, e.g.
   # log(a), are evaluated once and found again by model.matrix()
   xf <- stats::model.frame(tt, data, na.action = stats::na.pass)
-  design <- frame_design(tt, xf, check_na_action(user[["na_action"]]), na_rows(user, nrow(xf)),
-                         design_level_codes(method, user, y))
+  design <- frame_design(tt, xf, design_inputs(user, nrow(xf)), design_level_codes(method, user, y))
   fit_formula(design, y, formula, method, ntree, num_threads, seed, verbose, user, call)
 }
 
@@ -136,18 +134,21 @@ svforest.default <- function(x, y, ..., method = NULL, ntree = NULL, num_threads
   call <- match.call()
   if (missing(y)) stop("`y` is missing: give the outcome, or use the formula interface.", call. = FALSE)
   user <- list(...)
-  design <- x_design(x, check_na_action(user[["na_action"]]), na_rows(user, NROW(x)), design_level_codes(method, user, y))
+  design <- x_design(x, design_inputs(user, NROW(x)), design_level_codes(method, user, y))
   fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
-# Shared by both interfaces: the fit's context (outcome, rows, settings),
-# one engine call, the model, then the post-fit stages.
+# Shared by both interfaces: the fit's context (outcome, settings), the
+# pre-fit steps (R/prefit-steps.R) around the stages' held-out rows and the
+# parameters, one engine call, the model, then the post-fit stages.
 fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, user, call) {
   ctx <- fit_context(design, y, method, user)
-  ctx <- fit_weights(ctx)
+  ctx <- run_prefit_steps(ctx, "rows")  # which rows, and their weights
   ctx <- fit_settings(ctx, ntree, num_threads, seed, verbose)
   ctx <- fit_hold_out(ctx)
   ctx <- fit_parameters(ctx)
+  ctx <- run_prefit_steps(ctx, "design")  # learnt from the design matrix of the trees' rows
+  ctx <- fit_checks(ctx)
   res <- fit_engine(ctx, seq_len(ctx$n), ctx$params, ctx$trees$ntree_max, grow = ctx$grow_forest)
   ctx$trees$ntree <- length(res$forest$trees)  # grown by the out-of-bag rule when ntree_max > ntree
   model <- fit_model(ctx, res, call)
@@ -156,7 +157,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
                                      fit_rows = function(rows) fit_rows(ctx, rows), oob_rows = res$oob_rows))
 }
 
-# The fit's outcome family, method and checked outcome (R/family.R).
+# The fit's outcome family, method and checked outcome (R/family.R); the
+# pre-fit steps' arguments taken from the user's.
 fit_context <- function(design, y, method, user) {
   check_outcome_kind(y)
   family <- outcome_family(y)
@@ -168,37 +170,16 @@ fit_context <- function(design, y, method, user) {
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
   y <- family$check(y, n)
-  list(design = design, x = x, y = y, n = n, family = family, outcome = outcome, engine_outcome = engine_outcome,
-       preset = preset,
-       method = preset$name, user = user)
-}
-
-# Case and class weights (R/weights.R): rows of weight 0 are left out, so
-# the fit is the one without them.
-fit_weights <- function(ctx) {
-  user <- ctx$user
-  case_weights <- check_case_weights(user[["case_weights"]], ctx$n)
-  ctx$class_weights <- check_class_weights(user[["class_weights"]], ctx$y, ctx$family)
-  user[["case_weights"]] <- NULL
-  user[["class_weights"]] <- NULL
-  user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
-  # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
-  ctx$grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
-  user[[".grow_forest"]] <- NULL
-  ctx$weights <- weighting(case_weights, ctx$class_weights, ctx$y)
-  if (!is.null(ctx$weights$rows_used)) {
-    ctx$x <- ctx$x[ctx$weights$rows_used, , drop = FALSE]
-    ctx$y <- ctx$y[ctx$weights$rows_used]
-    ctx$n <- nrow(ctx$x)
-    if (!is.null(ctx$family$check_rows)) ctx$family$check_rows(ctx$y)
-  }
-  ctx$user <- user
-  ctx
+  take_step_args(list(design = design, x = x, y = y, n = n, family = family, outcome = outcome,
+                      engine_outcome = engine_outcome, preset = preset, method = preset$name, user = user))
 }
 
 # Progress, trees, threads, seed, and the validation data (never stored).
 fit_settings <- function(ctx, ntree, num_threads, seed, verbose) {
   user <- ctx$user
+  # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
+  ctx$grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
+  user[[".grow_forest"]] <- NULL
   # NULL: progress only in interactive sessions and only once a fit is slow
   ctx$progress_delay <- if (is.null(verbose)) 2 else 0
   ctx$verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
@@ -231,17 +212,20 @@ fit_hold_out <- function(ctx) {
   ctx
 }
 
-# The fit's parameters, level-coded factors and rank map (stored in the
-# design so that every later design matrix gets it), the parts' and stages'
-# checks, and the outcome's scaling.
+# The fit's parameters as the user and the method give them (the design
+# steps read them; finished by fit_checks() for the final columns).
 fit_parameters <- function(ctx) {
-  requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
-  params <- finish_parameters(requested, ncol(ctx$x))
+  ctx$requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
+  ctx$params <- ctx$requested
+  ctx
+}
+
+# The parameters finished for the design's columns, the parts' and stages'
+# checks, the outcome's scaling and the validation rows.
+fit_checks <- function(ctx) {
+  params <- finish_parameters(ctx$params, ncol(ctx$x))
   ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
-  # factors held as level codes, which each tree codes by its in-bag rows (R/factor_coding.R)
-  ctx$factors <- level_code_columns(ctx$design$spec, ctx$params$factor_coding)
-  ctx <- fit_rank_scaling(ctx)
-  check_predictor_draws(requested, ncol(ctx$x))
+  check_predictor_draws(ctx$requested, ncol(ctx$x))
   parts <- used_parts(ctx$params)
   if (!is.null(ctx$validation) && !any(vapply(parts, `[[`, TRUE, "uses_validation"))) {
     stop(sprintf("`validation` is used only by the %s (parts that choose their settings on validation data), which this fit does not use.",
@@ -253,21 +237,6 @@ fit_parameters <- function(ctx) {
                                ctx$family$validation_outcome(ctx$y, ctx$scaling))
   for (part in parts) if (!is.null(part$check)) part$check(ctx$params, ctx$y, ctx$validation)
   ctx$stages <- stage_prepare(ctx$stages, ctx$params, ctx$outcome)
-  ctx
-}
-
-# scale = "rank" (or "auto" on a dense design): the rank map of the rows the
-# trees see (R/rank.R); "auto" keeps none when it ranks no column; level
-# codes are not ranked.
-fit_rank_scaling <- function(ctx) {
-  scale <- ctx$params$scale
-  if (!(identical(scale, "rank") || (identical(scale, "auto") && !methods::is(ctx$x, "dgCMatrix")))) return(ctx)
-  rank <- rank_fit(ctx$x, scale, skip = ctx$factors$cols)
-  if (!all(vapply(rank$columns, is.null, TRUE))) {
-    ctx$design$spec$rank <- rank
-    ctx$x <- rank_apply(ctx$x, rank)
-    ctx$stages$held_x <- lapply(ctx$stages$held_x, rank_apply, rank)
-  }
   ctx
 }
 

@@ -1,5 +1,6 @@
 # Case and class weights: checked here, turned into the engine's sampling
-# weights (one positive weight per row used), stored in the model.
+# weights (one positive weight per row used), stored in the model (the
+# pre-fit step of R/step-weights.R).
 #
 # They act through the rows each tree draws (src/core/forest/Sampler.h):
 # the bootstrap draws rows with probability proportional to their weight

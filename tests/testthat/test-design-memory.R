@@ -23,7 +23,7 @@ test_that("a matrix without NA reaches the engine without an n x p allocation", 
   x <- matrix(runif(n * p), n, p, dimnames = list(NULL, paste0("x", 1:p)))
   log <- tempfile()
   utils::Rprofmem(log, threshold = n * p * 4)  # half a copy of the data or more
-  design <- svforest:::x_design(x, "impute", NULL)
+  design <- svforest:::x_design(x, svforest:::design_inputs(list(na_action = "impute"), n))
   utils::Rprofmem(NULL)
   big <- if (file.exists(log)) grep("^[0-9]+ :", readLines(log), value = TRUE) else character()
   expect_identical(big, character())

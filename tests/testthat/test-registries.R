@@ -1,6 +1,8 @@
-# Outcome families, prediction types and post-fit stages added by test
-# helper files alone (helper-family-binary.R, helper-prediction-type-margin.R,
-# helper-stage-rows-seen.R, registered in its test): each works end to end.
+# Outcome families, prediction types, post-fit stages and pre-fit steps
+# added by test helper files alone (helper-family-binary.R,
+# helper-prediction-type-margin.R, helper-stage-rows-seen.R and
+# helper-prefit-step-clip.R, the last two registered in their tests): each
+# works end to end.
 
 round_trip <- function(fit) {
   path <- tempfile(fileext = ".rds")
@@ -54,4 +56,38 @@ test_that("a test-only post-fit stage runs, prints, is checked and round-trips",
   bad <- fit
   bad$rows_seen$rows <- "many"
   expect_error(predict(bad, iris), "'rows_seen' is damaged")
+})
+
+test_that("a test-only pre-fit step changes the fit, is replayed at predict(), checked and combined", {
+  set.seed(12)
+  x <- data.frame(a = rexp(200), b = rnorm(200), c = runif(200))
+  y <- factor(ifelse(x$a + x$b + rnorm(200, sd = 0.3) > 1, "hi", "lo"))
+  new <- data.frame(a = c(40, 0.5, -3), b = c(-25, 30, 0.1), c = c(9, -9, 0.5))
+  plain <- svforest(x, y, ntree = 10, seed = 4, num_threads = 1)
+  do.call(svforest:::register_prefit_step, clip_step)
+  on.exit(svforest:::remove_prefit_step("clip"))
+  expect_identical(vapply(svforest:::svf_prefit_steps(), `[[`, "", "name"),
+                   c("weights", "missing_values", "factor_coding", "rank_scaling", "clip"))
+  fit <- svforest(x, y, ntree = 10, seed = 4, num_threads = 1)
+  clip <- fit$design$clip
+  expect_identical(clip$upper[["a"]], unname(quantile(x$a, 0.9)))
+  # the fit differs: the trees saw clipped rows
+  expect_false(identical(predict(fit, x, type = "prob"), predict(plain, x, type = "prob")))
+  # new rows are clipped as the training rows were: extreme values read as the bounds
+  by_hand <- as.data.frame(clip_columns(as.matrix(new), clip))
+  expect_identical(predict(fit, new, type = "prob"), predict(fit, by_hand, type = "prob"))
+  unclipped <- fit
+  unclipped$design$clip <- NULL
+  expect_false(identical(predict(unclipped, new, type = "prob"), predict(fit, new, type = "prob")))
+  expect_identical(predict(round_trip(fit), new, type = "prob"), predict(fit, new, type = "prob"))
+  # the stages' held-out rows are clipped too: a calibrated fit runs
+  expect_s3_class(svforest(x, y, ntree = 10, seed = 4, num_threads = 1, calibrate = "platt"), "svforest")
+  bad <- fit
+  bad$design$clip$lower <- bad$design$clip$lower[-1]
+  expect_error(predict(bad, new), "'design\\$clip' is damaged")
+  part <- svforest(x, y, ntree = 5, seed = 4, first_tree = 10, num_threads = 1)
+  expect_s3_class(combine(fit, part), "svforest")
+  other <- part
+  other$design$clip$upper[2] <- other$design$clip$upper[2] + 1
+  expect_error(combine(fit, other), "different clipping of the predictors")
 })
