@@ -51,7 +51,8 @@
 #'   `class_weights`, `validation`, `importance` and `na_action`
 #'   (`"impute"`, the default, or `"fail"`; see [svforest_missing_values]),
 #'   each matched by its exact name.
-#' @return An object of class `svforest`: a plain list that can be saved with
+#' @return An object of class `svforest`: a plain list of named sections
+#'   ([svforest_model], which lists the names read from it) that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
 #'   leaves rows out, else `NA` (for the default's classes the error
 #'   carried to the forest's size, see [svforest_methods()];
