@@ -141,9 +141,9 @@ oob_probability_scores <- function(prob, y) {
 # (fitted without out-of-bag rows, or by a version that did not store it).
 oob_tally <- function(object) {
   names <- oob_tally_names(object$type, object$params$aggregation)
-  tally <- object[names]
+  tally <- lapply(names, function(n) object[[n]])
   if (any(vapply(tally, is.null, TRUE))) return(NULL)
-  even <- object[oob_even_names]
+  even <- lapply(oob_even_names, function(n) object[[n]])
   if (!any(vapply(even, is.null, TRUE))) return(stats::setNames(c(tally, even), c(names, oob_even_names)))
   stats::setNames(tally, names)
 }
@@ -220,7 +220,9 @@ engine_tally <- function(tally) stats::setNames(tally, engine_tally_names[names(
 # order) set in `out`. The error curve needs every tree's out-of-bag
 # predictions, which are not stored: it is dropped.
 combine_oob <- function(out, parts) {
-  out[intersect(oob_element_names, names(out))] <- NULL
+  oob <- section_of(out, "oob")  # R/section-oob.R
+  oob[oob_element_names] <- NULL
+  out$oob <- new_oob_section(oob)
   tally <- oob_merge_tallies(parts)
   if (is.character(tally)) {
     out$oob_error <- NA_real_

@@ -34,9 +34,7 @@ NULL
 # what no longer works.
 axe_elements <- function(x, replace, disabled, verbose) {
   old <- x
-  for (name in names(replace)) x[name] <- list(replace[[name]])
-  x <- x[!vapply(names(x), function(n) n %in% names(replace) && is.null(replace[[n]]), TRUE)]
-  class(x) <- class(old)
+  for (name in names(replace)) x[[name]] <- replace[[name]]  # through the model's names (R/model.R)
   if (!identical(x, old)) attr(x, "butcher_disabled") <- union(attr(old, "butcher_disabled"), disabled)
   if (isTRUE(verbose)) {
     message(sprintf("Memory released: %s", format(utils::object.size(old) - utils::object.size(x), units = "auto")))
@@ -53,7 +51,7 @@ axe_call.svforest <- function(x, verbose = FALSE, ...) {
 #' @rdname svforest_butcher
 #' @exportS3Method butcher::axe_fitted
 axe_fitted.svforest <- function(x, verbose = FALSE, ...) {
-  drop <- intersect(c("oob_predictions", "oob_votes", "oob_sum", "oob_count", "oob_error_curve", oob_even_names), names(x))
+  drop <- intersect(c("oob_predictions", "oob_votes", "oob_sum", "oob_count", "oob_error_curve", oob_even_names), model_names_held(x))
   axe_elements(x, stats::setNames(vector("list", length(drop)), drop),
                c("oob_predictions", "combine() out-of-bag error"), verbose)
 }
@@ -61,7 +59,13 @@ axe_fitted.svforest <- function(x, verbose = FALSE, ...) {
 #' @rdname svforest_butcher
 #' @exportS3Method butcher::axe_data
 axe_data.svforest <- function(x, verbose = FALSE, ...) {
-  drop <- intersect(c("oob_y", "rows_used"), names(x))
+  drop <- intersect(c("oob_y", "rows_used"), model_names_held(x))
   axe_elements(x, stats::setNames(vector("list", length(drop)), drop),
                c("svforest_importance(oob = TRUE) checks", "combine() out-of-bag error"), verbose)
+}
+
+# The names of `x` (R/model.R) among `candidates` that hold a value.
+model_names_held <- function(x, candidates = c("oob_predictions", "oob_votes", "oob_sum", "oob_count",
+                                               "oob_error_curve", oob_even_names, "oob_y", "rows_used")) {
+  candidates[!vapply(candidates, function(n) is.null(x[[n]]), TRUE)]
 }

@@ -50,6 +50,7 @@ combine <- function(...) {
     }
     check_model(parts[[i]])
   }
+  parts <- lapply(parts, model_sectioned)  # parts of formats 2 and 3 in sections (R/model.R)
   first <- parts[[1]]
   for (i in seq_along(parts)[-1]) check_compatible(first, parts[[i]], i)
   if (length(parts) == 1) return(first)
@@ -78,7 +79,6 @@ combine <- function(...) {
   # each tree's seed and index, for drawing its out-of-bag rows again (R/importance.R)
   out$tree_streams <- do.call(rbind, lapply(parts, tree_streams))
   out <- stage_combine(out, parts)  # each post-fit stage's rule (R/stages.R)
-  out$ntree <- length(out$forest$trees)
   out$format_version <- model_format_version  # parts of formats 2 and 3 mix: both tree layouts are read
   out$seed <- if (same_seed) parts[[1]]$seed else NA_integer_
   out$first_tree <- if (same_seed) as.integer(starts[1]) else 0L

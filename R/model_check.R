@@ -6,25 +6,32 @@
 # 3: trees saved in the compact layout (R/tree_access.R), a third of the size
 #    or less; format 2 models (plain trees) are read as they are and predict
 #    identically, and upgrade_model() rewrites their trees.
-model_format_version <- 3L
-model_formats_read <- 2:3
+# 4: the model in named sections (R/model.R, ?svforest_model), each written
+#    by its constructor (R/section-*.R, design in R/design.R, stages in
+#    R/stages.R) and checked by its own check; the names of formats 2 and 3
+#    read the same values.
+model_format_version <- 4L
+model_formats_read <- 2:4
 
 #' Bring a saved model up to the current model format
 #'
-#' A model saved by an earlier version of svforest (with [saveRDS()]) holds
-#' its trees in the layout of that version, numbered by
-#' `object$format_version`. `upgrade_model()` rewrites a model of format 2
-#' (trees stored as plain lists) into the current format 3 (the compact tree
-#' layout, a third of the size or less); a model already of format 3 is
-#' returned as it is. The trees, the design and every other element keep
-#' their content, so predictions ([predict.svforest()], every `type`) are
-#' identical before and after.
+#' A model saved by an earlier version of svforest (with [saveRDS()]) is
+#' laid out as that version wrote it, numbered by `object$format_version`.
+#' `upgrade_model()` rewrites a model of format 2 or 3 into the current
+#' format 4: the flat list of earlier formats becomes the named sections of
+#' [svforest_model], and the trees of format 2 (plain lists) are rewritten in
+#' the compact tree layout of format 3 (a third of the size or less). A
+#' model already of format 4 is returned as it is. The trees, the design and
+#' every other element keep their content, so predictions
+#' ([predict.svforest()], every `type`) are identical before and after, and
+#' every name read from the model (`object$oob_error`, `object$levels`, ...)
+#' gives the same value.
 #'
-#' [predict.svforest()] and the other functions also read models of format 2
-#' directly; upgrading once saves the conversion and the size of the old
-#' layout. Models of format 1 (before one tree layout served every method)
-#' and of formats newer than this version are not read: the error says so,
-#' and such a model must be fitted again.
+#' [predict.svforest()] and the other functions also read models of formats
+#' 2 and 3 directly; upgrading once saves the conversion and the size of the
+#' old layout. Models of format 1 (before one tree layout served every
+#' method) and of formats newer than this version are not read: the error
+#' says so, and such a model must be fitted again.
 #'
 #' @param object An `svforest` model, typically read with [readRDS()].
 #' @return The model in the current format (an `svforest` object).
@@ -41,14 +48,21 @@ model_formats_read <- 2:3
 #' @export
 upgrade_model <- function(object) {
   check_model(object)
-  if (identical(object$format_version, model_format_version)) return(object)
-  f <- object$forest
-  f$trees <- Map(function(tree, i) tree_compact(f, tree, i), f$trees, seq_along(f$trees))
-  object$forest <- f
+  version <- object$format_version
+  if (identical(version, model_format_version)) return(object)
+  object <- model_sectioned(object)
+  if (identical(version, 2L)) {
+    f <- object$forest
+    f$trees <- Map(function(tree, i) tree_compact(f, tree, i), f$trees, seq_along(f$trees))
+    object$forest <- f
+  }
   object$format_version <- model_format_version
   object
 }
 
+# One check per section (R/section-*.R, R/stages.R; the design's in
+# check_design() and R/check-design.R), each error naming its section. A
+# model of format 2 or 3 is checked in its sections (model_sectioned()).
 check_model <- function(object) {
   fail <- function(what) {
     stop(sprintf("`object` is not a usable svforest model: %s.", what), call. = FALSE)
@@ -57,21 +71,23 @@ check_model <- function(object) {
   v <- object$format_version
   if (!is.integer(v) || length(v) != 1 || !v %in% model_formats_read) {
     fail(sprintf("it has model format %s, this version of svforest reads formats %s (refit the model)",
-                 describe(v), paste(model_formats_read, collapse = " and ")))
+                 describe(v), paste(range(model_formats_read), collapse = " to ")))
   }
-  needed <- c("type", "forest", "design", "params", "ntree", "method")
-  missing <- needed[!needed %in% names(object)]
-  if (length(missing)) fail(paste("element", paste0("'", missing, "'", collapse = ", "), "is missing"))
-  family <- model_family(object)  # R/family.R
-  if (is.null(family)) fail("'type' is damaged")
-  f <- object$forest
-  if (!is.list(f) || !is.list(f$trees)) fail("'forest' is damaged")
-  family$check_model(object, fail)
-  damaged <- stage_damage(object)  # the post-fit stages' elements (R/stages.R)
-  if (!is.null(damaged)) fail(sprintf("'%s' is damaged", damaged))
-  check_design(object$design, fail)
-  check_prefit_steps(object, fail)  # each step's state: weights, imputation, codings, ranks (R/prefit-steps.R)
-  if (!is.list(object$params) || !is.character(object$params$aggregation)) fail("'params' is damaged")
+  s <- model_sectioned(object)
+  missing <- setdiff(model_section_names, names(s))
+  if (length(missing)) fail(paste("section", paste0("'", missing, "'", collapse = ", "), "is missing"))
+  in_section <- function(section) function(what) fail(sprintf("%s (section '%s')", what, section))
+  check_forest_section(s, in_section("forest"))
+  check_outcome_section(s, in_section("outcome"))
+  check_rows_section(s, in_section("rows"))
+  check_params_section(s, in_section("params"))
+  check_provenance_section(s, in_section("provenance"))
+  check_oob_section(s, in_section("oob"))
+  check_stages_section(s, in_section("stages"))
+  check_design(s$design, in_section("design"))
+  # each pre-fit step's state in the design: imputation, codings (contrasts and terms,
+  # R/check-design.R), ranks (R/prefit-steps.R); the weights' in the rows section
+  check_prefit_steps(object, in_section("design"))
   invisible(object)
 }
 

@@ -197,11 +197,9 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
 # same seed (out-of-bag elements, which belong to the whole forest, dropped).
 first_trees <- function(object, k) {
   k <- check_count(k, "trees", 1, length(object$forest$trees))
+  object <- model_sectioned(object)  # R/model.R
   object$forest$trees <- object$forest$trees[seq_len(k)]
-  object$ntree <- k
-  drop <- grep("^oob_", names(object), value = TRUE)
-  object[drop] <- NULL
-  object$oob_error <- NA_real_
+  object$oob <- new_oob_section(list(oob_error = NA_real_))
   object$variable_importance <- NULL
   object
 }

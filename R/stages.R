@@ -119,9 +119,23 @@ run_stages <- function(model, stages, data) {
     if (is.null(s)) next
     own <- stages$held_x[[stage$name]]
     value <- stage$run(model, s, c(data, list(held_x = own, held_y = stages$held_y[[stage$name]])))
-    if (!is.null(stage$field)) model[stage$field] <- list(value)
+    if (!is.null(stage$field)) {
+      results <- section_of(model, "stages")
+      results[stage$field] <- list(value)
+      model$stages <- new_stages_section(results)
+    }
   }
   model
+}
+
+# The model's `stages` section (R/model.R): each stage's result under its
+# field's name; written by run_stages() alone (and read by their names).
+new_stages_section <- function(results = list()) results
+
+check_stages_section <- function(object, fail) {
+  if (!is.list(section_of(object, "stages"))) fail("'stages' is damaged")
+  damaged <- stage_damage(object)
+  if (!is.null(damaged)) fail(sprintf("'%s' is damaged", damaged))
 }
 
 # The stages' checks of a model (check_model()): the first damaged element,

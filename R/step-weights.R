@@ -25,11 +25,7 @@ weights_step <- new_prefit_step(
   state = function(model) {
     list(class_weights = model$class_weights, sampling_weights = model$sampling_weights, rows_used = model$rows_used)
   },
-  check = function(state, design, fail) {
-    w <- state$sampling_weights
-    if (!is.null(w) && (!is.double(w) || anyNA(w) || any(!is.finite(w)) || any(w <= 0))) {
-      fail("'sampling_weights' is damaged")
-    }
-  },
+  # the state is the model's rows section, checked with it (check_rows_section())
+  check = NULL,
   combine = equal_states("case or class weights")
 )

@@ -51,7 +51,8 @@
 #'   `class_weights`, `validation`, `importance` and `na_action`
 #'   (`"impute"`, the default, or `"fail"`; see [svforest_missing_values]),
 #'   each matched by its exact name.
-#' @return An object of class `svforest`: a plain list that can be saved with
+#' @return An object of class `svforest`: a plain list of named sections
+#'   ([svforest_model], which lists the names read from it) that can be saved with
 #'   [saveRDS()]. `oob_error` holds the out-of-bag error when the sampler
 #'   leaves rows out, else `NA` (for the default's classes the error
 #'   carried to the forest's size, see [svforest_methods()];
@@ -263,29 +264,28 @@ fit_rows <- function(ctx, rows) {
   list(forest = fit$forest, scaling = sub)
 }
 
-# The model of a fit from the engine's results.
+# The model of a fit from the engine's results, in its sections
+# (?svforest_model; each section's constructor in R/section-*.R).
 fit_model <- function(ctx, res, call) {
   params <- ctx$params
   if (!is.null(res$sigma)) params$sigma <- res$sigma
-  model <- c(
-    list(call = call, type = ctx$outcome, method = ctx$method, params = params,
-         ntree = length(res$forest$trees),  # grown by the out-of-bag rule when ntree_max > ntree
-         seed = ctx$seed),
-    ctx$family$model_fields(ctx$y, ctx$scaling),
-    list(num_rows = ctx$n, class_weights = ctx$class_weights, sampling_weights = ctx$weights$sampling,
-         rows_used = ctx$weights$rows_used, design = ctx$design$spec, forest = res$forest,
-         first_tree = ctx$first_tree, tdsvm = res$selection, feature_means = design_means(ctx$x),
-         format_version = model_format_version,
-         package_version = as.character(utils::packageVersion("svforest"))))
+  ntree <- length(res$forest$trees)  # grown by the out-of-bag rule when ntree_max > ntree
+  oob <- oob_results(res$oob, ctx$y, ctx$outcome, params$aggregation, ctx$scaling, ntree)
   if (!is.null(res$oob)) {
     # the share of each tree's out-of-bag rows that chose its structure
     # (left out of the scoring rows: svforest_importance()), and whether the
     # scoring rows chose splits too (RSVF): out-of-bag figures then optimistic
-    model$oob_choosing_share <- res$oob_choosing_share
-    model$oob_optimistic <- isTRUE(res$splitter_uses_oob)
+    oob <- c(list(oob_choosing_share = res$oob_choosing_share, oob_optimistic = isTRUE(res$splitter_uses_oob)), oob)
   }
-  structure(c(model, oob_results(res$oob, ctx$y, ctx$outcome, params$aggregation, ctx$scaling, model$ntree)),
-            class = "svforest")
+  structure(list(
+    outcome = new_outcome_section(ctx$outcome, ctx$family$model_fields(ctx$y, ctx$scaling)),
+    design = ctx$design$spec,
+    rows = new_rows_section(ctx$n, ctx$class_weights, ctx$weights$sampling, ctx$weights$rows_used),
+    params = new_params_section(ctx$method, params),
+    forest = new_forest_section(res$forest, res$selection, design_means(ctx$x)),
+    provenance = new_provenance_section(call, ctx$seed, ctx$first_tree),
+    oob = new_oob_section(oob),
+    stages = new_stages_section()), class = "svforest")
 }
 
 # The number of trees of a fit, list(ntree, ntree_max): the given `ntree`

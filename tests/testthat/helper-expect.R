@@ -126,3 +126,10 @@ reference_predict <- function(fit, x) {
   }
   list(prob = prob / length(f$trees), votes = votes)
 }
+
+# A model without its call (which records the thread count or the caller),
+# through the model's names (?svforest_model).
+without_call <- function(m) {
+  m$call <- NULL
+  m
+}

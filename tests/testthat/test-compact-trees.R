@@ -17,7 +17,7 @@ test_that("models saved in format 2 predict as they did, as they are and upgrade
     type <- if (old$type == "classification") "prob" else "response"
     expect_identical(predict(old, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
     new <- upgrade_model(old)
-    expect_identical(new$format_version, 3L)
+    expect_identical(new$format_version, svforest:::model_format_version)
     expect_true(all(vapply(new$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = name)
     expect_identical(predict(new, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
     expect_identical(predict(new, case$newdata, type = "leaf", num_threads = 1),
@@ -31,7 +31,7 @@ test_that("models saved in format 2 predict as they did, as they are and upgrade
     if (name == "psvm") {
       fresh <- svforest(case$newdata, iris$Species, method = "psvm", ntree = 2, seed = 99, num_threads = 1)
       both <- combine(old, fresh)
-      expect_identical(both$format_version, 3L)
+      expect_identical(both$format_version, svforest:::model_format_version)
       expect_length(predict(both, case$newdata, num_threads = 1), nrow(case$newdata))
     }
   }
@@ -40,7 +40,7 @@ test_that("models saved in format 2 predict as they did, as they are and upgrade
 test_that("every method writes compact trees that decode to the same trees and predictions", {
   for (m in all_methods()) {
     fit <- fit_method(m, Species ~ ., data = iris)
-    expect_identical(fit$format_version, 3L)
+    expect_identical(fit$format_version, svforest:::model_format_version)
     expect_true(all(vapply(fit$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = m)
     plain <- plain_model(fit)
     for (t in seq_along(fit$forest$trees)) {

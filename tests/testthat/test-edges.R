@@ -118,7 +118,11 @@ test_that("a wide numeric data frame takes the plain path: the model of the gene
   expect_identical(plain$design$columns, names(x))
   general <- svforest(y ~ V1 + `my col` + V3 + V4 + V5 + V6, data = d, ntree = 5, seed = 1, num_threads = 1)
   expect_null(general$design$columns)
-  strip <- function(m) m[setdiff(names(m), c("call", "design"))]
+  strip <- function(m) {
+    m$call <- NULL
+    m$design <- NULL
+    m
+  }
   expect_identical(strip(plain), strip(general))
   expect_identical(plain$design$feature_names, general$design$feature_names)
   expect_identical(plain$design$impute, general$design$impute)
@@ -135,7 +139,12 @@ test_that("a wide numeric data frame takes the plain path: the model of the gene
   expect_error(predict(damaged, d), "design\\$columns")
   # the x interface takes the same path
   xi <- svforest(x, y, ntree = 5, seed = 1, num_threads = 1)
-  expect_identical(strip(xi)[setdiff(names(strip(xi)), "outcome")], strip(plain)[setdiff(names(strip(plain)), "outcome")])
+  no_expression <- function(m) {
+    m <- strip(m)
+    m$outcome <- NULL  # the formula's outcome (?svforest_model)
+    m
+  }
+  expect_identical(no_expression(xi), no_expression(plain))
   # 5,000 columns: the design costs little next to the matrix fit
   wide <- as.data.frame(matrix(rnorm(20 * 5000), 20))
   yw <- factor(rep(c("a", "b"), 10))

@@ -16,7 +16,7 @@ test_that("a model without its class or of another format version is rejected", 
   m <- fit
   current <- svforest:::model_format_version
   m$format_version <- model_format_version_next()
-  expect_error(pred1(m), sprintf("model format %d.*reads formats 2 and %d", current + 1L, current))
+  expect_error(pred1(m), sprintf("model format %d.*reads formats 2 to %d", current + 1L, current))
   m$format_version <- as.double(current)  # double, not integer
   expect_error(pred1(m), "model format")
   m$format_version <- NULL
@@ -226,7 +226,7 @@ test_that("a model saved by another package version is read when its format matc
     future <- fit
     future$format_version <- model_format_version_next()
     expect_error(predict(future, iris, num_threads = 1),
-                 sprintf("model format %d, this version of svforest reads formats 2 and %d \\(refit the model\\)",
+                 sprintf("model format %d, this version of svforest reads formats 2 to %d \\(refit the model\\)",
                          model_format_version_next(), model_format_version_next() - 1L))
     file <- tempfile(fileext = ".rds")
     saveRDS(future, file)
