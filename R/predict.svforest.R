@@ -213,21 +213,27 @@ predict.svforest <- function(object, newdata,
                              num_threads = NULL, quantiles = c(0.05, 0.5, 0.95), level = 0.9, na_action = NULL,
                              ...) {
   check_model(object)
-  check_no_dots(...)
-  if (missing(newdata) || is.null(newdata)) {
-    stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
-  }
+  # the arguments of registered types come through `...` (e.g. `times`)
+  dots <- list(...)
+  taken <- if (is.null(names(dots))) logical(length(dots))
+           else names(dots) %in% setdiff(prediction_type_arguments(), names(formals(predict.svforest)))
+  do.call(check_no_dots, dots[!taken])
   family <- model_family(object)
   if (identical(type, eval(formals(predict.svforest)$type))) type <- family$default_type
   spec <- prediction_type(type, family$name)  # the registered types (R/family.R)
   # arguments of other types must not be silently ignored
-  given <- list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level)
+  given <- c(list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level), dots[taken])
   for (arg in setdiff(names(Filter(Negate(is.null), given)), spec$args)) {
     users <- prediction_types_taking(arg)
     stop(sprintf("`%s` is used only with %s.", arg, paste0("type = \"", users, "\"", collapse = " or ")), call. = FALSE)
   }
-  args <- list(quantiles = quantiles, level = level)[spec$args]
+  args <- c(list(quantiles = quantiles, level = level), dots[taken])[spec$args]
+  names(args) <- spec$args
   if (!is.null(spec$check)) args <- spec$check(args)
+  if (missing(newdata) || is.null(newdata)) {
+    if (!is.null(family$predict_oob)) return(family$predict_oob(object, spec$name, args))  # out of bag
+    stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
+  }
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
   spec$run(object, newdata, args, num_threads)

@@ -158,11 +158,15 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 
 # The fit's outcome family, method and checked outcome (R/family.R).
 fit_context <- function(design, y, method, user) {
-  check_outcome_kind(y)
   family <- outcome_family(y)
+  check_outcome_kind(y, family)
   outcome <- family$name
   engine_outcome <- family$engine_outcome  # what presets and parts fit
   preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
+  if (!is.null(family$methods) && !preset$name %in% family$methods) {
+    stop(sprintf("Method \"%s\" does not fit %s; use the default, method = \"%s\" (or method = NULL).", preset$name,
+                 family$describe, family$methods[1]), call. = FALSE)
+  }
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
@@ -183,7 +187,8 @@ fit_weights <- function(ctx) {
   user[["class_weights"]] <- NULL
   user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
   # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
-  ctx$grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
+  ctx$grow_forest <- if (!is.null(user[[".grow_forest"]])) user[[".grow_forest"]]
+                     else if (!is.null(ctx$family$engine_fit)) ctx$family$engine_fit else engine_fit
   user[[".grow_forest"]] <- NULL
   ctx$weights <- weighting(case_weights, ctx$class_weights, ctx$y)
   if (!is.null(ctx$weights$rows_used)) {
@@ -237,6 +242,7 @@ fit_hold_out <- function(ctx) {
 fit_parameters <- function(ctx) {
   requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
   params <- finish_parameters(requested, ncol(ctx$x))
+  if (!is.null(ctx$family$parameters)) params <- ctx$family$parameters(params, ctx$user)  # R/family.R
   ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   # factors held as level codes, which each tree codes by its in-bag rows (R/factor_coding.R)
   ctx$factors <- level_code_columns(ctx$design$spec, ctx$params$factor_coding)
@@ -372,13 +378,10 @@ check_numeric_outcome <- function(y, n) {
   as.double(y)
 }
 
-# Outcomes of a kind no forest fits yet: a clear error before any other check.
-check_outcome_kind <- function(y) {
-  if (inherits(y, "Surv")) {
-    stop("Survival outcomes (`survival::Surv`) are not supported yet: svforest fits classes (a factor) and numbers.",
-         call. = FALSE)
-  }
-  if (is.matrix(y) && ncol(y) > 1) {
+# Outcomes of a kind no forest fits: a clear error before any other check
+# (a family of its own may hold an outcome in columns).
+check_outcome_kind <- function(y, family) {
+  if (is.matrix(y) && ncol(y) > 1 && family$name %in% c("classification", "regression")) {
     stop(sprintf("`y` must be a vector (one outcome), not a matrix with %d columns.", ncol(y)), call. = FALSE)
   }
 }
