@@ -145,7 +145,24 @@ survival_forest_fit <- function(data, y, weights, params, num_threads) {
   engine$seed <- as.double(params$seed)
   engine$ntree <- as.integer(params$ntree)
   res <- .svf_survival_fit(data, survival_time(y), survival_status(y), weights, engine, as.integer(num_threads))
-  list(forest = list(trees = res$trees, times = res$times, num_features = res$num_features, num_classes = 0L),
+  # the engine fits unscaled predictors; 1 / each column's range as the
+  # forest's scale factor lets coefficient importance weigh hyperplane
+  # weights per range of the predictor, as for the other forests
+  spread <- survival_column_spread(data)
+  forest <- list(trees = res$trees, times = res$times, num_features = res$num_features, num_classes = 0L,
+                 scale_center = double(length(spread)), scale_factor = ifelse(spread > 0, 1 / spread, 0))
+  list(forest = forest,
        oob = list(chf_sum = res$oob_chf_sum, count = res$oob_count), oob_rows = NULL, selection = NULL,
        sigma = NULL, splitter_uses_oob = FALSE, oob_choosing_share = NULL)
+}
+
+# Each column's range (max - min) of the engine data.
+survival_column_spread <- function(data) {
+  x <- if (identical(data$type, "sparse")) {
+    Matrix::sparseMatrix(i = data$i + 1L, p = data$p, x = data$x, dims = c(data$nrow, data$ncol))
+  } else {
+    data$x
+  }
+  if (!nrow(x)) return(double(ncol(x)))
+  as.double(apply(x, 2, function(col) diff(range(col))))
 }

@@ -48,6 +48,7 @@ register_family(
   predict_oob = function(object, type, args) predict_survival_oob(object, type, args),
   merge_oob = function(a, b) merge_survival_tally(a, b),
   combine_oob = function(out, parts) combine_survival_oob(out, parts),
+  importance = function(object, x, y, num_threads) survival_importance(object, x, y, num_threads),
   summary = function(object) {
     list(oob_ibs = object$oob_ibs, survival = object$survival,
          leaf_line = sprintf("Leaves: Nelson-Aalen cumulative hazards on %d event times", length(object$forest$times)))
@@ -120,6 +121,7 @@ check_survival_model <- function(object, fail) {
     fail("'survival' is damaged")
   }
   sums <- object$oob_chf_sum
+  if (is.null(sums) != is.null(object$oob_count)) fail("'oob_chf_sum' or 'oob_count' is damaged")
   if (!is.null(sums)) {
     n <- object$num_rows
     if (!is.matrix(sums) || !is.double(sums) || !identical(dim(sums), c(as.integer(n), length(times))) ||

@@ -49,6 +49,10 @@ NULL
 #                  the combined model `out` from its parts
 #   predict_oob,   function(object, type, args): predict() without newdata
 #                  (the training rows out of bag)
+#   importance,    function(object, x, y, num_threads): permutation importance
+#                  of a model on predictors `x` (as newdata) and outcome `y`
+#                  (svforest_importance(); such a family has no out-of-bag
+#                  or fit-time permutation importance)
 #   summary,       function(object): elements summary() adds (`leaf_line`:
 #                  its line on the leaves)
 # )
@@ -57,14 +61,16 @@ svf_registry$families <- list()
 register_family <- function(name, detects, check, scaling, engine_y, num_classes, validation_outcome, model_fields,
                             oob, check_model, print_outcome, combining, oob_text, default_type, describe = name,
                             check_rows = NULL, engine_outcome = name, engine_fit = NULL, methods = NULL,
-                            parameters = NULL, merge_oob = NULL, combine_oob = NULL, predict_oob = NULL, summary = NULL) {
+                            parameters = NULL, merge_oob = NULL, combine_oob = NULL, predict_oob = NULL, summary = NULL,
+                            importance = NULL) {
   svf_registry$families[[name]] <- list(
     name = name, detects = detects, check = check, check_rows = check_rows, scaling = scaling,
     engine_y = engine_y, num_classes = num_classes, validation_outcome = validation_outcome,
     model_fields = model_fields, oob = oob,
     check_model = check_model, print_outcome = print_outcome, combining = combining, oob_text = oob_text,
     default_type = default_type, describe = describe, engine_outcome = engine_outcome, engine_fit = engine_fit,
-    methods = methods, parameters = parameters, merge_oob = merge_oob, combine_oob = combine_oob, predict_oob = predict_oob, summary = summary)
+    methods = methods, parameters = parameters, merge_oob = merge_oob, combine_oob = combine_oob, predict_oob = predict_oob, summary = summary,
+    importance = importance)
   invisible(name)
 }
 
