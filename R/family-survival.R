@@ -1,6 +1,74 @@
 #' @include family.R engine-survival.R
 NULL
 
+#' Survival forests
+#'
+#' A right-censored `survival::Surv(time, status)` outcome in [svforest()]
+#' fits a survival forest.
+#'
+#' @section Survival outcomes:
+#' `svforest(Surv(time, status) ~ ., data)` or `svforest(x, y = Surv(time,
+#' status))` fits the default forest, method `"hybrid"`, on a right-censored
+#' outcome: times positive and finite, status 0 (censored) or 1 (event),
+#' given as 0/1, logical or 1/2 (as [survival::Surv()] reads it), tied times
+#' allowed, at least one event. Left-, interval- and counting-censored `Surv`
+#' objects, other methods, and the parameters `splitter` and `leaf` are
+#' errors. Bootstrap trees (or `sampler = "subsample"`) are grown deep: at
+#' each node the best log-rank axis cut among `mtry` predictors competes with
+#' a ridge hyperplane fitted to the node's martingale residuals, kept where it
+#' also separates the node's choosing out-of-bag rows better; each tree keeps
+#' the better (by Harrell's C on those rows) of that structure and an
+#' axis-only one. Leaves hold the Nelson-Aalen cumulative hazard of their
+#' in-bag rows on the training event times; the forest's cumulative hazard
+#' (CHF) is the trees' average and its survival `exp(-CHF)`. The
+#' parameters are the default's (`ntree`, 100; `mtry`, `min_node_size`, 5;
+#' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
+#' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters]);
+#' the forest does not grow by out-of-bag error (`ntree_max` is an error).
+#' Data frames with factors and missing predictor values go through the
+#' default's design ([svforest_missing_values]); a factor held as level
+#' codes (over 10 levels, `factor_coding = "auto"`) enters the trees as its
+#' level numbers. `case_weights` act as for the other outcomes
+#' ([svforest_weights]); `class_weights` and `calibrate` do not apply.
+#'
+#' Predictions ([predict.svforest()]): `type = "survival"` (the default) and
+#' `"chf"` give an n x `length(times)` matrix, `"risk"` the sum of the CHF
+#' over the training event times (higher means an earlier event, for a
+#' concordance index) and `"time"` the mean survival time restricted to the
+#' largest training time (the area under the survival curve from 0 to that
+#' time). `predict(fit)` without `newdata` gives each training row's
+#' out-of-bag prediction (`NA` for a row no tree left out).
+#'
+#' Out of bag, every fit holds the tally [combine()] adds up
+#' (`oob_chf_sum`, each row's CHF summed over its out-of-bag trees that
+#' score it, and their number `oob_count`) and, derived from it,
+#' `oob_predictions` (the out-of-bag risk), `oob_concordance` (Harrell's C of
+#' that risk, as `survival::concordance(y ~ risk, reverse = TRUE)` computes
+#' it), `oob_error` (1 - C) and `oob_ibs`, the integrated Brier score: at
+#' each distinct training event time up to the 75th percentile of the event
+#' times, the Brier score with inverse probability of censoring weights
+#' (Graf et al. 1999; the censoring distribution by Kaplan-Meier of the
+#' training rows), averaged over that span by the trapezoidal rule.
+#' [print()] and [summary()] show both. A combined forest (or one grown by
+#' [svforest_future()] in several chunks) adds the sums in another order:
+#' its out-of-bag results agree with the whole forest's to rounding.
+#'
+#' Permutation importance is computed on rows you give,
+#' `svforest_importance(fit, data)` (the drop in Harrell's C when a
+#' predictor is permuted); `importance = "permutation"` at fit time is an
+#' error. `type = "coefficients"` reads the hyperplanes.
+#' @name svforest_survival
+#' @seealso [predict.svforest()] (section "Scoring new data").
+#' @examples
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   library(survival)
+#'   fit <- svforest(Surv(time, status) ~ ., data = lung, ntree = 20, seed = 1, num_threads = 1)
+#'   fit
+#'   predict(fit, lung[1:3, ], type = "survival", times = c(180, 365))
+#' }
+NULL
+
+
 # The survival family: a right-censored `survival::Surv(time, status)`
 # outcome, fitted by the engine's survival forest (R/engine-survival.R):
 # the default method's hybrid splitter with log-rank criteria and

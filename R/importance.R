@@ -62,7 +62,8 @@ NULL
 #' @param object A fitted [svforest()] model.
 #' @param x,y Labelled data for permutation importance: predictors as for
 #'   [predict.svforest()]'s `newdata` and one class (or, for regression, one
-#'   number) per row. For a formula model, `x` may be a data frame holding the
+#'   number) per row; for a survival forest a `Surv` outcome, the importance
+#'   then the drop in Harrell's C ([svforest_survival]). For a formula model, `x` may be a data frame holding the
 #'   outcome: `y = NULL` takes it from there. Not used by
 #'   `type = "coefficients"`.
 #' @param type `"permutation"` or `"coefficients"`.

@@ -6,7 +6,9 @@ NULL
 #' @param object A fitted [svforest()] model.
 #' @param newdata New predictors: a data frame (columns matched by name), a
 #'   numeric matrix or a `dgCMatrix` (matched by column name when both have
-#'   names, else by position).
+#'   names, else by position). For a survival forest, no `newdata` gives
+#'   the training rows' out-of-bag predictions (`NA` for a row no tree left
+#'   out).
 #' @param type Classification: `"class"` (factor, the default), `"prob"`
 #'   (n x K matrix of averaged leaf distributions, rows sum to 1; calibrated
 #'   when the model holds a calibration, see [svforest_calibrate()]), `"votes"`
@@ -22,6 +24,12 @@ NULL
 #'   `level`); see "Prediction intervals and quantiles". For classification
 #'   `"trees"` gives each tree's predicted class as an n x ntree integer
 #'   matrix of level numbers (1 = the first level; attribute `levels`).
+#'   Survival (a `Surv` outcome, [svforest_survival]): `"survival"` (the
+#'   default) and `"chf"` (n x `length(times)` matrices of survival
+#'   probabilities and cumulative hazards, columns named by `times` in the
+#'   order given), `"risk"` (the sum of the cumulative hazard over the
+#'   training event times; higher means an earlier event) and `"time"` (the
+#'   mean survival time restricted to the largest training time).
 #' @param num_threads Threads, as in [svforest()].
 #' @param quantiles Quantile levels for `type = "quantiles"`: numbers strictly
 #'   between 0 and 1 (default `c(0.05, 0.5, 0.95)`).
@@ -32,8 +40,9 @@ NULL
 #'   model was fitted, with a warning naming the columns (a model fitted
 #'   with `na_action = "fail"` cannot); `"fail"` makes them an error. See
 #'   [svforest_missing_values].
-#' @param ... Not used; any argument here is an error (a misspelt argument
-#'   must not be silently ignored). ranger's names `data`, `num.threads`,
+#' @param ... `times` for `type = "survival"` and `"chf"`: numbers >= 0 in
+#'   any order (default: the training event times). Any other argument here
+#'   is an error (a misspelt argument must not be silently ignored). ranger's names `data`, `num.threads`,
 #'   `predict.all` and `nodes` are errors that name svforest's equivalent
 #'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`).
 #' @return See `type`.
@@ -167,6 +176,26 @@ NULL
 #'   parts' calibration with `svforest_calibrate(model, method = "none")` for
 #'   the quantile forest's own quantiles (its quantile forest combines when
 #'   the parts were grown on the same rows).
+#'
+#' @section Scoring new data (survival):
+#'   With test rows `test` and their outcome `Surv(time, status)`,
+#'   Harrell's C of the risk is
+#'   `survival::concordance(Surv(time, status) ~ risk, data = test, reverse = TRUE)`
+#'   with `test$risk <- predict(fit, test, type = "risk")`; Uno's C (pairs
+#'   weighted by the censoring distribution) adds `timewt = "n/G2"`. The
+#'   Brier score at time `t` with inverse probability of censoring weights
+#'   (Graf et al. 1999) is the mean over rows of `S(t)^2 / G(T-)` for an event
+#'   at `T <= t`, `(1 - S(t))^2 / G(t)` for a row with `T > t`, and 0 for a
+#'   row censored by `t`, with `S(t)` from `type = "survival", times = t`
+#'   and `G` the Kaplan-Meier estimate of the censoring
+#'   (`survival::survfit(Surv(time, 1 - status) ~ 1, data = test)`); the
+#'   integrated Brier score averages it over a grid of times (the model's
+#'   out-of-bag `oob_ibs` uses the event times up to their 75th percentile).
+#'   Dividing by the Kaplan-Meier curve's own score gives the IPA (1 minus
+#'   the ratio). yardstick's `concordance_survival()`, `brier_survival()`
+#'   and `brier_survival_integrated()` compute these from predictions in
+#'   tidymodels' format (censoring weights from
+#'   `parsnip::.censoring_weights_graf()`).
 #'
 #' @section Local explanations (`type = "local"`):
 #'   Every linear leaf (`leaf = "linear_svm"` or `"logistic"`: methods

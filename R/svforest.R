@@ -14,6 +14,7 @@
 #'   `"rsvf"`) and their parameters: [svforest_methods()];
 #' * the engine parts and the parameters passed through `...`: [svforest_parameters];
 #' * numeric outcomes: [svforest_regression];
+#' * survival outcomes, `Surv(time, status)`: [svforest_survival];
 #' * missing values, `na_action`: [svforest_missing_values];
 #' * `case_weights` and `class_weights`: [svforest_weights];
 #' * `calibrate` (class probabilities; regression prediction intervals): [svforest_calibration];
@@ -25,11 +26,13 @@
 #' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
 #'   predictors, or a formula for the formula method.
 #' @param y The outcome: a numeric vector fits a regression forest ([svforest_regression]), a factor with at least two non-empty levels (character and logical
-#'   vectors are converted to factors).
+#'   vectors are converted to factors) a classification forest, and a right-censored
+#'   `survival::Surv(time, status)` a survival forest ([svforest_survival]).
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()]. `NULL` (default):
-#'   `"hybrid"`, svforest's own forest, for factor and numeric outcomes.
+#'   `"hybrid"`, svforest's own forest, for factor, numeric and survival
+#'   outcomes (the only method for survival).
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
 #'   default when `NULL`: 100 for `"hybrid"`, 10 for `"rsvt"`, 100 for
 #'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
