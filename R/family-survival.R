@@ -63,8 +63,8 @@ NULL
 #' if (requireNamespace("survival", quietly = TRUE)) {
 #'   library(survival)
 #'   fit <- svforest(Surv(time, status) ~ ., data = lung, ntree = 20, seed = 1, num_threads = 1)
-#'   fit
-#'   predict(fit, lung[1:3, ], type = "survival", times = c(180, 365))
+#'   print(fit)
+#'   predict(fit, na.omit(lung)[1:3, ], type = "survival", times = c(180, 365))
 #' }
 NULL
 
