@@ -201,3 +201,13 @@ test_that("permutation importance by concordance: the signal predictors matter, 
   coef <- svforest_importance(fit, type = "coefficients")
   expect_true(all(is.finite(coef)))
 })
+
+test_that("calibration does not apply to survival forests; a tree's table has no leaf prediction", {
+  d <- surv_data(n = 60)
+  for (cal in c("platt", "oob", "conformal")) {
+    expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 2, calibrate = cal), "do not apply to a survival")
+  }
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 2, seed = 1, num_threads = 1)
+  tab <- svforest_tree(fit, 1)
+  expect_identical(nrow(tab), svforest:::tree_n_nodes(fit$forest$trees[[1]]))
+})
