@@ -211,3 +211,15 @@ test_that("calibration does not apply to survival forests; a tree's table has no
   tab <- svforest_tree(fit, 1)
   expect_identical(nrow(tab), svforest:::tree_n_nodes(fit$forest$trees[[1]]))
 })
+
+test_that("sparse predictors give the forest of the dense ones", {
+  set.seed(1)
+  n <- 80
+  x <- matrix(rnorm(n * 4) * (runif(n * 4) > 0.5), n, 4, dimnames = list(NULL, paste0("x", 1:4)))
+  y <- Surv(rexp(n, exp(x[, 1])), rbinom(n, 1, 0.7))
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  dense <- svforest(x, y, ntree = 5, seed = 1, num_threads = 1, scale = "none")
+  sparse <- svforest(xs, y, ntree = 5, seed = 1, num_threads = 1, scale = "none")
+  expect_identical(sparse$forest$trees, dense$forest$trees)
+  expect_identical(predict(sparse, xs, type = "chf"), predict(dense, x, type = "chf"))
+})
