@@ -38,7 +38,8 @@ NULL
 #' largest training time (the area under the survival curve from 0 to that
 #' time). A time before the first event time gets survival 1, one after the
 #' last event time the curve's last value. `predict(fit)` without `newdata` gives each training row's
-#' out-of-bag prediction (`NA` for a row no tree left out).
+#' out-of-bag prediction (`NA` for a row no tree left out; rows of case
+#' weight 0 are not in the model).
 #'
 #' Out of bag, every fit holds the tally [combine()] adds up
 #' (`oob_chf_sum`, each row's CHF summed over its out-of-bag trees that
