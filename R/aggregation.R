@@ -220,6 +220,8 @@ engine_tally <- function(tally) stats::setNames(tally, engine_tally_names[names(
 # order) set in `out`. The error curve needs every tree's out-of-bag
 # predictions, which are not stored: it is dropped.
 combine_oob <- function(out, parts) {
+  family <- model_family(out)
+  if (!is.null(family$combine_oob)) return(family$combine_oob(out, parts))  # a family's own tally (R/family.R)
   oob <- section_of(out, "oob")  # R/section-oob.R
   oob[oob_element_names] <- NULL
   out$oob <- new_oob_section(oob)
