@@ -52,7 +52,8 @@ axe_call.svforest <- function(x, verbose = FALSE, ...) {
 #' @rdname svforest_butcher
 #' @exportS3Method butcher::axe_fitted
 axe_fitted.svforest <- function(x, verbose = FALSE, ...) {
-  drop <- intersect(c("oob_predictions", "oob_votes", "oob_sum", "oob_count", "oob_chf_sum", "oob_error_curve", oob_even_names), model_names_held(x))
+  drop <- model_names_held(x, c("oob_predictions", "oob_votes", "oob_sum", "oob_count", "oob_chf_sum", "oob_error_curve",
+                                oob_even_names))
   axe_elements(x, stats::setNames(vector("list", length(drop)), drop),
                c("oob_predictions", "combine() out-of-bag error"), verbose)
 }

@@ -101,19 +101,24 @@ integrated_brier_score <- function(time, status, surv, grid) {
 # of cumulative hazards add in another order than the whole forest's, so
 # they agree with it to rounding (about 1e-15 relative), not bit for bit.
 combine_survival_oob <- function(out, parts) {
-  out[intersect(survival_oob_names, names(out))] <- NULL
-  tallies <- lapply(parts, function(p) p[c("oob_chf_sum", "oob_count")])
+  oob <- section_of(out, "oob")  # the model's out-of-bag section (R/section-oob.R)
+  oob[intersect(survival_oob_names, names(oob))] <- NULL
+  tallies <- lapply(parts, survival_oob_tally)
   if (any(vapply(tallies, function(t) any(vapply(t, is.null, TRUE)), TRUE))) {
-    out$oob_error <- NA_real_
-    out$oob_unavailable <- "not available for the combined forest: a part holds no out-of-bag tally"
-    return(out)
+    oob$oob_error <- NA_real_
+    oob$oob_unavailable <- "not available for the combined forest: a part holds no out-of-bag tally"
+  } else {
+    tally <- Reduce(function(a, b) list(oob_chf_sum = a$oob_chf_sum + b$oob_chf_sum,
+                                        oob_count = a$oob_count + b$oob_count), tallies)
+    res <- survival_oob_results(tally, parts[[1]]$oob_y)
+    oob[names(res)] <- res
   }
-  tally <- Reduce(function(a, b) list(oob_chf_sum = a$oob_chf_sum + b$oob_chf_sum,
-                                      oob_count = a$oob_count + b$oob_count), tallies)
-  res <- survival_oob_results(tally, parts[[1]]$oob_y)
-  out[names(res)] <- res
+  out$oob <- new_oob_section(oob)
   out
 }
+
+# A survival model's out-of-bag tally (NULL elements when it holds none).
+survival_oob_tally <- function(model) list(oob_chf_sum = model$oob_chf_sum, oob_count = model$oob_count)
 
 # svforest_future(): the engine tallies of consecutive trees merged.
 merge_survival_tally <- function(a, b) list(chf_sum = a$chf_sum + b$chf_sum, count = a$count + b$count)

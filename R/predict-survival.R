@@ -81,5 +81,5 @@ predict_survival_oob <- function(object, type, args) {
     stop("This model holds no out-of-bag results (e.g. a combined forest whose parts hold none); give `newdata`.",
          call. = FALSE)
   }
-  survival_from_grid(object, survival_oob_grid(object[c("oob_chf_sum", "oob_count")]), type, args$times)
+  survival_from_grid(object, survival_oob_grid(survival_oob_tally(object)), type, args$times)
 }
