@@ -31,8 +31,7 @@
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()]. `NULL` (default):
-#'   `"hybrid"`, svforest's own forest, for factor, numeric and survival
-#'   outcomes (the only method for survival).
+#'   `"hybrid"`, svforest's own forest, for every outcome (survival: only it).
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
 #'   default when `NULL`: 100 for `"hybrid"`, 10 for `"rsvt"`, 100 for
 #'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
