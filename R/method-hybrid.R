@@ -89,8 +89,8 @@ hybrid_mtry <- function(model) {
 #' point of the error curve the growth rule reads). The Brier score and
 #' log-loss are the scoring ensembles' own (they lean pessimistic). The
 #' out-of-bag interval calibration of a numeric outcome
-#' ([predict.svforest()]) is extrapolated to the forest's size the same
-#' way.
+#' ([predict.svforest()]) is extrapolated to the forest's size by the same
+#' rule, applied to the share of scores below each value.
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
 #' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
 #' rows per such predictor a node needs for them. For classes, a factor

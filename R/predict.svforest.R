@@ -139,9 +139,12 @@ NULL
 #'     score comes from the part of the forest it was out of bag in (about a
 #'     third of the trees with the bootstrap, a fifth with the default's
 #'     choosing rows), whose quantiles are noisier than a new row's from the
-#'     whole forest; so each level's shift is also fitted with each half of
-#'     those trees (even- and odd-numbered) and carried to the forest's
-#'     size, as a shift of `t` trees moves as `a + c / t`. It needs the out-of-bag
+#'     whole forest; so the scores are also read with each half of those
+#'     trees (even- and odd-numbered), and the share of scores below each
+#'     value, which for `t` trees moves as `a + c / t`, is carried to the
+#'     forest's size before each level's shift is read from it (a share, not
+#'     the shift itself, so that scores piled up at a floor or on tied
+#'     grades are not overshot). It needs the out-of-bag
 #'     rows to have taken no part in the trees; where they chose splits or
 #'     trees (the engine reports it: [print()] then adds "optimistic" to the
 #'     calibration's line) the scores are too small and the intervals too

@@ -139,24 +139,53 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   in_halves <- !is.na(half_scores$even[, 1]) & !is.na(half_scores$odd[, 1])
   if (sum(in_halves) < 2) return(cal)
   sizes <- lapply(halves, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
-  adjust <- lapply(c(list(all = scores), half_scores),
-                   function(s) conformal_adjustments(model, s[in_halves, , drop = FALSE], "oob")$adjust)
-  cal$adjust <- oob_adjust_for_forest(adjust, sizes, qf$ntree, cal$adjust)
+  kept <- lapply(c(list(all = scores), half_scores), function(s) s[in_halves, , drop = FALSE])
+  cal$adjust <- oob_adjust_for_forest(kept, sizes, qf$ntree, cal$adjust)
   cal
 }
 
 # Conformal shifts for quantiles from the whole forest. A row's out-of-bag
 # quantiles come from its m scoring trees, noisier than a new row's from
 # all n_trees, so their scores are more spread out and the shifts too wide
-# (intervals over-cover). The shifts from all m trees and from each half
-# (even, odd trees; rows scored in both) give shift(t) = a + c / t
-# (oob_extrapolate(), the out-of-bag error's rule), read at n_trees. A level
-# whose shift is infinite (too few rows) keeps `fallback`.
-oob_adjust_for_forest <- function(adjust, sizes, n_trees, fallback) {
+# (intervals over-cover). The share of scores at or below a value c is a
+# mean over rows, and with t trees it moves as F_t(c) = F(c) + b(c) / t; the
+# shares from all m trees and from each half (even, odd trees; `scores`:
+# rows scored in both) give it at n_trees (as oob_extrapolate() carries the
+# out-of-bag error's rule), and each level's shift is read off that share
+# as the conformal order statistic is off the scores' own. Carried in
+# shares, not in the shifts themselves: where scores pile up (a floor of a
+# skewed count, tied grades) the halves' few trees move the order statistic
+# far more than the forest's many do, and a shift carried past the pile
+# would cut into it; the share at each value moves smoothly. A level whose
+# shift is infinite (too few rows) keeps `fallback`.
+oob_adjust_for_forest <- function(scores, sizes, n_trees, fallback) {
   inv <- function(k) mean(1 / k)
-  half <- (adjust$even + adjust$odd) / 2
-  out <- oob_extrapolate(adjust$all, half, 1 / inv(sizes$all), 1 / inv(sizes$even), 1 / inv(sizes$odd), n_trees)
+  m <- 1 / inv(sizes$all)
+  inv_half <- (inv(sizes$even) + inv(sizes$odd)) / 2
+  # F_n = F_m - slope (1/m - 1/n) with slope = (F_half - F_m) / (inv_half - 1/m)
+  weight <- if (inv_half > 1 / m) max(0, 1 / m - 1 / n_trees) / (inv_half - 1 / m) else 0
+  grid <- conformal_grid()
+  out <- vapply(seq_along(grid), function(j) {
+    extrapolated_order_statistic(lapply(scores, function(s) sort(s[, j])), weight, grid[j])
+  }, 0)
   ifelse(is.finite(out), out, fallback)
+}
+
+# The conformal order statistic of level tau (conformal_levels()) read from
+# the extrapolated share (1 + weight) F_all - weight (F_even + F_odd) / 2
+# (`sorted`: the three score vectors, sorted): the least value whose share
+# reaches k / n. The share rises only at the all-tree scores (the halves'
+# term only lowers it), so the least such value is one of them. With weight
+# 0 it is conformal_levels() itself.
+extrapolated_order_statistic <- function(sorted, weight, tau) {
+  n <- length(sorted$all)
+  k <- if (tau >= 0.5) ceiling(tau * (n + 1) - 1e-9) else floor(tau * (n + 1) + 1e-9)
+  if (k > n) return(Inf)
+  if (k < 1) return(-Inf)
+  at <- sorted$all
+  count <- function(s) findInterval(at, s)  # scores at or below each candidate
+  share <- (1 + weight) * count(sorted$all) - weight * (count(sorted$even) + count(sorted$odd)) / 2
+  at[which(share >= k - 1e-9)[1]]
 }
 
 # The conformal calibration of a forest from rows it did not see (`data`,

@@ -170,3 +170,74 @@ test_that("out-of-bag shifts are read at the forest's size, not at each row's fe
   expect_gt(means[["ensemble"]], 0.95)
   expect_lt(abs(means[["forest"]] - 0.9), 0.015)
 })
+
+test_that("shifts carried to the forest's size in shares stay on a pile of tied scores", {
+  # 100 rows: 3 scores of -2 then a pile of 97 zeros; each half's fewer
+  # trees spread 8 rows down to -3. The 5% order statistic (k = 5) is 0 in
+  # the all-tree scores and -3 in the halves: carried in shifts it moves
+  # past the pile to 0.8 * 3 = 2.4 (above every score but none); in shares
+  # it stays at 0
+  grid_tau <- 0.05
+  sorted <- list(all = c(rep(-2, 3), rep(0, 97)), even = c(rep(-3, 8), rep(0, 92)), odd = c(rep(-3, 8), rep(0, 92)))
+  expect_identical(svforest:::extrapolated_order_statistic(sorted, 0.8, grid_tau), 0)
+  k <- 5
+  expect_equal(sorted$all[k] - 0.8 * (sorted$even[k] - sorted$all[k]), 2.4)
+  # without the halves' weight it is the conformal order statistic, ties and all
+  scores <- withr_seed(1, round(stats::rnorm(57), 1))
+  for (tau in c(0.001, 0.05, 0.3, 0.5, 0.9, 0.999)) {
+    s <- list(all = sort(scores), even = sort(scores + 1), odd = sort(scores - 1))
+    expect_identical(svforest:::extrapolated_order_statistic(s, 0, tau), svforest:::conformal_levels(sort(scores), tau))
+  }
+  # the halves' wider spread narrows both tails of a continuous score
+  s <- withr_seed(2, stats::rnorm(400))
+  wide <- list(all = sort(s), even = sort(1.3 * s), odd = sort(1.3 * s))
+  expect_gt(svforest:::extrapolated_order_statistic(wide, 0.8, 0.05), svforest:::conformal_levels(sort(s), 0.05))
+  expect_lt(svforest:::extrapolated_order_statistic(wide, 0.8, 0.95), svforest:::conformal_levels(sort(s), 0.95))
+})
+
+count_rows <- function(n, seed) {
+  withr_seed(seed, {
+    x <- matrix(stats::runif(n * 4), n)
+    data.frame(x, y = 1 + stats::rpois(n, exp(0.5 + 2 * x[, 1] * x[, 2])))
+  })
+}
+
+test_that("a skewed count with a floor keeps its lower tail: shifts carried in shares, not in order statistics", {
+  # Many rows sit at the floor, so their scores pile up near zero: with the
+  # halves' few trees the 5% order statistic lies well below the pile, and
+  # carrying the shift itself to the forest's size moves the lower bound up
+  # through the pile (about twice the nominal 5% of new rows below it)
+  tails <- sapply(1:5, function(s) {
+    tr <- count_rows(300, s)
+    te <- count_rows(4000, 100 + s)
+    captured <- new.env()
+    trace("engine_fit", exit = bquote(assign("res", returnValue(), envir = .(captured))),
+          where = asNamespace("svforest"), print = FALSE)
+    fit <- svforest(y ~ ., tr, seed = s, num_threads = 2)
+    untrace("engine_fit", where = asNamespace("svforest"))
+    qf <- fit$conformal$quantile_forest
+    oob <- lapply(captured$res$oob_rows, as.integer)
+    even <- (seq_along(oob) - 1) %% 2 == 0
+    halves <- list(all = oob, even = ifelse(even, oob, list(integer(0))), odd = ifelse(even, list(integer(0)), oob))
+    scores <- lapply(halves, function(rows) {
+      qf$y - svforest:::.svf_oob_leaf_quantiles(svforest:::qf_leaves(qf), qf$y, rows, svforest:::conformal_grid(),
+                                                svforest:::leaf_spread, 2L)
+    })
+    both <- !is.na(scores$even[, 1]) & !is.na(scores$odd[, 1])
+    inv <- vapply(halves, function(rows) mean(1 / tabulate(unlist(rows), nbins = nrow(tr))[both]), 0)
+    weight <- (inv[["all"]] - 1 / fit$ntree) / ((inv[["even"]] + inv[["odd"]]) / 2 - inv[["all"]])
+    # the same extrapolation carried in the order statistics themselves
+    shift <- lapply(scores, function(s) svforest:::conformal_adjustments(fit, s[both, , drop = FALSE], "oob")$adjust)
+    in_shifts <- fit
+    carried <- shift$all - weight * ((shift$even + shift$odd) / 2 - shift$all)
+    in_shifts$conformal$calibration$adjust <- ifelse(is.finite(carried), carried, fit$conformal$calibration$adjust)
+    below <- function(m) mean(te$y < predict(m, te, type = "quantiles", quantiles = 0.05)[, 1])
+    iv <- predict(fit, te, type = "interval", level = 0.9)
+    c(shares = below(fit), shifts = below(in_shifts), coverage = mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"]))
+  })
+  means <- rowMeans(tails)
+  expect_gt(means[["shifts"]], 0.075)
+  expect_gt(means[["shifts"]] - means[["shares"]], 0.03)
+  expect_lt(abs(means[["shares"]] - 0.05), 0.015)
+  expect_lt(abs(means[["coverage"]] - 0.9), 0.025)
+})
