@@ -127,6 +127,7 @@ register_parsnip_engine <- function(...) {
     )
   )
   register_parsnip_uncertainty()  # R/parsnip_quantile.R
+  register_parsnip_censored()  # R/parsnip-censored.R
   invisible(TRUE)
 }
 
