@@ -3,7 +3,10 @@
 #' When parsnip is installed, svforest registers the engine `"svforest"` for
 #' [parsnip::rand_forest()] in modes `"classification"` and `"regression"` (whether parsnip is
 #' loaded before or after svforest), so support vector forests work with
-#' workflows, tune and the rest of tidymodels.
+#' workflows, tune and the rest of tidymodels. Survival forests have mode
+#' `"censored regression"` ([svforest_censored_engine]) and prediction
+#' intervals and quantiles mode `"quantile regression"`
+#' ([svforest_quantile_engine]).
 #'
 #' Main arguments: `trees` is `ntree`. `min_n` is each method's own node
 #' size parameter, the one its splitter reads (registered with the splitter,

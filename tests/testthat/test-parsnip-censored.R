@@ -1,0 +1,144 @@
+# parsnip's censored regression mode of engine "svforest" (R/parsnip-censored.R):
+# fit with a Surv outcome, predict survival / time / linear_pred in
+# parsnip's formats, workflows and tune_grid() with yardstick's survival
+# metrics. The censored package is not used.
+
+skip_if_no_censored_mode <- function() {
+  testthat::skip_if_not_installed("parsnip")
+  testthat::skip_if_not_installed("survival")
+  testthat::skip_if_not("censored regression" %in% parsnip::get_model_env()$rand_forest_modes,
+                        "this parsnip has no censored regression mode")
+}
+
+censored_lung <- function() {
+  d <- survival::lung[, c("time", "status", "age", "sex", "ph.ecog", "ph.karno", "wt.loss")]
+  d$status <- d$status - 1L
+  d$sex <- factor(d$sex, labels = c("male", "female"))
+  d
+}
+
+censored_spec <- function(trees = 15, ...) {
+  parsnip::set_engine(parsnip::rand_forest(mode = "censored regression", trees = trees, ...),
+                      "svforest", seed = 7, num_threads = 1)
+}
+
+test_that("fit() with a Surv formula predicts survival, time and linear_pred in parsnip's formats", {
+  skip_if_no_censored_mode()
+  d <- censored_lung()
+  fit <- parsnip::fit(censored_spec(), survival::Surv(time, status) ~ ., data = d[1:170, ])
+  engine <- parsnip::extract_fit_engine(fit)
+  expect_s3_class(engine, "svforest")
+  expect_identical(engine$ntree, 15L)
+  new <- d[171:190, ]
+  times <- c(400, 100, 250)  # unsorted: columns follow eval_time as given
+  surv <- predict(fit, new, type = "survival", eval_time = times)
+  expect_named(surv, ".pred")
+  expect_identical(nrow(surv), nrow(new))
+  expect_named(surv$.pred[[1]], c(".eval_time", ".pred_survival"))
+  expect_identical(surv$.pred[[3]]$.eval_time, times)
+  direct <- predict(engine, new, type = "survival", times = times)
+  expect_equal(t(vapply(surv$.pred, function(p) p$.pred_survival, numeric(3))), unname(direct))
+  expect_true(all(direct[, 2] >= direct[, 3] & direct[, 3] >= direct[, 1]))  # non-increasing in time
+
+  tm <- predict(fit, new, type = "time")
+  expect_named(tm, ".pred_time")
+  expect_equal(tm$.pred_time, unname(predict(engine, new, type = "time")))
+  # parsnip's default type for the mode is "time"
+  expect_identical(predict(fit, new), tm)
+
+  lp <- predict(fit, new, type = "linear_pred")
+  expect_named(lp, ".pred_linear_pred")
+  risk <- unname(predict(engine, new, type = "risk"))
+  expect_equal(lp$.pred_linear_pred, -risk)
+  expect_equal(predict(fit, new, type = "linear_pred", increasing = FALSE)$.pred_linear_pred, risk)
+  expect_error(predict(fit, new, type = "linear_pred", increasing = NA), "`increasing` must be TRUE or FALSE")
+  expect_error(predict(fit, new, type = "survival"), "eval_time")
+})
+
+test_that("the linear predictor's sign is the one yardstick's concordance reads as longer survival", {
+  skip_if_no_censored_mode()
+  testthat::skip_if_not_installed("yardstick")
+  d <- censored_lung()
+  fit <- parsnip::fit(censored_spec(trees = 30), survival::Surv(time, status) ~ ., data = d)
+  y <- survival::Surv(d$time, d$status)
+  c_lp <- yardstick::concordance_survival_vec(y, predict(fit, d, type = "linear_pred")$.pred_linear_pred)
+  c_time <- yardstick::concordance_survival_vec(y, predict(fit, d, type = "time")$.pred_time)
+  expect_gt(c_lp, 0.6)
+  expect_gt(c_time, 0.6)
+  # the risk itself orders the rows the other way round
+  c_risk <- yardstick::concordance_survival_vec(y, predict(fit, d, type = "linear_pred",
+                                                             increasing = FALSE)$.pred_linear_pred)
+  expect_equal(c_risk, 1 - c_lp, tolerance = 1e-8)
+})
+
+test_that("fit_xy() with a Surv y is the formula fit; trees, min_n and mtry reach the forest", {
+  skip_if_no_censored_mode()
+  d <- stats::na.omit(censored_lung())
+  x <- d[, c("age", "sex", "ph.ecog", "ph.karno", "wt.loss")]
+  y <- survival::Surv(d$time, d$status)
+  spec <- censored_spec(trees = 12, min_n = 20, mtry = 2)
+  by_xy <- parsnip::fit_xy(spec, x = x, y = y)
+  by_formula <- parsnip::fit(spec, survival::Surv(time, status) ~ ., data = d)
+  new <- d[1:10, ]
+  expect_equal(predict(by_xy, new, type = "survival", eval_time = c(200, 500)),
+               predict(by_formula, new, type = "survival", eval_time = c(200, 500)))
+  engine <- parsnip::extract_fit_engine(by_xy)
+  expect_identical(engine$ntree, 12L)
+  expect_identical(engine$params$min_node_size, 20L)
+  expect_identical(engine$params$mtry, 2L)
+  # the node size changes the forest
+  small <- parsnip::fit_xy(censored_spec(trees = 12, min_n = 3, mtry = 2), x = x, y = y)
+  expect_false(isTRUE(all.equal(predict(small, new, type = "time"), predict(by_xy, new, type = "time"))))
+})
+
+test_that("a workflow fits, augments and is scored by yardstick's survival metrics", {
+  skip_if_no_censored_mode()
+  for (p in c("workflows", "yardstick", "tibble")) testthat::skip_if_not_installed(p)
+  d <- censored_lung()
+  d$surv <- survival::Surv(d$time, d$status)
+  d$time <- d$status <- NULL
+  wf <- workflows::add_formula(workflows::add_model(workflows::workflow(), censored_spec(trees = 20)),
+                               surv ~ .)
+  fit <- parsnip::fit(wf, data = d[1:170, ])
+  test <- d[171:228, ]
+  times <- c(100, 200, 300)
+  aug <- parsnip::augment(fit, test, eval_time = times)
+  expect_true(all(c(".pred", ".pred_time") %in% names(aug)))
+  expect_true(".weight_censored" %in% names(aug$.pred[[1]]))
+  metrics <- yardstick::metric_set(yardstick::concordance_survival, yardstick::brier_survival_integrated)
+  scores <- metrics(aug, truth = surv, .pred, estimate = .pred_time)
+  expect_setequal(scores$.metric, c("concordance_survival", "brier_survival_integrated"))
+  expect_true(all(is.finite(scores$.estimate)))
+  ibs <- scores$.estimate[scores$.metric == "brier_survival_integrated"]
+  expect_gt(ibs, 0)
+  expect_lt(ibs, 0.25)
+})
+
+test_that("tune_grid() tunes min_n with concordance and the integrated Brier score", {
+  skip_if_no_censored_mode()
+  for (p in c("workflows", "yardstick", "tune", "rsample", "dials")) testthat::skip_if_not_installed(p)
+  d <- stats::na.omit(censored_lung())
+  d$surv <- survival::Surv(d$time, d$status)
+  d$time <- d$status <- NULL
+  spec <- censored_spec(trees = 8, min_n = tune::tune())
+  wf <- workflows::add_formula(workflows::add_model(workflows::workflow(), spec), surv ~ .)
+  set.seed(2)
+  folds <- rsample::vfold_cv(d, v = 2)
+  grid <- data.frame(min_n = c(3L, 40L))
+  res <- tune::tune_grid(wf, resamples = folds, grid = grid,
+                         metrics = yardstick::metric_set(yardstick::concordance_survival,
+                                                         yardstick::brier_survival_integrated),
+                         eval_time = c(150, 300, 450))
+  notes <- tune::collect_notes(res)
+  expect_identical(nrow(notes[notes$type == "error", ]), 0L)
+  m <- tune::collect_metrics(res)
+  expect_setequal(unique(m$.metric), c("concordance_survival", "brier_survival_integrated"))
+  expect_setequal(m$min_n, c(3L, 40L))
+  expect_true(all(is.finite(m$mean)))
+  # the two node sizes give different forests, so different scores
+  c_index <- m$mean[m$.metric == "concordance_survival"]
+  expect_false(isTRUE(all.equal(c_index[1], c_index[2])))
+  # the engine's main and engine arguments are tunable with their dials objects
+  params <- tune::extract_parameter_set_dials(spec)
+  expect_true("min_n" %in% params$name)
+})
