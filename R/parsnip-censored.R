@@ -21,9 +21,17 @@
 #'   censored's models, it increases with survival time; `increasing =
 #'   FALSE` gives the risk itself (higher: earlier event).
 #'
-#' These work through workflows and `tune::tune_grid()` with yardstick's
-#' survival metrics (`concordance_survival`, `brier_survival`,
+#' These work through workflows, `augment()` and `tune::tune_grid()` with
+#' yardstick's survival metrics (`concordance_survival`, `brier_survival`,
 #' `brier_survival_integrated`, `roc_auc_survival`) and `eval_time`.
+#' The Brier scores and the ROC curve read inverse probability of censoring
+#' weights, which parsnip's own censoring model computes only with the
+#' censored package installed; for this engine the fit keeps the
+#' Kaplan-Meier curve of the training rows' censoring times (weighted by
+#' the case weights) and gives Graf et al.'s weights from it (a row with an
+#' event at T <= t weighs 1 / G(T-), one still followed at t 1 / G(t-),
+#' one censored before t has none; G bounded below at 0.05, as parsnip
+#' does).
 #' @name svforest_censored_engine
 #' @examples
 #' if (requireNamespace("parsnip", quietly = TRUE) &&
@@ -49,13 +57,15 @@ register_parsnip_censored <- function() {
   }
   parsnip::set_model_engine("rand_forest", mode = mode, eng = "svforest")
   parsnip::set_dependency("rand_forest", eng = "svforest", pkg = "svforest", mode = mode)
+  # the formula interface: parsnip's censoring model (for the IPCW metrics)
+  # reads the formula, which fit_xy() makes from x and y for such engines
   parsnip::set_fit(
     model = "rand_forest", eng = "svforest", mode = mode,
     value = list(
-      interface = "data.frame",
-      protect = c("x", "y", "weights"),
-      data = c(x = "x", y = "y", weights = "case_weights"),
-      func = c(pkg = "svforest", fun = "svforest_parsnip_fit"),
+      interface = "formula",
+      protect = c("formula", "data", "weights"),
+      data = c(formula = "formula", data = "data", weights = "case_weights"),
+      func = c(pkg = "svforest", fun = "svforest_parsnip_censored_fit"),
       defaults = list(num_threads = 1L, seed = quote(sample.int(10^5, 1)), verbose = FALSE)
     )
   )
@@ -81,6 +91,43 @@ register_parsnip_censored <- function() {
   parsnip::set_pred(model = "rand_forest", eng = "svforest", mode = mode, type = "linear_pred",
                     value = prediction("risk", post = function(result, object) unname(result)))
   invisible(TRUE)
+}
+
+#' Fit function of the parsnip engine's censored regression mode
+#'
+#' Called by parsnip for `rand_forest(mode = "censored regression") |>
+#' set_engine("svforest")`: maps `min_n` and `mtry` as in the other modes
+#' (see [svforest_parsnip_fit()]) and calls [svforest()] with the formula.
+#' Not meant to be called directly.
+#' @param formula,data A formula with a `survival::Surv()` outcome, and the data.
+#' @param ... Arguments of [svforest()].
+#' @param min_n,mtry parsnip's main arguments.
+#' @return An [svforest()] survival model.
+#' @keywords internal
+#' @export
+svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry = NULL) {
+  predictors <- attr(stats::terms(formula, data = data), "term.labels")
+  args <- parsnip_method_args(list(...), "survival", nrow(data), length(predictors), min_n, mtry)
+  # the data go in as symbols, so the model's call stays small
+  env <- environment()
+  big <- names(args)[lengths(args) > 20]
+  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
+  args[big] <- lapply(paste0(".arg_", big), as.name)
+  model <- eval(as.call(c(quote(svforest::svforest), list(formula = quote(formula), data = quote(data)), args)), env)
+  # the censoring distribution of the training rows, for the IPCW weights
+  # of yardstick's Brier scores (.censoring_weights_graf._svforest())
+  y <- eval(formula[[2L]], data, environment(formula))
+  model$censoring <- censoring_curve(y, args[["case_weights"]])
+  model
+}
+
+# The Kaplan-Meier curve of the censoring times of a right-censored Surv
+# `y` (case weights `weights` or NULL): list(time, surv), G(t) = surv at
+# the last time <= t (1 before the first).
+censoring_curve <- function(y, weights = NULL) {
+  y <- as.matrix(y)
+  km <- survival::survfit(survival::Surv(y[, "time"], 1 - y[, "status"]) ~ 1, weights = weights)
+  list(time = km$time, surv = km$surv)
 }
 
 #' Survival predictions of the parsnip engine
@@ -112,4 +159,49 @@ predict_linear_pred._svforest <- function(object, new_data, ..., increasing = TR
   }
   risk <- parsnip::predict_linear_pred.model_fit(object, new_data, ...)
   if (increasing) -risk else risk
+}
+
+# Graf et al.'s inverse probability of censoring weights, as parsnip adds
+# them to survival predictions for yardstick's Brier scores and tune: at
+# each `.eval_time` t a row with an event at T <= t weighs 1 / G(T-), one
+# still followed at t 1 / G(t-), one censored before t gets NA (no weight);
+# G is the censoring curve of the training rows, bounded below at `trunc`
+# as parsnip bounds it. parsnip's own method reads a censoring model that
+# needs the censored package; this one reads the curve the fit keeps.
+#' @rawNamespace S3method(parsnip::.censoring_weights_graf, "_svforest")
+.censoring_weights_graf._svforest <- function(object, predictions, cens_predictors = NULL, trunc = 0.05,
+                                              eps = 10^-10, ...) {
+  curve <- object$fit$censoring
+  if (is.null(curve)) {
+    stop("This model holds no censoring distribution: fit it in parsnip's \"censored regression\" mode.",
+         call. = FALSE)
+  }
+  if (!is.null(cens_predictors)) warning("`cens_predictors` is not used.", call. = FALSE)
+  is_surv <- vapply(predictions, inherits, TRUE, what = "Surv")
+  if (sum(is_surv) != 1L || !".pred" %in% names(predictions)) {
+    stop("`predictions` must hold one `Surv` column (the observed outcome) and the list column `.pred`.",
+         call. = FALSE)
+  }
+  y <- predictions[[which(is_surv)]]
+  if (!identical(attr(y, "type"), "right")) stop("The observed outcome must be right-censored.", call. = FALSE)
+  sizes <- vapply(predictions$.pred, nrow, integer(1))
+  row <- rep(seq_along(sizes), sizes)
+  t <- unlist(lapply(predictions$.pred, function(p) p$.eval_time), use.names = FALSE)
+  y <- as.matrix(y)
+  time <- y[row, "time"]
+  event <- time <= t & y[row, "status"] == 1
+  at <- pmax(ifelse(event, time - eps, ifelse(time > t, t - eps, NA_real_)), 0)
+  g <- c(1, curve$surv)[findInterval(at, curve$time) + 1L]
+  positive <- g[!is.na(g) & g > 0]
+  if (length(positive) && min(positive) < trunc) trunc <- min(positive) / 2
+  g <- ifelse(is.na(g), NA_real_, pmax(g, trunc))
+  predictions$.pred <- lapply(seq_along(sizes), function(i) {
+    p <- predictions$.pred[[i]]
+    in_row <- row == i
+    p$.weight_time <- at[in_row]
+    p$.pred_censored <- g[in_row]
+    p$.weight_censored <- 1 / g[in_row]
+    p
+  })
+  predictions
 }

@@ -154,7 +154,20 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
       sparsevctrs::has_sparse_elements(x)) {
     x <- sparsevctrs::coerce_to_sparse_matrix(x)
   }
-  outcome <- outcome_type(y)
+  args <- parsnip_method_args(args, outcome_type(y), NROW(x), NCOL(x), min_n, mtry)
+  # the data go in as symbols, so the model's call stays small
+  env <- environment()
+  big <- names(args)[lengths(args) > 20]
+  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
+  args[big] <- lapply(paste0(".arg_", big), as.name)
+  eval(as.call(c(quote(svforest::svforest), list(x = quote(x), y = quote(y)), args)), env)
+}
+
+# The arguments of svforest() from the engine's: parsnip's `min_n` and
+# `mtry` as the method's own parameters (`p` predictors: mtry's upper end),
+# and method parameters of parts the fit does not use left out, with a
+# warning (`n` rows; `outcome` the outcome family's name).
+parsnip_method_args <- function(args, outcome, n, p, min_n = NULL, mtry = NULL) {
   preset <- svf_method(if (is.null(args$method)) default_method(outcome) else args$method)
   splitter <- if (!is.null(args$splitter)) args$splitter else preset$splitter
   if (!is.null(min_n)) {
@@ -169,7 +182,7 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
   if (!is.null(mtry)) {
     own <- splitter_predictors(splitter)
     if (length(own)) {
-      args[[own]] <- min(as.integer(mtry), NCOL(x))
+      args[[own]] <- min(as.integer(mtry), p)
     } else {
       warning(sprintf("`mtry` is not used: the %s splitter (method \"%s\") does not draw a number of predictors per split.",
                       splitter, preset$name), call. = FALSE)
@@ -180,7 +193,7 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
   known <- intersect(names(args), names(svf_parameters))
   if (length(known)) {
     selectors <- args[intersect(part_selectors, names(args))]
-    parts <- tryCatch(names(resolve_parameters(preset$name, selectors, max(2L, NROW(x)), outcome)),
+    parts <- tryCatch(names(resolve_parameters(preset$name, selectors, max(2L, n), outcome)),
                       error = function(e) NULL)
     unused <- if (!is.null(parts)) setdiff(known, parts) else character()
     if (length(unused)) {
@@ -189,12 +202,7 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
       args[unused] <- NULL
     }
   }
-  # the data go in as symbols, so the model's call stays small
-  env <- environment()
-  big <- names(args)[lengths(args) > 20]
-  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
-  args[big] <- lapply(paste0(".arg_", big), as.name)
-  eval(as.call(c(quote(svforest::svforest), list(x = quote(x), y = quote(y)), args)), env)
+  args
 }
 
 # The first k trees of a model: the forest that `ntree = k` grows with the

@@ -25,17 +25,19 @@ censored_spec <- function(trees = 15, ...) {
 test_that("fit() with a Surv formula predicts survival, time and linear_pred in parsnip's formats", {
   skip_if_no_censored_mode()
   d <- censored_lung()
+  # training rows with missing predictor values: the forest fills them in
   fit <- parsnip::fit(censored_spec(), survival::Surv(time, status) ~ ., data = d[1:170, ])
   engine <- parsnip::extract_fit_engine(fit)
   expect_s3_class(engine, "svforest")
   expect_identical(engine$ntree, 15L)
-  new <- d[171:190, ]
+  new <- stats::na.omit(d[171:228, ])
   times <- c(400, 100, 250)  # unsorted: columns follow eval_time as given
   surv <- predict(fit, new, type = "survival", eval_time = times)
   expect_named(surv, ".pred")
   expect_identical(nrow(surv), nrow(new))
   expect_named(surv$.pred[[1]], c(".eval_time", ".pred_survival"))
   expect_identical(surv$.pred[[3]]$.eval_time, times)
+  expect_identical(length(surv$.pred[[3]]$.eval_time), 3L)
   direct <- predict(engine, new, type = "survival", times = times)
   expect_equal(t(vapply(surv$.pred, function(p) p$.pred_survival, numeric(3))), unname(direct))
   expect_true(all(direct[, 2] >= direct[, 3] & direct[, 3] >= direct[, 1]))  # non-increasing in time
@@ -58,7 +60,7 @@ test_that("fit() with a Surv formula predicts survival, time and linear_pred in 
 test_that("the linear predictor's sign is the one yardstick's concordance reads as longer survival", {
   skip_if_no_censored_mode()
   testthat::skip_if_not_installed("yardstick")
-  d <- censored_lung()
+  d <- stats::na.omit(censored_lung())
   fit <- parsnip::fit(censored_spec(trees = 30), survival::Surv(time, status) ~ ., data = d)
   y <- survival::Surv(d$time, d$status)
   c_lp <- yardstick::concordance_survival_vec(y, predict(fit, d, type = "linear_pred")$.pred_linear_pred)
@@ -100,7 +102,7 @@ test_that("a workflow fits, augments and is scored by yardstick's survival metri
   wf <- workflows::add_formula(workflows::add_model(workflows::workflow(), censored_spec(trees = 20)),
                                surv ~ .)
   fit <- parsnip::fit(wf, data = d[1:170, ])
-  test <- d[171:228, ]
+  test <- stats::na.omit(d[171:228, ])
   times <- c(100, 200, 300)
   aug <- parsnip::augment(fit, test, eval_time = times)
   expect_true(all(c(".pred", ".pred_time") %in% names(aug)))
@@ -112,6 +114,37 @@ test_that("a workflow fits, augments and is scored by yardstick's survival metri
   ibs <- scores$.estimate[scores$.metric == "brier_survival_integrated"]
   expect_gt(ibs, 0)
   expect_lt(ibs, 0.25)
+})
+
+test_that("the censoring weights are Graf's, from the training rows' censoring curve", {
+  skip_if_no_censored_mode()
+  testthat::skip_if_not_installed("tibble")
+  d <- stats::na.omit(censored_lung())
+  train <- d[1:120, ]
+  test <- d[121:167, ]
+  fit <- parsnip::fit(censored_spec(trees = 10), survival::Surv(time, status) ~ ., data = train)
+  times <- c(100, 300)
+  preds <- predict(fit, test, type = "survival", eval_time = times)
+  preds$surv <- survival::Surv(test$time, test$status)
+  # parsnip's own method reads a censoring model that needs the censored
+  # package; the engine's gives the weights without it
+  weighted <- parsnip::.censoring_weights_graf(fit, preds)
+  w <- t(vapply(weighted$.pred, function(p) p$.weight_censored, numeric(2)))
+  km <- survival::survfit(survival::Surv(time, 1 - status) ~ 1, data = train)
+  G <- function(t) summary(km, times = t, extend = TRUE)$surv
+  for (j in seq_along(times)) {
+    t <- times[j]
+    died <- test$time <= t & test$status == 1
+    followed <- test$time > t
+    expect_true(all(is.na(w[!died & !followed, j])))              # censored before t: no weight
+    expect_equal(w[followed, j], rep(1 / G(t - 1e-6), sum(followed)))
+    expect_equal(w[died, j], 1 / vapply(test$time[died] - 1e-6, G, numeric(1)))
+  }
+  expect_true(all(w >= 1, na.rm = TRUE))
+  # the model of another mode has no censoring curve
+  cls <- parsnip::fit(parsnip::set_engine(parsnip::rand_forest(mode = "regression", trees = 3), "svforest"),
+                      time ~ age + ph.ecog, data = train)
+  expect_error(parsnip::.censoring_weights_graf(cls, preds), "no censoring distribution")
 })
 
 test_that("tune_grid() tunes min_n with concordance and the integrated Brier score", {
