@@ -108,6 +108,7 @@ register_parsnip_censored <- function() {
 svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry = NULL) {
   predictors <- attr(stats::terms(formula, data = data), "term.labels")
   args <- parsnip_method_args(list(...), "survival", nrow(data), length(predictors), min_n, mtry)
+  weights <- args[["case_weights"]]
   # the data go in as symbols, so the model's call stays small
   env <- environment()
   big <- names(args)[lengths(args) > 20]
@@ -117,7 +118,7 @@ svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry
   # the censoring distribution of the training rows, for the IPCW weights
   # of yardstick's Brier scores (.censoring_weights_graf._svforest())
   y <- eval(formula[[2L]], data, environment(formula))
-  model$censoring <- censoring_curve(y, args[["case_weights"]])
+  model$censoring <- censoring_curve(y, weights)
   model
 }
 

@@ -147,6 +147,27 @@ test_that("the censoring weights are Graf's, from the training rows' censoring c
   expect_error(parsnip::.censoring_weights_graf(cls, preds), "no censoring distribution")
 })
 
+test_that("case weights reach the forest and its censoring curve; saveRDS() round-trips", {
+  skip_if_no_censored_mode()
+  testthat::skip_if_not_installed("hardhat")
+  d <- stats::na.omit(censored_lung())
+  w <- rep(c(1, 3), length.out = nrow(d))
+  spec <- censored_spec(trees = 10)
+  weighted <- parsnip::fit(spec, survival::Surv(time, status) ~ ., data = d,
+                           case_weights = hardhat::importance_weights(w))
+  plain <- parsnip::fit(spec, survival::Surv(time, status) ~ ., data = d)
+  new <- d[1:8, ]
+  expect_false(isTRUE(all.equal(predict(weighted, new, type = "time"), predict(plain, new, type = "time"))))
+  km <- survival::survfit(survival::Surv(time, 1 - status) ~ 1, data = d, weights = w)
+  expect_equal(weighted$fit$censoring$surv, km$surv)
+  expect_false(isTRUE(all.equal(plain$fit$censoring$surv, km$surv)))
+  path <- withr::local_tempfile(fileext = ".rds")
+  saveRDS(weighted, path)
+  again <- readRDS(path)
+  expect_identical(predict(again, new, type = "survival", eval_time = c(100, 300)),
+                   predict(weighted, new, type = "survival", eval_time = c(100, 300)))
+})
+
 test_that("tune_grid() tunes min_n with concordance and the integrated Brier score", {
   skip_if_no_censored_mode()
   for (p in c("workflows", "yardstick", "tune", "rsample", "dials")) testthat::skip_if_not_installed(p)
