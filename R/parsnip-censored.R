@@ -2,7 +2,8 @@
 #'
 #' svforest registers engine `"svforest"` of [parsnip::rand_forest()] in
 #' mode `"censored regression"` (the mode parsnip itself defines; the
-#' `censored` package is not needed): `rand_forest(mode = "censored
+#' `censored` package is not needed; parsnip itself needs the prodlim
+#' package for any censored regression fit): `rand_forest(mode = "censored
 #' regression") |> set_engine("svforest")` fits the default survival forest
 #' of [svforest()] on a `survival::Surv()` outcome, with `fit()` (a formula
 #' such as `Surv(time, status) ~ .`) or `fit_xy()` (a `Surv` `y`).
@@ -108,17 +109,11 @@ register_parsnip_censored <- function() {
 svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry = NULL) {
   predictors <- attr(stats::terms(formula, data = data), "term.labels")
   args <- parsnip_method_args(list(...), "survival", nrow(data), length(predictors), min_n, mtry)
-  weights <- args[["case_weights"]]
-  # the data go in as symbols, so the model's call stays small
-  env <- environment()
-  big <- names(args)[lengths(args) > 20]
-  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
-  args[big] <- lapply(paste0(".arg_", big), as.name)
-  model <- eval(as.call(c(quote(svforest::svforest), list(formula = quote(formula), data = quote(data)), args)), env)
+  model <- call_svforest(list(formula = formula, data = data), args)
   # the censoring distribution of the training rows, for the IPCW weights
   # of yardstick's Brier scores (.censoring_weights_graf._svforest())
   y <- eval(formula[[2L]], data, environment(formula))
-  model$censoring <- censoring_curve(y, weights)
+  model$censoring <- censoring_curve(y, args[["case_weights"]])
   model
 }
 

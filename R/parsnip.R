@@ -155,12 +155,20 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
     x <- sparsevctrs::coerce_to_sparse_matrix(x)
   }
   args <- parsnip_method_args(args, outcome_type(y), NROW(x), NCOL(x), min_n, mtry)
-  # the data go in as symbols, so the model's call stays small
-  env <- environment()
+  call_svforest(list(x = x, y = y), args)
+}
+
+# svforest() on `inputs` (x and y, or formula and data) with arguments
+# `args`; the data and long vectors go in as symbols, so the model's call
+# stays small.
+call_svforest <- function(inputs, args) {
+  env <- new.env(parent = environment())
+  for (name in names(inputs)) assign(name, inputs[[name]], envir = env)
   big <- names(args)[lengths(args) > 20]
   for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
   args[big] <- lapply(paste0(".arg_", big), as.name)
-  eval(as.call(c(quote(svforest::svforest), list(x = quote(x), y = quote(y)), args)), env)
+  symbols <- lapply(stats::setNames(nm = names(inputs)), as.name)
+  eval(as.call(c(quote(svforest::svforest), symbols, args)), env)
 }
 
 # The arguments of svforest() from the engine's: parsnip's `min_n` and

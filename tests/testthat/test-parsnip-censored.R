@@ -6,6 +6,7 @@
 skip_if_no_censored_mode <- function() {
   testthat::skip_if_not_installed("parsnip")
   testthat::skip_if_not_installed("survival")
+  testthat::skip_if_not_installed("prodlim")  # parsnip fits its censoring model with it
   testthat::skip_if_not("censored regression" %in% parsnip::get_model_env()$rand_forest_modes,
                         "this parsnip has no censored regression mode")
 }
