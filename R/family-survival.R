@@ -24,7 +24,7 @@ NULL
 #' parameters are the default's (`ntree`, 100; `mtry`, `min_node_size`, 5;
 #' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
 #' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters]);
-#' the forest does not grow by out-of-bag error (`ntree_max` is an error).
+#' the forest does not grow by out-of-bag error (`ntree_max` above `ntree` is an error).
 #' Data frames with factors and missing predictor values go through the
 #' default's design ([svforest_missing_values]); a factor held as level
 #' codes (over 10 levels, `factor_coding = "auto"`) enters the trees as its
@@ -36,8 +36,10 @@ NULL
 #' over the training event times (higher means an earlier event, for a
 #' concordance index) and `"time"` the mean survival time restricted to the
 #' largest training time (the area under the survival curve from 0 to that
-#' time). `predict(fit)` without `newdata` gives each training row's
-#' out-of-bag prediction (`NA` for a row no tree left out).
+#' time). A time before the first event time gets survival 1, one after the
+#' last event time the curve's last value. `predict(fit)` without `newdata` gives each training row's
+#' out-of-bag prediction (`NA` for a row no tree left out; rows of case
+#' weight 0 are not in the model).
 #'
 #' Out of bag, every fit holds the tally [combine()] adds up
 #' (`oob_chf_sum`, each row's CHF summed over its out-of-bag trees that
@@ -48,7 +50,8 @@ NULL
 #' each distinct training event time up to the 75th percentile of the event
 #' times, the Brier score with inverse probability of censoring weights
 #' (Graf et al. 1999; the censoring distribution by Kaplan-Meier of the
-#' training rows), averaged over that span by the trapezoidal rule.
+#' training rows), averaged over that span by the trapezoidal rule; rows
+#' count equally (case weights act on the trees' samples).
 #' [print()] and [summary()] show both. A combined forest (or one grown by
 #' [svforest_future()] in several chunks) adds the sums in another order:
 #' its out-of-bag results agree with the whole forest's to rounding.

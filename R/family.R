@@ -85,6 +85,14 @@ outcome_family <- function(y) {
                paste(family_names(), collapse = ", "), describe(y)), call. = FALSE)
 }
 
+# A method the family cannot fit (its `methods`) is an error naming its default.
+check_family_method <- function(family, method) {
+  if (!is.null(family$methods) && !method %in% family$methods) {
+    stop(sprintf("Method \"%s\" does not fit %s; use the default, method = \"%s\" (or method = NULL).", method,
+                 family$describe, family$methods[1]), call. = FALSE)
+  }
+}
+
 # The family of a fitted model (its `type`), NULL when it has none.
 model_family <- function(object) {
   type <- object$type
@@ -122,6 +130,13 @@ prediction_type_names <- function(family) names(svf_registry$prediction_types[[f
 prediction_type_arguments <- function() {
   unique(unlist(lapply(svf_registry$prediction_types, function(types) lapply(types, `[[`, "args")),
                 use.names = FALSE))
+}
+
+# Which of predict()'s `...` (a list) are arguments of registered types
+# (`own`: predict()'s named arguments, never taken from `...`).
+type_arguments_given <- function(dots, own) {
+  if (is.null(names(dots))) return(logical(length(dots)))
+  names(dots) %in% setdiff(prediction_type_arguments(), own)
 }
 
 # The types of every family that take predict() argument `arg`.

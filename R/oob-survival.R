@@ -62,32 +62,35 @@ censoring_km <- function(time, status) {
 # G at `t` (`before`: just before t).
 censoring_at <- function(km, t, before = FALSE) c(1, km$surv)[findInterval(t, km$times, left.open = before) + 1L]
 
-# The integrated Brier score of survival curves `surv` (rows as `time`,
-# `status`; columns at the event times `grid`) with inverse probability of
-# censoring weights (Graf et al. 1999; G by Kaplan-Meier of the same rows):
-# at each event time t up to the 75th percentile of the event times, the
-# mean over rows of S(t)^2 / G(T-) for an event by t and (1 - S(t))^2 / G(t)
-# for a row still at risk after t (censored rows before t count 0); those
-# scores averaged over [first, last] grid time by the trapezoidal rule.
-# Rows with NA curves are left out.
-integrated_brier_score <- function(time, status, surv, grid) {
-  keep <- !is.na(surv[, 1L])
-  if (!any(keep)) return(NA_real_)
-  km <- censoring_km(time, status)
-  horizon <- stats::quantile(time[status == 1L], 0.75, names = FALSE)
-  cols <- which(grid <= horizon)
-  time <- time[keep]
-  status <- status[keep]
-  surv <- surv[keep, , drop = FALSE]
+# The Brier scores at times `at` of survival probabilities `surv` (rows as
+# `time`, `status`; one column per time of `at`) with inverse probability
+# of censoring weights (Graf et al. 1999), G the Kaplan-Meier estimate of
+# the censoring (`km`): the mean over rows of S(t)^2 / G(T-) for an event
+# by t, (1 - S(t))^2 / G(t) for a row still at risk after t, and 0 for a
+# row censored by t.
+ipcw_brier <- function(time, status, surv, at, km = censoring_km(time, status)) {
   g_event <- censoring_at(km, time, before = TRUE)
-  scores <- vapply(cols, function(k) {
-    t <- grid[k]
+  vapply(seq_along(at), function(k) {
+    t <- at[k]
     s <- surv[, k]
     died <- time <= t & status == 1L & g_event > 0
     alive <- time > t
     g_t <- censoring_at(km, t)
     sum(s[died]^2 / g_event[died]) / length(s) + if (g_t > 0) sum((1 - s[alive])^2) / g_t / length(s) else 0
   }, 0)
+}
+
+# The integrated Brier score of survival curves `surv` (rows as `time`,
+# `status`; columns at the event times `grid`): ipcw_brier() at each event
+# time up to the 75th percentile of the event times (G from every row),
+# averaged over [first, last] of those times by the trapezoidal rule. Rows
+# with NA curves are left out.
+integrated_brier_score <- function(time, status, surv, grid) {
+  keep <- !is.na(surv[, 1L])
+  if (!any(keep)) return(NA_real_)
+  km <- censoring_km(time, status)
+  cols <- which(grid <= stats::quantile(time[status == 1L], 0.75, names = FALSE))
+  scores <- ipcw_brier(time[keep], status[keep], surv[keep, cols, drop = FALSE], grid[cols], km)
   if (length(scores) == 1L) return(scores)
   t <- grid[cols]
   sum(diff(t) * (scores[-1L] + scores[-length(scores)]) / 2) / (t[length(t)] - t[1L])

@@ -244,8 +244,7 @@ predict.svforest <- function(object, newdata,
   check_model(object)
   # the arguments of registered types come through `...` (e.g. `times`)
   dots <- list(...)
-  taken <- if (is.null(names(dots))) logical(length(dots))
-           else names(dots) %in% setdiff(prediction_type_arguments(), names(formals(predict.svforest)))
+  taken <- type_arguments_given(dots, names(formals(predict.svforest)))  # R/family.R
   do.call(check_no_dots, dots[!taken])
   family <- model_family(object)
   if (identical(type, eval(formals(predict.svforest)$type))) type <- family$default_type

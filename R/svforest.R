@@ -166,10 +166,7 @@ fit_context <- function(design, y, method, user) {
   outcome <- family$name
   engine_outcome <- family$engine_outcome  # what presets and parts fit
   preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
-  if (!is.null(family$methods) && !preset$name %in% family$methods) {
-    stop(sprintf("Method \"%s\" does not fit %s; use the default, method = \"%s\" (or method = NULL).", preset$name,
-                 family$describe, family$methods[1]), call. = FALSE)
-  }
+  check_family_method(family, preset$name)  # R/family.R
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)

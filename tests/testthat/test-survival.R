@@ -201,3 +201,51 @@ test_that("permutation importance by concordance: the signal predictors matter, 
   coef <- svforest_importance(fit, type = "coefficients")
   expect_true(all(is.finite(coef)))
 })
+
+test_that("calibration does not apply to survival forests; a tree's table has no leaf prediction", {
+  d <- surv_data(n = 60)
+  for (cal in c("platt", "oob", "conformal")) {
+    expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 2, calibrate = cal), "do not apply to a survival")
+  }
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 2, seed = 1, num_threads = 1)
+  tab <- svforest_tree(fit, 1)
+  expect_identical(nrow(tab), svforest:::tree_n_nodes(fit$forest$trees[[1]]))
+})
+
+test_that("sparse predictors give the forest of the dense ones", {
+  set.seed(1)
+  n <- 80
+  x <- matrix(rnorm(n * 4) * (runif(n * 4) > 0.5), n, 4, dimnames = list(NULL, paste0("x", 1:4)))
+  y <- Surv(rexp(n, exp(x[, 1])), rbinom(n, 1, 0.7))
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  dense <- svforest(x, y, ntree = 5, seed = 1, num_threads = 1, scale = "none")
+  sparse <- svforest(xs, y, ntree = 5, seed = 1, num_threads = 1, scale = "none")
+  expect_identical(sparse$forest$trees, dense$forest$trees)
+  expect_identical(predict(sparse, xs, type = "chf"), predict(dense, x, type = "chf"))
+})
+
+test_that("the IPCW Brier score is the survival package's, the out-of-bag IBS its integral", {
+  skip_if_not(exists("brier", asNamespace("survival")), "survival has no brier()")
+  d <- na.omit(survival::lung[c("time", "status", "age", "sex", "ph.ecog")])
+  d$status <- d$status - 1
+  # (the data in the call: survival's brier() evaluates the call's data again)
+  cox <- eval(bquote(survival::coxph(Surv(time, status) ~ age + sex + ph.ecog, data = .(d))))
+  at <- c(100, 200, 300, 400)
+  curves <- t(summary(survival::survfit(cox, newdata = d), times = at, extend = TRUE)$surv)
+  ref <- survival:::brier(cox, times = at)$brier[, "Model"]
+  # the same weights up to the handling of censoring tied with the time (survival shifts it)
+  expect_equal(svforest:::ipcw_brier(d$time, d$status, curves, at), unname(ref), tolerance = 2e-3)
+  # the out-of-bag IBS integrates those scores over the event times up to their 75th percentile
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 20, seed = 1, num_threads = 1)
+  grid <- fit$forest$times
+  cols <- grid <= quantile(d$time[d$status == 1], 0.75)
+  s <- predict(fit, type = "survival")
+  keep <- !is.na(s[, 1])  # rows no tree left out are not scored (G from every row)
+  km <- svforest:::censoring_km(d$time, d$status)
+  b <- svforest:::ipcw_brier(d$time[keep], d$status[keep], s[keep, cols], grid[cols], km)
+  tt <- grid[cols]
+  expect_equal(fit$oob_ibs, sum(diff(tt) * (head(b, -1) + tail(b, -1)) / 2) / diff(range(tt)))
+  # curves that know each row's fate (1 while it lives, 0 after its event) score 0, a constant 0.5 about 0.25
+  expect_identical(svforest:::ipcw_brier(d$time, d$status, cbind(as.double(d$time > 200)), 200), 0)
+  expect_equal(svforest:::ipcw_brier(d$time, d$status, matrix(0.5, nrow(d), 1), 200), 0.25, tolerance = 0.05)
+})
