@@ -22,6 +22,10 @@
 #'   censored's models, it increases with survival time; `increasing =
 #'   FALSE` gives the risk itself (higher: earlier event).
 #'
+#' `multi_predict(fit, new_data, type = , trees = , eval_time = )` gives
+#' these (type `"time"` by default) for the forests of the first `trees`
+#' trees.
+#'
 #' These work through workflows, `augment()` and `tune::tune_grid()` with
 #' yardstick's survival metrics (`concordance_survival`, `brier_survival`,
 #' `brier_survival_integrated`, `roc_auc_survival`) and `eval_time`.

@@ -227,32 +227,53 @@ first_trees <- function(object, k) {
 }
 
 # parsnip's multi_predict() over the number of trees: one tibble per row of
-# new_data with a row per value of `trees`.
+# new_data with a row per value of `trees`. Censored regression: types
+# "time", "linear_pred" and "survival" (with `eval_time`: `.pred` holds a
+# row per tree count and evaluation time).
 #' @rawNamespace S3method(parsnip::multi_predict, "_svforest")
-multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL, ...) {
+multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL, eval_time = NULL, ...) {
   model <- object$fit
   if (is.null(trees)) trees <- model$ntree
   trees <- sort(unique(as.integer(trees)))
-  if (is.null(type)) type <- if (identical(object$spec$mode, "classification")) "class" else "numeric"
-  type <- check_choice(type, "type", c("class", "prob", "numeric"))
+  mode <- object$spec$mode
+  types <- switch(mode, classification = c("class", "prob"), `censored regression` = c("time", "linear_pred", "survival"),
+                  "numeric")
+  if (is.null(type)) type <- types[1]
+  type <- check_choice(type, "type", types)
+  if (type == "survival" && (!is.numeric(eval_time) || !length(eval_time))) {
+    stop("`eval_time` (numbers) is needed for type = \"survival\".", call. = FALSE)
+  }
   n <- nrow(new_data)
   preds <- lapply(trees, function(k) {
-    sub <- first_trees(model, k)
-    out <- switch(type,
-      class = tibble::tibble(.pred_class = stats::predict(sub, new_data, type = "class")),
-      prob = {
-        p <- stats::predict(sub, new_data, type = "prob")
-        tibble::as_tibble(stats::setNames(as.data.frame(p), paste0(".pred_", colnames(p))))
-      },
-      numeric = tibble::tibble(.pred = stats::predict(sub, new_data, type = "response")))
-    out$trees <- rep(k, n)
-    out$.row <- seq_len(n)
+    out <- first_trees_predictions(first_trees(model, k), new_data, type, eval_time)
+    out$trees <- rep(k, nrow(out))
+    out$.row <- rep(seq_len(n), each = nrow(out) / n)
     out
   })
   res <- do.call(rbind, preds)
-  res <- res[order(res$.row, res$trees), c("trees", setdiff(names(res), c("trees", ".row")))]
-  rows <- rep(seq_len(n), each = length(trees))
+  res <- res[order(res$.row, res$trees), ]  # stable: eval_time keeps its order
+  rows <- res$.row
+  res <- res[c("trees", setdiff(names(res), c("trees", ".row")))]
   tibble::tibble(.pred = unname(split(res, rows)))
+}
+
+# The predictions of type `type` of forest `sub` in parsnip's columns;
+# survival: one row per row of new_data and time of `eval_time`.
+first_trees_predictions <- function(sub, new_data, type, eval_time) {
+  switch(type,
+    class = tibble::tibble(.pred_class = stats::predict(sub, new_data, type = "class")),
+    prob = {
+      p <- stats::predict(sub, new_data, type = "prob")
+      tibble::as_tibble(stats::setNames(as.data.frame(p), paste0(".pred_", colnames(p))))
+    },
+    numeric = tibble::tibble(.pred = stats::predict(sub, new_data, type = "response")),
+    time = tibble::tibble(.pred_time = unname(stats::predict(sub, new_data, type = "time"))),
+    # increasing with survival time, as predict(type = "linear_pred")
+    linear_pred = tibble::tibble(.pred_linear_pred = -unname(stats::predict(sub, new_data, type = "risk"))),
+    survival = {
+      s <- stats::predict(sub, new_data, type = "survival", times = eval_time)
+      tibble::tibble(.eval_time = rep(eval_time, times = nrow(s)), .pred_survival = as.vector(t(s)))
+    })
 }
 
 # --- dials parameter objects ------------------------------------------------------

@@ -169,6 +169,32 @@ test_that("case weights reach the forest and its censoring curve; saveRDS() roun
                    predict(weighted, new, type = "survival", eval_time = c(100, 300)))
 })
 
+test_that("multi_predict() gives the forests of the first k trees: time, linear_pred and survival", {
+  skip_if_no_censored_mode()
+  d <- stats::na.omit(censored_lung())
+  fit <- parsnip::fit(censored_spec(trees = 6), survival::Surv(time, status) ~ ., data = d)
+  new <- d[1:3, ]
+  small <- parsnip::fit(censored_spec(trees = 2), survival::Surv(time, status) ~ ., data = d)
+  mp <- parsnip::multi_predict(fit, new, trees = c(2, 6))  # default: "time"
+  expect_identical(nrow(mp), 3L)
+  expect_named(mp$.pred[[2]], c("trees", ".pred_time"))
+  expect_identical(mp$.pred[[2]]$trees, c(2L, 6L))
+  # the first two trees are the forest that trees = 2 grows with the seed
+  expect_equal(vapply(mp$.pred, function(p) p$.pred_time[1], 0), predict(small, new, type = "time")$.pred_time)
+  expect_equal(vapply(mp$.pred, function(p) p$.pred_time[2], 0), predict(fit, new, type = "time")$.pred_time)
+  lp <- parsnip::multi_predict(fit, new, type = "linear_pred", trees = 2)
+  expect_equal(vapply(lp$.pred, function(p) p$.pred_linear_pred, 0),
+               predict(small, new, type = "linear_pred")$.pred_linear_pred)
+  times <- c(300, 100)
+  sv <- parsnip::multi_predict(fit, new, type = "survival", trees = c(2, 6), eval_time = times)
+  expect_named(sv$.pred[[1]], c("trees", ".eval_time", ".pred_survival"))
+  expect_identical(sv$.pred[[1]]$.eval_time, c(times, times))
+  expect_equal(sv$.pred[[3]]$.pred_survival[3:4],
+               predict(fit, new, type = "survival", eval_time = times)$.pred[[3]]$.pred_survival)
+  expect_error(parsnip::multi_predict(fit, new, type = "survival", trees = 2), "eval_time")
+  expect_error(parsnip::multi_predict(fit, new, type = "prob", trees = 2), "must be one of")
+})
+
 test_that("tune_grid() tunes min_n with concordance and the integrated Brier score", {
   skip_if_no_censored_mode()
   for (p in c("workflows", "yardstick", "tune", "rsample", "dials")) testthat::skip_if_not_installed(p)
