@@ -45,7 +45,7 @@
 #'   spec <- parsnip::set_engine(parsnip::rand_forest(trees = 20, mode = "censored regression"),
 #'                               "svforest", seed = 1)
 #'   fit <- parsnip::fit(spec, Surv(time, status) ~ age + sex + ph.ecog, data = lung)
-#'   predict(fit, lung[1:3, ], type = "survival", eval_time = c(180, 365))$.pred[[1]]
+#'   print(predict(fit, lung[1:3, ], type = "survival", eval_time = c(180, 365))$.pred[[1]])
 #'   predict(fit, lung[1:3, ], type = "time")
 #' }
 NULL
