@@ -27,6 +27,10 @@
 #' to fit, `na.omit` to predict): use `train(..., na.action = na.pass)` and
 #' `predict(..., na.action = na.pass)` to keep rows with missing values.
 #'
+#' caret has no survival models: a `survival::Surv` outcome is an error
+#' (fit survival forests with [svforest()], or in tidymodels with
+#' [svforest_censored_engine]).
+#'
 #' @param method Method preset, see [svforest_methods()]; the default is
 #'   svforest()'s, `"hybrid"`.
 #' Arguments given to `train(...)` itself (e.g. `ntree = 20, cost = 1`,
@@ -80,6 +84,7 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
   grid <- caret_grid(tune)
 
   fit <- function(x, y, wts, param, lev, last, weights, classProbs, ...) {
+    caret_check_outcome(y)
     tuned <- if (length(tune)) as.list(param[1, tune, drop = FALSE]) else list()
     for (p in names(tuned)) if (identical(svf_parameters[[p]]$tune$type, "integer")) tuned[[p]] <- as.integer(round(tuned[[p]]))
     # arguments of train(...) (ntree = 20, cost = 1, importance = ...) reach
@@ -133,6 +138,7 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
 # random draws (`search = "random"`).
 caret_grid <- function(tune) {
   function(x, y, len = NULL, search = "grid") {
+    caret_check_outcome(y)  # train() asks for the grid before any fit
     if (!length(tune)) return(data.frame(parameter = "none"))
     if (is.null(len)) len <- 3
     n <- if (is.null(x)) NULL else NROW(x)
@@ -141,6 +147,18 @@ caret_grid <- function(tune) {
     g <- if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else as.data.frame(values)
     unique(g)
   }
+}
+
+# caret scores resamples by comparing predictions with the outcome, which
+# a Surv outcome does not allow: a clear error before any fit instead of
+# caret's failure after all of them.
+caret_check_outcome <- function(y) {
+  if (inherits(y, "Surv")) {
+    stop("caret has no survival models: train() cannot score a `survival::Surv` outcome. Fit it with ",
+         "svforest(), or through tidymodels: rand_forest(mode = \"censored regression\") |> ",
+         "set_engine(\"svforest\").", call. = FALSE)
+  }
+  invisible(y)
 }
 
 # caret's varImp: the forest's own importance, the one stored at fit time

@@ -3,7 +3,10 @@
 #' When parsnip is installed, svforest registers the engine `"svforest"` for
 #' [parsnip::rand_forest()] in modes `"classification"` and `"regression"` (whether parsnip is
 #' loaded before or after svforest), so support vector forests work with
-#' workflows, tune and the rest of tidymodels.
+#' workflows, tune and the rest of tidymodels. Survival forests have mode
+#' `"censored regression"` ([svforest_censored_engine]) and prediction
+#' intervals and quantiles mode `"quantile regression"`
+#' ([svforest_quantile_engine]).
 #'
 #' Main arguments: `trees` is `ntree`. `min_n` is each method's own node
 #' size parameter, the one its splitter reads (registered with the splitter,
@@ -127,6 +130,7 @@ register_parsnip_engine <- function(...) {
     )
   )
   register_parsnip_uncertainty()  # R/parsnip_quantile.R
+  register_parsnip_censored()  # R/parsnip-censored.R
   invisible(TRUE)
 }
 
@@ -150,7 +154,28 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
       sparsevctrs::has_sparse_elements(x)) {
     x <- sparsevctrs::coerce_to_sparse_matrix(x)
   }
-  outcome <- outcome_type(y)
+  args <- parsnip_method_args(args, outcome_type(y), NROW(x), NCOL(x), min_n, mtry)
+  call_svforest(list(x = x, y = y), args)
+}
+
+# svforest() on `inputs` (x and y, or formula and data) with arguments
+# `args`; the data and long vectors go in as symbols, so the model's call
+# stays small.
+call_svforest <- function(inputs, args) {
+  env <- new.env(parent = environment())
+  for (name in names(inputs)) assign(name, inputs[[name]], envir = env)
+  big <- names(args)[lengths(args) > 20]
+  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
+  args[big] <- lapply(paste0(".arg_", big), as.name)
+  symbols <- lapply(stats::setNames(nm = names(inputs)), as.name)
+  eval(as.call(c(quote(svforest::svforest), symbols, args)), env)
+}
+
+# The arguments of svforest() from the engine's: parsnip's `min_n` and
+# `mtry` as the method's own parameters (`p` predictors: mtry's upper end),
+# and method parameters of parts the fit does not use left out, with a
+# warning (`n` rows; `outcome` the outcome family's name).
+parsnip_method_args <- function(args, outcome, n, p, min_n = NULL, mtry = NULL) {
   preset <- svf_method(if (is.null(args$method)) default_method(outcome) else args$method)
   splitter <- if (!is.null(args$splitter)) args$splitter else preset$splitter
   if (!is.null(min_n)) {
@@ -165,7 +190,7 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
   if (!is.null(mtry)) {
     own <- splitter_predictors(splitter)
     if (length(own)) {
-      args[[own]] <- min(as.integer(mtry), NCOL(x))
+      args[[own]] <- min(as.integer(mtry), p)
     } else {
       warning(sprintf("`mtry` is not used: the %s splitter (method \"%s\") does not draw a number of predictors per split.",
                       splitter, preset$name), call. = FALSE)
@@ -176,7 +201,7 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
   known <- intersect(names(args), names(svf_parameters))
   if (length(known)) {
     selectors <- args[intersect(part_selectors, names(args))]
-    parts <- tryCatch(names(resolve_parameters(preset$name, selectors, max(2L, NROW(x)), outcome)),
+    parts <- tryCatch(names(resolve_parameters(preset$name, selectors, max(2L, n), outcome)),
                       error = function(e) NULL)
     unused <- if (!is.null(parts)) setdiff(known, parts) else character()
     if (length(unused)) {
@@ -185,12 +210,7 @@ svforest_parsnip_fit <- function(x, y, ..., min_n = NULL, mtry = NULL) {
       args[unused] <- NULL
     }
   }
-  # the data go in as symbols, so the model's call stays small
-  env <- environment()
-  big <- names(args)[lengths(args) > 20]
-  for (name in big) assign(paste0(".arg_", name), args[[name]], envir = env)
-  args[big] <- lapply(paste0(".arg_", big), as.name)
-  eval(as.call(c(quote(svforest::svforest), list(x = quote(x), y = quote(y)), args)), env)
+  args
 }
 
 # The first k trees of a model: the forest that `ntree = k` grows with the
@@ -205,32 +225,53 @@ first_trees <- function(object, k) {
 }
 
 # parsnip's multi_predict() over the number of trees: one tibble per row of
-# new_data with a row per value of `trees`.
+# new_data with a row per value of `trees`. Censored regression: types
+# "time", "linear_pred" and "survival" (with `eval_time`: `.pred` holds a
+# row per tree count and evaluation time).
 #' @rawNamespace S3method(parsnip::multi_predict, "_svforest")
-multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL, ...) {
+multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL, eval_time = NULL, ...) {
   model <- object$fit
   if (is.null(trees)) trees <- model$ntree
   trees <- sort(unique(as.integer(trees)))
-  if (is.null(type)) type <- if (identical(object$spec$mode, "classification")) "class" else "numeric"
-  type <- check_choice(type, "type", c("class", "prob", "numeric"))
+  mode <- object$spec$mode
+  types <- switch(mode, classification = c("class", "prob"), `censored regression` = c("time", "linear_pred", "survival"),
+                  "numeric")
+  if (is.null(type)) type <- types[1]
+  type <- check_choice(type, "type", types)
+  if (type == "survival" && (!is.numeric(eval_time) || !length(eval_time))) {
+    stop("`eval_time` (numbers) is needed for type = \"survival\".", call. = FALSE)
+  }
   n <- nrow(new_data)
   preds <- lapply(trees, function(k) {
-    sub <- first_trees(model, k)
-    out <- switch(type,
-      class = tibble::tibble(.pred_class = stats::predict(sub, new_data, type = "class")),
-      prob = {
-        p <- stats::predict(sub, new_data, type = "prob")
-        tibble::as_tibble(stats::setNames(as.data.frame(p), paste0(".pred_", colnames(p))))
-      },
-      numeric = tibble::tibble(.pred = stats::predict(sub, new_data, type = "response")))
-    out$trees <- rep(k, n)
-    out$.row <- seq_len(n)
+    out <- first_trees_predictions(first_trees(model, k), new_data, type, eval_time)
+    out$trees <- rep(k, nrow(out))
+    out$.row <- rep(seq_len(n), each = nrow(out) / n)
     out
   })
   res <- do.call(rbind, preds)
-  res <- res[order(res$.row, res$trees), c("trees", setdiff(names(res), c("trees", ".row")))]
-  rows <- rep(seq_len(n), each = length(trees))
+  res <- res[order(res$.row, res$trees), ]  # stable: eval_time keeps its order
+  rows <- res$.row
+  res <- res[c("trees", setdiff(names(res), c("trees", ".row")))]
   tibble::tibble(.pred = unname(split(res, rows)))
+}
+
+# The predictions of type `type` of forest `sub` in parsnip's columns;
+# survival: one row per row of new_data and time of `eval_time`.
+first_trees_predictions <- function(sub, new_data, type, eval_time) {
+  switch(type,
+    class = tibble::tibble(.pred_class = stats::predict(sub, new_data, type = "class")),
+    prob = {
+      p <- stats::predict(sub, new_data, type = "prob")
+      tibble::as_tibble(stats::setNames(as.data.frame(p), paste0(".pred_", colnames(p))))
+    },
+    numeric = tibble::tibble(.pred = stats::predict(sub, new_data, type = "response")),
+    time = tibble::tibble(.pred_time = unname(stats::predict(sub, new_data, type = "time"))),
+    # increasing with survival time, as predict(type = "linear_pred")
+    linear_pred = tibble::tibble(.pred_linear_pred = -unname(stats::predict(sub, new_data, type = "risk"))),
+    survival = {
+      s <- stats::predict(sub, new_data, type = "survival", times = eval_time)
+      tibble::tibble(.eval_time = rep(eval_time, times = nrow(s)), .pred_survival = as.vector(t(s)))
+    })
 }
 
 # --- dials parameter objects ------------------------------------------------------

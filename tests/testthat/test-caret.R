@@ -145,3 +145,20 @@ test_that("train(...) arguments reach the fit, varImp() is the forest's, the cal
                                              trControl = caret::trainControl(method = "none"))),
                "tuned by svforest_caret")
 })
+
+test_that("a survival outcome gets caret's lack of survival models as the error, before any fit", {
+  skip_if_not_installed("caret")
+  lung <- stats::na.omit(survival::lung[, c("time", "status", "age", "sex", "ph.ecog")])
+  y <- survival::Surv(lung$time, lung$status)
+  x <- lung[, c("age", "sex", "ph.ecog")]
+  # without the check caret fitted every resample and then failed comparing
+  # predictions with the Surv outcome ("Invalid operation on a survival time")
+  expect_error(caret::train(x, y, method = svforest_caret(ntree = 3), tuneLength = 2,
+                            trControl = caret::trainControl(method = "cv", number = 2)),
+               "caret has no survival models")
+  # with a tuneGrid of its own caret scores a dummy outcome before any fit
+  # (and fails there); the fit function says the same as the grid
+  model <- svforest_caret(ntree = 3)
+  expect_error(model$fit(x, y, wts = NULL, param = data.frame(mtry = 2, min_node_size = 5)),
+               "caret has no survival models")
+})
