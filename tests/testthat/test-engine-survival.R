@@ -92,6 +92,24 @@ test_that("out-of-bag choices keep fewer hyperplanes than the in-bag log-rank al
   expect_equal(oblique_share(list(n_oblique = 0L)), 0)
 })
 
+test_that("an axis cut is the one of largest log-rank statistic (survdiff's chi-square)", {
+  skip_if_not_installed("survival")
+  for (seed in 1:3) {
+    d <- simulate_survival(150, seed, p = 1, risk = function(x) 3 * sin(6 * x[, 1]))
+    d$time <- round(d$time, 1) + 0.1  # tied times
+    d$status[order(d$time)[1:5]] <- 0L  # rows censored before any event: never at risk at an event time
+    fit <- survival_fit(d$x, d$time, d$status,
+                        params = list(ntree = 1L, n_oblique = 0L, max_depth = 1L, sampler = "subsample",
+                                      sample_fraction = 1, oblique_choice = "none", tree_choice = "none"))
+    values <- sort(unique(d$x[, 1]))
+    cuts <- (utils::head(values, -1) + utils::tail(values, -1)) / 2
+    chisq <- vapply(cuts, function(cut) {
+      survival::survdiff(survival::Surv(d$time, d$status) ~ I(d$x[, 1] < cut))$chisq
+    }, 0)
+    expect_equal(fit$trees[[1]]$split_real, cuts[which.max(chisq)])
+  }
+})
+
 test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
   skip_if_not_installed("survival")
   d <- simulate_survival(80, 5)
