@@ -12,7 +12,7 @@ register_part("leaf", "nelson_aalen", outcomes = "survival")
 
 # The engine parameters of a survival fit and their defaults.
 survival_engine_defaults <- function() {
-  list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 5L, n_oblique = 1L,
+  list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 5L, min_leaf_size = 1L, n_oblique = 1L,
        split_ridge = 0.01, oblique_rows = 0, oblique_choice = "oob", tree_choice = "oob",
        sampler = "bootstrap", sample_fraction = 1, max_depth = 0L)
 }
@@ -25,7 +25,7 @@ survival_engine_params <- function(params) {
   if (length(params) && (is.null(names(params)) || length(unknown)))
     stop("unknown survival engine parameter(s): ", paste(unknown, collapse = ", "), call. = FALSE)
   out[names(params)] <- params
-  for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "n_oblique", "max_depth")) {
+  for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "min_leaf_size", "n_oblique", "max_depth")) {
     v <- out[[name]]
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v))
       stop("'", name, "' must be a whole number >= 0", call. = FALSE)

@@ -110,6 +110,27 @@ test_that("an axis cut is the one of largest log-rank statistic (survdiff's chi-
   }
 })
 
+test_that("min_leaf_size keeps log-rank cuts from isolating a few early deaths", {
+  set.seed(7)
+  x <- matrix(runif(100), 100, 1)
+  time <- rexp(100, 0.1) + 1
+  status <- rbinom(100, 1, 0.8)
+  top <- order(x[, 1], decreasing = TRUE)[1:2]
+  time[top] <- c(0.01, 0.02)  # the two largest x die first
+  status[top] <- 1L
+  smaller_side <- function(min_leaf_size) {
+    fit <- survival_fit(x, time, status,
+                        params = list(ntree = 1L, n_oblique = 0L, max_depth = 1L, sampler = "subsample",
+                                      sample_fraction = 1, min_leaf_size = min_leaf_size, oblique_choice = "none",
+                                      tree_choice = "none"))
+    cut <- fit$trees[[1]]$split_real
+    min(sum(x[, 1] < cut), sum(x[, 1] > cut))
+  }
+  expect_equal(smaller_side(1L), 2L)
+  expect_gte(smaller_side(10L), 10L)
+  expect_error(survival_fit(x, time, status, params = list(min_leaf_size = -1)), "min_leaf_size")
+})
+
 test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
   skip_if_not_installed("survival")
   d <- simulate_survival(80, 5)

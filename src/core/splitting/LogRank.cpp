@@ -96,7 +96,7 @@ double logrank_statistic(const SurvivalTable& table, const std::vector<char>& le
 }
 
 bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
-                      double& cut, double& gain) {
+                      size_t min_leaf, double& cut, double& gain) {
   const size_t n = sorted.size();
   if (table.n_times() == 0 || n < 2) return false;
   LogRankScan scan(table);
@@ -104,7 +104,7 @@ bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<do
   for (size_t k = 0; k + 1 < n; ++k) {
     scan.add(static_cast<size_t>(sorted[k].second));
     const double a = sorted[k].first, b = sorted[k + 1].first;
-    if (!(b > a)) continue;
+    if (!(b > a) || k + 1 < min_leaf || n - k - 1 < min_leaf) continue;
     const double g = scan.statistic();
     if (g > gain) {
       gain = g;

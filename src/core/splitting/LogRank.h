@@ -49,10 +49,12 @@ class LogRankScan {
 double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left);
 
 // The cut of largest log-rank statistic along values sorted as
-// (value, node position) pairs; cuts midway between distinct values. Only
-// a statistic above `gain` counts; returns whether one did.
+// (value, node position) pairs; cuts midway between distinct values, with
+// at least `min_leaf` rows on either side (the statistic of a group of one
+// or two rows is noise that a maximum over cuts picks). Only a statistic
+// above `gain` counts; returns whether one did.
 bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
-                      double& cut, double& gain);
+                      size_t min_leaf, double& cut, double& gain);
 
 // score_i = status_i - H(time_i), H the node's Nelson-Aalen cumulative
 // hazard: positive for rows with more events than their time predicts.
