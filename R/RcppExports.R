@@ -13,8 +13,8 @@
     .Call(`_svforest_svf_part_names`)
 }
 
-.svf_describe <- function(tree, num_classes, p, part, index, field = NULL) {
-    .Call(`_svforest_svf_describe`, tree, num_classes, p, part, index, field)
+.svf_describe <- function(tree, num_classes, p, part, index, field = NULL, num_times = 0L) {
+    .Call(`_svforest_svf_describe`, tree, num_classes, p, part, index, field, num_times)
 }
 
 .svf_column_medians <- function(x) {
@@ -113,7 +113,7 @@
     .Call(`_svforest_svf_tree_nodes`, tree)
 }
 
-.svf_tree_layout <- function(tree, num_classes, p, layout, index = 1L) {
-    .Call(`_svforest_svf_tree_layout`, tree, num_classes, p, layout, index)
+.svf_tree_layout <- function(tree, num_classes, p, layout, index = 1L, num_times = 0L) {
+    .Call(`_svforest_svf_tree_layout`, tree, num_classes, p, layout, index, num_times)
 }
 

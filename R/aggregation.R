@@ -220,6 +220,8 @@ engine_tally <- function(tally) stats::setNames(tally, engine_tally_names[names(
 # order) set in `out`. The error curve needs every tree's out-of-bag
 # predictions, which are not stored: it is dropped.
 combine_oob <- function(out, parts) {
+  family <- model_family(out)
+  if (!is.null(family$combine_oob)) return(family$combine_oob(out, parts))  # a family's own tally (R/family.R)
   out[intersect(oob_element_names, names(out))] <- NULL
   tally <- oob_merge_tallies(parts)
   if (is.character(tally)) {

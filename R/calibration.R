@@ -207,6 +207,10 @@ calibration_ok <- function(cal, K) {
 # svforest(..., calibrate = ): the held-out rows (a stratified share of each
 # class, drawn from the seed's stream), or NULL for no calibration.
 calibration_rows <- function(calibrate, fraction, y, outcome, seed) {
+  if (!outcome %in% c("classification", "regression") && !is.null(c(calibrate, fraction))) {
+    stop(sprintf("`calibrate` and `calibration_fraction` are for class probabilities and regression intervals; they do not apply to %s.",
+                 svf_registry$families[[outcome]]$describe), call. = FALSE)
+  }
   if (is.null(calibrate)) calibrate <- "none"
   # regression intervals: the conformal stage's (R/uncertainty.R)
   if (outcome == "regression" && isTRUE(calibrate %in% c("conformal", "cv", "oob"))) return(NULL)

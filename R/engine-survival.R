@@ -125,3 +125,44 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
   colnames(chf) <- format(times)
   if (type == "survival") exp(-chf) else chf
 }
+
+# The survival family's engine call (engine_fit()'s role for a Surv outcome,
+# R/family-survival.R): `data` the engine's view of the design (level-coded
+# factors enter as their codes, ordered by level), `y` the checked Surv
+# outcome, `weights` NULL or the rows' sampling weights, `params` the fit's
+# engine parameters (engine_parameters(): the default's regression
+# parameters plus ntree, seed, first_tree). Returns what engine_fit() does:
+# the forest (trees, event-time grid, predictor count) and the out-of-bag
+# tally (each row's CHF summed over its scoring trees, and their number).
+survival_forest_fit <- function(data, y, weights, params, num_threads) {
+  if (!is.null(params$ntree_max) && params$ntree_max > params$ntree) {
+    stop("`ntree_max`: a survival forest grows exactly `ntree` trees (no growth by out-of-bag error).", call. = FALSE)
+  }
+  data$factor_cols <- data$factor_levels <- NULL
+  engine <- survival_engine_defaults()
+  for (name in intersect(names(engine), names(params))) engine[[name]] <- params[[name]]
+  engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
+  engine$seed <- as.double(params$seed)
+  engine$ntree <- as.integer(params$ntree)
+  res <- .svf_survival_fit(data, survival_time(y), survival_status(y), weights, engine, as.integer(num_threads))
+  # the engine fits unscaled predictors; 1 / each column's range as the
+  # forest's scale factor lets coefficient importance weigh hyperplane
+  # weights per range of the predictor, as for the other forests
+  spread <- survival_column_spread(data)
+  forest <- list(trees = res$trees, times = res$times, num_features = res$num_features, num_classes = 0L,
+                 scale_center = double(length(spread)), scale_factor = ifelse(spread > 0, 1 / spread, 0))
+  list(forest = forest,
+       oob = list(chf_sum = res$oob_chf_sum, count = res$oob_count), oob_rows = NULL, selection = NULL,
+       sigma = NULL, splitter_uses_oob = FALSE, oob_choosing_share = NULL)
+}
+
+# Each column's range (max - min) of the engine data.
+survival_column_spread <- function(data) {
+  x <- if (identical(data$type, "sparse")) {
+    Matrix::sparseMatrix(i = data$i + 1L, p = data$p, x = data$x, dims = c(data$nrow, data$ncol))
+  } else {
+    data$x
+  }
+  if (!nrow(x)) return(double(ncol(x)))
+  as.double(apply(x, 2, function(col) diff(range(col))))
+}

@@ -41,18 +41,22 @@ register_prediction_type("response", "regression",
                          })
 register_prediction_type("quantiles", "regression", args = "quantiles",
                          check = function(args) list(quantiles = check_quantile_levels(args$quantiles)),
-                         hint = function(family) uncertainty_type_hint("quantiles"),
+                         hint = function(family) uncertainty_type_hint("quantiles", family),
                          run = function(object, newdata, args, num_threads) {
                            predict_uncertainty(object, newdata, "quantiles", args$quantiles, NULL, num_threads)
                          })
 register_prediction_type("interval", "regression", args = "level",
                          check = function(args) list(level = check_level(args$level)),
-                         hint = function(family) uncertainty_type_hint("interval"),
+                         hint = function(family) uncertainty_type_hint("interval", family),
                          run = function(object, newdata, args, num_threads) {
                            predict_uncertainty(object, newdata, "interval", NULL, args$level, num_threads)
                          })
 
-uncertainty_type_hint <- function(type) {
-  stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest is a classifier. Use type = \"prob\" for its class probabilities.",
-               type), call. = FALSE)
+uncertainty_type_hint <- function(type, family = "classification") {
+  if (identical(family, "classification")) {
+    stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest is a classifier. Use type = \"prob\" for its class probabilities.",
+                 type), call. = FALSE)
+  }
+  stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest's outcome is %s.",
+               type, svf_registry$families[[family]]$describe), call. = FALSE)
 }

@@ -34,18 +34,43 @@ NULL
 #                  ("classification" or "regression"; default: `name`)
 #   default_type,  predict()'s type when none is given
 #   describe,      how the outcome is named in messages ("numeric", ...)
+# and optional hooks for a family the classification/regression engine does
+# not fit (NULL: the package's own behaviour):
+#   engine_fit,    a function with engine_fit()'s arguments and result
+#                  (R/engine.R): the family's own engine call, also used by
+#                  svforest_future()'s workers
+#   methods,       the methods that fit this outcome (others are an error)
+#   parameters,    function(params, user): the fit's resolved parameters as
+#                  the family fits them (its own parts; an error for a part
+#                  it cannot use)
+#   merge_oob,     function(a, b): the engine tallies (`oob` of engine_fit())
+#                  of consecutive trees merged (svforest_future())
+#   combine_oob,   function(out, parts): combine()'s out-of-bag elements of
+#                  the combined model `out` from its parts
+#   predict_oob,   function(object, type, args): predict() without newdata
+#                  (the training rows out of bag)
+#   importance,    function(object, x, y, num_threads): permutation importance
+#                  of a model on predictors `x` (as newdata) and outcome `y`
+#                  (svforest_importance(); such a family has no out-of-bag
+#                  or fit-time permutation importance)
+#   summary,       function(object): elements summary() adds (`leaf_line`:
+#                  its line on the leaves)
 # )
 svf_registry$families <- list()
 
 register_family <- function(name, detects, check, scaling, engine_y, num_classes, validation_outcome, model_fields,
                             oob, check_model, print_outcome, combining, oob_text, default_type, describe = name,
-                            check_rows = NULL, engine_outcome = name) {
+                            check_rows = NULL, engine_outcome = name, engine_fit = NULL, methods = NULL,
+                            parameters = NULL, merge_oob = NULL, combine_oob = NULL, predict_oob = NULL, summary = NULL,
+                            importance = NULL) {
   svf_registry$families[[name]] <- list(
     name = name, detects = detects, check = check, check_rows = check_rows, scaling = scaling,
     engine_y = engine_y, num_classes = num_classes, validation_outcome = validation_outcome,
     model_fields = model_fields, oob = oob,
     check_model = check_model, print_outcome = print_outcome, combining = combining, oob_text = oob_text,
-    default_type = default_type, describe = describe, engine_outcome = engine_outcome)
+    default_type = default_type, describe = describe, engine_outcome = engine_outcome, engine_fit = engine_fit,
+    methods = methods, parameters = parameters, merge_oob = merge_oob, combine_oob = combine_oob, predict_oob = predict_oob, summary = summary,
+    importance = importance)
   invisible(name)
 }
 
@@ -58,6 +83,14 @@ outcome_family <- function(y) {
   for (family in rev(svf_registry$families)) if (isTRUE(family$detects(y))) return(family)
   stop(sprintf("`y` must be one of the outcomes svforest fits (%s), not %s.",
                paste(family_names(), collapse = ", "), describe(y)), call. = FALSE)
+}
+
+# A method the family cannot fit (its `methods`) is an error naming its default.
+check_family_method <- function(family, method) {
+  if (!is.null(family$methods) && !method %in% family$methods) {
+    stop(sprintf("Method \"%s\" does not fit %s; use the default, method = \"%s\" (or method = NULL).", method,
+                 family$describe, family$methods[1]), call. = FALSE)
+  }
 }
 
 # The family of a fitted model (its `type`), NULL when it has none.
@@ -92,6 +125,19 @@ register_prediction_type <- function(name, families, run, args = character(), ch
 
 # The names of the types a model of `family` predicts.
 prediction_type_names <- function(family) names(svf_registry$prediction_types[[family]])
+
+# The predict() arguments the registered types take.
+prediction_type_arguments <- function() {
+  unique(unlist(lapply(svf_registry$prediction_types, function(types) lapply(types, `[[`, "args")),
+                use.names = FALSE))
+}
+
+# Which of predict()'s `...` (a list) are arguments of registered types
+# (`own`: predict()'s named arguments, never taken from `...`).
+type_arguments_given <- function(dots, own) {
+  if (is.null(names(dots))) return(logical(length(dots)))
+  names(dots) %in% setdiff(prediction_type_arguments(), own)
+}
 
 # The types of every family that take predict() argument `arg`.
 prediction_types_taking <- function(arg) {

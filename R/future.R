@@ -53,9 +53,12 @@ svforest_future <- function(..., ntree = NULL, seed = NULL, chunks = NULL, num_t
   num_threads <- check_count(num_threads, "num_threads", 1, 1024)
   if (is.null(chunks)) chunks <- future::nbrOfWorkers()
   chunks <- check_count(chunks, "chunks", 1)
+  # a family with its own engine call (R/family.R) grows and merges its trees so
+  family <- tryCatch(outcome_family(future_outcome(args)), error = function(e) NULL)
   grow <- function(data, y, weights, num_classes, params, validation, threads, verbose) {
     grow_in_chunks(list(data = data, y = y, weights = weights, num_classes = num_classes, params = params,
-                        validation = validation), chunks, num_threads)
+                        validation = validation, engine = family$engine_fit, merge_oob = family$merge_oob),
+                   chunks, num_threads)
   }
   out <- do.call(svforest, c(args, list(ntree = ntree, seed = seed, num_threads = num_threads,
                                         .grow_forest = grow)))
@@ -82,7 +85,8 @@ grow_in_chunks <- function(fit, chunks, num_threads) {
   repeat {
     grown <- grown_trees(res)
     for (end in sort(unique(c(halves[halves > grown & halves < target], target)))) {
-      res <- merge_engine_fits(res, grow_trees(fit, grown_trees(res), end - grown_trees(res), chunks, num_threads))
+      res <- merge_engine_fits(res, grow_trees(fit, grown_trees(res), end - grown_trees(res), chunks, num_threads),
+                               fit$merge_oob)
       if (end %in% halves) tallies[[as.character(end)]] <- res$oob
     }
     half <- target %/% 2
@@ -104,23 +108,26 @@ grow_trees <- function(fit, first, count, chunks, num_threads) {
   starts <- first + cumsum(c(0L, sizes))[seq_len(k)]
   parts <- future.apply::future_lapply(seq_len(k), function(j, fit, sizes, starts, num_threads) {
     fit$params[c("ntree", "first_tree", "ntree_max")] <- list(sizes[j], starts[j], sizes[j])
-    engine_fit(fit$data, fit$y, fit$weights, fit$num_classes, fit$params, fit$validation, num_threads,
-                          FALSE)
+    engine <- if (is.null(fit$engine)) engine_fit else fit$engine
+    engine(fit$data, fit$y, fit$weights, fit$num_classes, fit$params, fit$validation, num_threads, FALSE)
   }, fit = fit, sizes = sizes, starts = starts, num_threads = num_threads, future.packages = "svforest",
   # svforest uses no R random numbers here (the seed is given); NULL also
   # skips future's check, which packages loaded on a worker may trip
   future.seed = NULL)
-  Reduce(merge_engine_fits, parts)
+  Reduce(function(a, b) merge_engine_fits(a, b, fit$merge_oob), parts)
 }
 
 # Two engine fits of consecutive trees of one forest as one: the trees in
 # order, each tree's out-of-bag rows, and the tallies merged exactly
-# (oob_add_tally()); the rest is the same in both.
-merge_engine_fits <- function(a, b) {
+# (oob_add_tally(), or the family's `merge_oob`); the rest is the same in both.
+merge_engine_fits <- function(a, b, merge_oob = NULL) {
   if (is.null(a)) return(b)
   a$forest$trees <- c(a$forest$trees, b$forest$trees)
   a$oob_rows <- c(a$oob_rows, b$oob_rows)
-  if (!is.null(a$oob)) a$oob <- engine_tally(oob_add_tally(model_tally(a$oob), model_tally(b$oob)))
+  if (!is.null(a$oob)) {
+    a$oob <- if (!is.null(merge_oob)) merge_oob(a$oob, b$oob)
+             else engine_tally(oob_add_tally(model_tally(a$oob), model_tally(b$oob)))
+  }
   a
 }
 # The outcome among svforest()'s arguments (x/y or formula/data), for the

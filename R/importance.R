@@ -62,7 +62,8 @@ NULL
 #' @param object A fitted [svforest()] model.
 #' @param x,y Labelled data for permutation importance: predictors as for
 #'   [predict.svforest()]'s `newdata` and one class (or, for regression, one
-#'   number) per row. For a formula model, `x` may be a data frame holding the
+#'   number) per row; for a survival forest a `Surv` outcome, the importance
+#'   then the drop in Harrell's C ([svforest_survival]). For a formula model, `x` may be a data frame holding the
 #'   outcome: `y = NULL` takes it from there. Not used by
 #'   `type = "coefficients"`.
 #' @param type `"permutation"` or `"coefficients"`.
@@ -96,7 +97,9 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
   }
   if (is.null(y) && is.data.frame(x) && !is.null(object$outcome)) {
     # a formula model: the outcome is a column (or expression) of `x`
-    y <- tryCatch(eval(object$outcome, x, baseenv()), error = function(e) NULL)
+    # (in the caller's environment: an outcome such as Surv(time, status) calls its package)
+    caller <- parent.frame()
+    y <- tryCatch(eval(object$outcome, x, caller), error = function(e) NULL)
     if (is.null(y)) {
       stop(sprintf("`y` is missing and `x` has no outcome `%s` (the model's formula): give `y` or a data frame with the outcome.",
                    deparse1(object$outcome)), call. = FALSE)
@@ -107,6 +110,12 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
                  if (regression) "the outcome" else "classes"), call. = FALSE)
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
+  family <- model_family(object)  # a family's own importance (R/family.R)
+  if (!is.null(family$importance)) {
+    if (oob || per_class) stop(sprintf("`%s` is not available for %s.", if (oob) "oob" else "per_class", family$describe),
+                               call. = FALSE)
+    return(family$importance(object, x, y, num_threads))
+  }
   yi <- if (regression) importance_response(object, y, NROW(x)) else importance_outcome(object, y, NROW(x))
   if (oob && !is.null(object$rows_used) && NROW(x) == length(object$rows_used)) {
     # the training data as given: leave out the rows of case weight 0, as the fit did
@@ -459,6 +468,11 @@ importance_stage <- new_stage(
   },
   prepare = function(settings, params, outcome) {
     kind <- check_importance_arg(settings$kind)
+    if (kind == "permutation" && !is.null(svf_registry$families[[outcome]]$importance)) {
+      # a family with its own importance keeps no trees' out-of-bag rows to score
+      stop(sprintf("`importance = \"permutation\"` at fit time is not available for %s: compute it on rows of your choice with svforest_importance(fit, x, y).",
+                   svf_registry$families[[outcome]]$describe), call. = FALSE)
+    }
     if (kind == "none") NULL else list(kind = kind)
   },
   run = function(model, settings, data) fit_importance(model, data$x, data$y, settings$kind, data$num_threads)

@@ -6,7 +6,9 @@ NULL
 #' @param object A fitted [svforest()] model.
 #' @param newdata New predictors: a data frame (columns matched by name), a
 #'   numeric matrix or a `dgCMatrix` (matched by column name when both have
-#'   names, else by position).
+#'   names, else by position). For a survival forest, no `newdata` gives
+#'   the training rows' out-of-bag predictions (`NA` for a row no tree left
+#'   out).
 #' @param type Classification: `"class"` (factor, the default), `"prob"`
 #'   (n x K matrix of averaged leaf distributions, rows sum to 1; calibrated
 #'   when the model holds a calibration, see [svforest_calibrate()]), `"votes"`
@@ -22,6 +24,12 @@ NULL
 #'   `level`); see "Prediction intervals and quantiles". For classification
 #'   `"trees"` gives each tree's predicted class as an n x ntree integer
 #'   matrix of level numbers (1 = the first level; attribute `levels`).
+#'   Survival (a `Surv` outcome, [svforest_survival]): `"survival"` (the
+#'   default) and `"chf"` (n x `length(times)` matrices of survival
+#'   probabilities and cumulative hazards, columns named by `times` in the
+#'   order given), `"risk"` (the sum of the cumulative hazard over the
+#'   training event times; higher means an earlier event) and `"time"` (the
+#'   mean survival time restricted to the largest training time).
 #' @param num_threads Threads, as in [svforest()].
 #' @param quantiles Quantile levels for `type = "quantiles"`: numbers strictly
 #'   between 0 and 1 (default `c(0.05, 0.5, 0.95)`).
@@ -32,8 +40,9 @@ NULL
 #'   model was fitted, with a warning naming the columns (a model fitted
 #'   with `na_action = "fail"` cannot); `"fail"` makes them an error. See
 #'   [svforest_missing_values].
-#' @param ... Not used; any argument here is an error (a misspelt argument
-#'   must not be silently ignored). ranger's names `data`, `num.threads`,
+#' @param ... `times` for `type = "survival"` and `"chf"`: numbers >= 0 in
+#'   any order (default: the training event times). Any other argument here
+#'   is an error (a misspelt argument must not be silently ignored). ranger's names `data`, `num.threads`,
 #'   `predict.all` and `nodes` are errors that name svforest's equivalent
 #'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`).
 #' @return See `type`.
@@ -168,6 +177,26 @@ NULL
 #'   the quantile forest's own quantiles (its quantile forest combines when
 #'   the parts were grown on the same rows).
 #'
+#' @section Scoring new data (survival):
+#'   With test rows `test` and their outcome `Surv(time, status)`,
+#'   Harrell's C of the risk is
+#'   `survival::concordance(Surv(time, status) ~ risk, data = test, reverse = TRUE)`
+#'   with `test$risk <- predict(fit, test, type = "risk")`; Uno's C (pairs
+#'   weighted by the censoring distribution) adds `timewt = "n/G2"`. The
+#'   Brier score at time `t` with inverse probability of censoring weights
+#'   (Graf et al. 1999) is the mean over rows of `S(t)^2 / G(T-)` for an event
+#'   at `T <= t`, `(1 - S(t))^2 / G(t)` for a row with `T > t`, and 0 for a
+#'   row censored by `t`, with `S(t)` from `type = "survival", times = t`
+#'   and `G` the Kaplan-Meier estimate of the censoring
+#'   (`survival::survfit(Surv(time, 1 - status) ~ 1, data = test)`); the
+#'   integrated Brier score averages it over a grid of times (the model's
+#'   out-of-bag `oob_ibs` uses the event times up to their 75th percentile).
+#'   Dividing by the Kaplan-Meier curve's own score gives the IPA (1 minus
+#'   the ratio). yardstick's `concordance_survival()`, `brier_survival()`
+#'   and `brier_survival_integrated()` compute these from predictions in
+#'   tidymodels' format (censoring weights from
+#'   `parsnip::.censoring_weights_graf()`).
+#'
 #' @section Local explanations (`type = "local"`):
 #'   Every linear leaf (`leaf = "linear_svm"` or `"logistic"`: methods
 #'   `"rsvt"`, `"rsvf"` and combinations with these leaves) is a linear model
@@ -213,21 +242,26 @@ predict.svforest <- function(object, newdata,
                              num_threads = NULL, quantiles = c(0.05, 0.5, 0.95), level = 0.9, na_action = NULL,
                              ...) {
   check_model(object)
-  check_no_dots(...)
-  if (missing(newdata) || is.null(newdata)) {
-    stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
-  }
+  # the arguments of registered types come through `...` (e.g. `times`)
+  dots <- list(...)
+  taken <- type_arguments_given(dots, names(formals(predict.svforest)))  # R/family.R
+  do.call(check_no_dots, dots[!taken])
   family <- model_family(object)
   if (identical(type, eval(formals(predict.svforest)$type))) type <- family$default_type
   spec <- prediction_type(type, family$name)  # the registered types (R/family.R)
   # arguments of other types must not be silently ignored
-  given <- list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level)
+  given <- c(list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level), dots[taken])
   for (arg in setdiff(names(Filter(Negate(is.null), given)), spec$args)) {
     users <- prediction_types_taking(arg)
     stop(sprintf("`%s` is used only with %s.", arg, paste0("type = \"", users, "\"", collapse = " or ")), call. = FALSE)
   }
-  args <- list(quantiles = quantiles, level = level)[spec$args]
+  args <- c(list(quantiles = quantiles, level = level), dots[taken])[spec$args]
+  names(args) <- spec$args
   if (!is.null(spec$check)) args <- spec$check(args)
+  if (missing(newdata) || is.null(newdata)) {
+    if (!is.null(family$predict_oob)) return(family$predict_oob(object, spec$name, args))  # out of bag
+    stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
+  }
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
   spec$run(object, newdata, args, num_threads)

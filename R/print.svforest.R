@@ -69,6 +69,8 @@ summary.svforest <- function(object, ...) {
     oob_logloss = object$oob_logloss, oob_unavailable = object$oob_unavailable, params = object$params
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
+  family <- model_family(object)  # the family's own elements (R/family.R)
+  if (!is.null(family$summary)) out[names(family$summary(object))] <- family$summary(object)
   out
 }
 
@@ -86,7 +88,9 @@ print.summary.svforest <- function(x, ...) {
   cat("Tree depth      (min / q1 / median / q3 / max):", q(x$depth), "\n")
   cat("Leaf size       (min / q1 / median / q3 / max):", q(x$leaf_size), "\n")
   if (!is.null(x$min_leaf_size)) cat("Minimum leaf size:", x$min_leaf_size, "\n")
-  if (identical(x$type, "regression")) {
+  if (!is.null(x$leaf_line)) {
+    cat(x$leaf_line, "\n")  # a family's own leaves (R/family.R)
+  } else if (identical(x$type, "regression")) {
     cat(sprintf("Leaves with a model: %.1f%%, with the mean: %.1f%%\n",
                 100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
   } else {

@@ -14,6 +14,7 @@
 #'   `"rsvf"`) and their parameters: [svforest_methods()];
 #' * the engine parts and the parameters passed through `...`: [svforest_parameters];
 #' * numeric outcomes: [svforest_regression];
+#' * survival outcomes, `Surv(time, status)`: [svforest_survival];
 #' * missing values, `na_action`: [svforest_missing_values];
 #' * `case_weights` and `class_weights`: [svforest_weights];
 #' * `calibrate` (class probabilities; regression prediction intervals): [svforest_calibration];
@@ -25,11 +26,13 @@
 #' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
 #'   predictors, or a formula for the formula method.
 #' @param y The outcome: a numeric vector fits a regression forest ([svforest_regression]), a factor with at least two non-empty levels (character and logical
-#'   vectors are converted to factors).
+#'   vectors are converted to factors) a classification forest, and a right-censored
+#'   `survival::Surv(time, status)` a survival forest ([svforest_survival]).
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()]. `NULL` (default):
-#'   `"hybrid"`, svforest's own forest, for factor and numeric outcomes.
+#'   `"hybrid"`, svforest's own forest, for factor, numeric and survival
+#'   outcomes (the only method for survival).
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
 #'   default when `NULL`: 100 for `"hybrid"`, 10 for `"rsvt"`, 100 for
 #'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
@@ -158,11 +161,12 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
 
 # The fit's outcome family, method and checked outcome (R/family.R).
 fit_context <- function(design, y, method, user) {
-  check_outcome_kind(y)
   family <- outcome_family(y)
+  check_outcome_kind(y, family)
   outcome <- family$name
   engine_outcome <- family$engine_outcome  # what presets and parts fit
   preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
+  check_family_method(family, preset$name)  # R/family.R
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
@@ -183,7 +187,8 @@ fit_weights <- function(ctx) {
   user[["class_weights"]] <- NULL
   user[["na_action"]] <- NULL  # used by the design (R/missing.R), not a parameter
   # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
-  ctx$grow_forest <- if (is.null(user[[".grow_forest"]])) engine_fit else user[[".grow_forest"]]
+  ctx$grow_forest <- if (!is.null(user[[".grow_forest"]])) user[[".grow_forest"]]
+                     else if (!is.null(ctx$family$engine_fit)) ctx$family$engine_fit else engine_fit
   user[[".grow_forest"]] <- NULL
   ctx$weights <- weighting(case_weights, ctx$class_weights, ctx$y)
   if (!is.null(ctx$weights$rows_used)) {
@@ -237,6 +242,7 @@ fit_hold_out <- function(ctx) {
 fit_parameters <- function(ctx) {
   requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
   params <- finish_parameters(requested, ncol(ctx$x))
+  if (!is.null(ctx$family$parameters)) params <- ctx$family$parameters(params, ctx$user)  # R/family.R
   ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   # factors held as level codes, which each tree codes by its in-bag rows (R/factor_coding.R)
   ctx$factors <- level_code_columns(ctx$design$spec, ctx$params$factor_coding)
@@ -372,13 +378,10 @@ check_numeric_outcome <- function(y, n) {
   as.double(y)
 }
 
-# Outcomes of a kind no forest fits yet: a clear error before any other check.
-check_outcome_kind <- function(y) {
-  if (inherits(y, "Surv")) {
-    stop("Survival outcomes (`survival::Surv`) are not supported yet: svforest fits classes (a factor) and numbers.",
-         call. = FALSE)
-  }
-  if (is.matrix(y) && ncol(y) > 1) {
+# Outcomes of a kind no forest fits: a clear error before any other check
+# (a family of its own may hold an outcome in columns).
+check_outcome_kind <- function(y, family) {
+  if (is.matrix(y) && ncol(y) > 1 && family$name %in% c("classification", "regression")) {
     stop(sprintf("`y` must be a vector (one outcome), not a matrix with %d columns.", ncol(y)), call. = FALSE)
   }
 }

@@ -402,7 +402,7 @@ tree_leaf_table <- function(object, tr, map) {
   if (regression) {
     means <- tree_leaf_values(forest, tr, "mean", NA_real_)
     for (l in which(payload == "mean")) prediction[[l]] <- means[l] * object$outcome_scale + object$outcome_center
-  } else {
+  } else if (!is.null(object$levels)) {  # (a survival leaf's curve is not one value: no prediction)
     counts <- tree_leaf_counts(forest, tr)
     for (l in seq_len(L)) prediction[[l]] <- stats::setNames(counts[, l] / sum(counts[, l]), object$levels)
   }

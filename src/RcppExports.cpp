@@ -42,8 +42,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_describe
-List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::IntegerVector index, Rcpp::Nullable<Rcpp::String> field);
-RcppExport SEXP _svforest_svf_describe(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP partSEXP, SEXP indexSEXP, SEXP fieldSEXP) {
+List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::IntegerVector index, Rcpp::Nullable<Rcpp::String> field, int num_times);
+RcppExport SEXP _svforest_svf_describe(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP partSEXP, SEXP indexSEXP, SEXP fieldSEXP, SEXP num_timesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -53,7 +53,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type part(partSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type index(indexSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::String> >::type field(fieldSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_describe(tree, num_classes, p, part, index, field));
+    Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_describe(tree, num_classes, p, part, index, field, num_times));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -419,8 +420,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_tree_layout
-List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index);
-RcppExport SEXP _svforest_svf_tree_layout(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP layoutSEXP, SEXP indexSEXP) {
+List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index, int num_times);
+RcppExport SEXP _svforest_svf_tree_layout(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP layoutSEXP, SEXP indexSEXP, SEXP num_timesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -429,7 +430,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type p(pSEXP);
     Rcpp::traits::input_parameter< std::string >::type layout(layoutSEXP);
     Rcpp::traits::input_parameter< int >::type index(indexSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_tree_layout(tree, num_classes, p, layout, index));
+    Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_tree_layout(tree, num_classes, p, layout, index, num_times));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -438,7 +440,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_split_kinds", (DL_FUNC) &_svforest_svf_split_kinds, 0},
     {"_svforest_svf_part_names", (DL_FUNC) &_svforest_svf_part_names, 0},
-    {"_svforest_svf_describe", (DL_FUNC) &_svforest_svf_describe, 6},
+    {"_svforest_svf_describe", (DL_FUNC) &_svforest_svf_describe, 7},
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
@@ -463,7 +465,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_tree_oob_rows", (DL_FUNC) &_svforest_svf_tree_oob_rows, 7},
     {"_svforest_svf_more_trees_help", (DL_FUNC) &_svforest_svf_more_trees_help, 6},
     {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
-    {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 5},
+    {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 6},
     {NULL, NULL, 0}
 };
 

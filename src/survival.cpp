@@ -39,6 +39,8 @@ svf::ForestOptions survival_options(const RParams& rp) {
   svf::ForestOptions opt;
   opt.ntree = rp.integer("ntree");
   opt.seed = static_cast<uint64_t>(rp.number("seed"));
+  // a part of a forest (combine(), svforest_future()) starts at its first tree
+  if (rp.has("first_tree")) opt.first_tree = static_cast<size_t>(rp.number("first_tree"));
   opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");

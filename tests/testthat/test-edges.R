@@ -97,8 +97,8 @@ test_that("ranger's predict() argument names get svforest's equivalent", {
 test_that("survival outcomes, overflowing weights and outcome spreads are clear user errors", {
   skip_if_not_installed("survival")
   lung <- survival::lung[c("time", "status", "age", "sex")]
-  expect_error(svforest(survival::Surv(time, status) ~ age + sex, data = lung, ntree = 2),
-               "Survival outcomes .* not supported yet")
+  expect_error(svforest(survival::Surv(time, status, type = "left") ~ age + sex, data = lung, ntree = 2),
+               "type \"left\"; svforest fits right-censored outcomes only")
   expect_error(svforest(Species ~ ., data = iris, ntree = 2, num_threads = 1, case_weights = c(1e308, rep(1, 149)),
                         class_weights = c(setosa = 10, versicolor = 1, virginica = 1)),
                "overflow or underflow .* for 1 rows")

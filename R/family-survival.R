@@ -1,0 +1,201 @@
+#' @include family.R engine-survival.R
+NULL
+
+#' Survival forests
+#'
+#' A right-censored `survival::Surv(time, status)` outcome in [svforest()]
+#' fits a survival forest.
+#'
+#' @section Survival outcomes:
+#' `svforest(Surv(time, status) ~ ., data)` or `svforest(x, y = Surv(time,
+#' status))` fits the default forest, method `"hybrid"`, on a right-censored
+#' outcome: times positive and finite, status 0 (censored) or 1 (event),
+#' given as 0/1, logical or 1/2 (as [survival::Surv()] reads it), tied times
+#' allowed, at least one event. Left-, interval- and counting-censored `Surv`
+#' objects, other methods, and the parameters `splitter` and `leaf` are
+#' errors. Bootstrap trees (or `sampler = "subsample"`) are grown deep: at
+#' each node the best log-rank axis cut among `mtry` predictors competes with
+#' a ridge hyperplane fitted to the node's martingale residuals, kept where it
+#' also separates the node's choosing out-of-bag rows better; each tree keeps
+#' the better (by Harrell's C on those rows) of that structure and an
+#' axis-only one. Leaves hold the Nelson-Aalen cumulative hazard of their
+#' in-bag rows on the training event times; the forest's cumulative hazard
+#' (CHF) is the trees' average and its survival `exp(-CHF)`. The
+#' parameters are the default's (`ntree`, 100; `mtry`, `min_node_size`, 5;
+#' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
+#' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters]);
+#' the forest does not grow by out-of-bag error (`ntree_max` is an error).
+#' Data frames with factors and missing predictor values go through the
+#' default's design ([svforest_missing_values]); a factor held as level
+#' codes (over 10 levels, `factor_coding = "auto"`) enters the trees as its
+#' level numbers. `case_weights` act as for the other outcomes
+#' ([svforest_weights]); `class_weights` and `calibrate` do not apply.
+#'
+#' Predictions ([predict.svforest()]): `type = "survival"` (the default) and
+#' `"chf"` give an n x `length(times)` matrix, `"risk"` the sum of the CHF
+#' over the training event times (higher means an earlier event, for a
+#' concordance index) and `"time"` the mean survival time restricted to the
+#' largest training time (the area under the survival curve from 0 to that
+#' time). `predict(fit)` without `newdata` gives each training row's
+#' out-of-bag prediction (`NA` for a row no tree left out).
+#'
+#' Out of bag, every fit holds the tally [combine()] adds up
+#' (`oob_chf_sum`, each row's CHF summed over its out-of-bag trees that
+#' score it, and their number `oob_count`) and, derived from it,
+#' `oob_predictions` (the out-of-bag risk), `oob_concordance` (Harrell's C of
+#' that risk, as `survival::concordance(y ~ risk, reverse = TRUE)` computes
+#' it), `oob_error` (1 - C) and `oob_ibs`, the integrated Brier score: at
+#' each distinct training event time up to the 75th percentile of the event
+#' times, the Brier score with inverse probability of censoring weights
+#' (Graf et al. 1999; the censoring distribution by Kaplan-Meier of the
+#' training rows), averaged over that span by the trapezoidal rule.
+#' [print()] and [summary()] show both. A combined forest (or one grown by
+#' [svforest_future()] in several chunks) adds the sums in another order:
+#' its out-of-bag results agree with the whole forest's to rounding.
+#'
+#' Permutation importance is computed on rows you give,
+#' `svforest_importance(fit, data)` (the drop in Harrell's C when a
+#' predictor is permuted); `importance = "permutation"` at fit time is an
+#' error. `type = "coefficients"` reads the hyperplanes.
+#' @name svforest_survival
+#' @seealso [predict.svforest()] (section "Scoring new data").
+#' @examples
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   library(survival)
+#'   fit <- svforest(Surv(time, status) ~ ., data = lung, ntree = 20, seed = 1, num_threads = 1)
+#'   print(fit)
+#'   predict(fit, na.omit(lung)[1:3, ], type = "survival", times = c(180, 365))
+#' }
+NULL
+
+
+# The survival family: a right-censored `survival::Surv(time, status)`
+# outcome, fitted by the engine's survival forest (R/engine-survival.R):
+# the default method's hybrid splitter with log-rank criteria and
+# Nelson-Aalen leaves on the grid of training event times. Its parameters
+# are the default's regression ones (one parameter source), its predictions
+# survival curves, cumulative hazards, risks and restricted mean times
+# (R/predict-survival.R), its out-of-bag results Harrell's C and an
+# integrated Brier score (R/oob-survival.R).
+register_family(
+  "survival",
+  detects = function(y) inherits(y, "Surv"),
+  check = function(y, n) check_survival_outcome(y, n),
+  check_rows = function(y) {
+    if (!any(survival_status(y) == 1L)) {
+      stop("Every row of positive `case_weights` is censored: a survival forest needs at least one event.",
+           call. = FALSE)
+    }
+  },
+  scaling = function(y) NULL,
+  engine_y = function(y, scaling) y,
+  num_classes = function(y) 0L,
+  validation_outcome = function(y, scaling) NULL,
+  model_fields = function(y, scaling) {
+    list(survival = list(time_max = max(survival_time(y)), events = sum(survival_status(y))))
+  },
+  oob = function(oob, y, aggregation, scaling, ntree) {
+    survival_oob_results(list(oob_chf_sum = oob$chf_sum, oob_count = oob$count), y)
+  },
+  check_model = function(object, fail) check_survival_model(object, fail),
+  print_outcome = function(x) {
+    sprintf("  Outcome:               survival (right-censored; %d events)", as.integer(x$survival$events))
+  },
+  combining = function(x) "average cumulative hazard",
+  oob_text = function(x) {
+    sprintf("Harrell's C %.4f, integrated Brier score %.4f", 1 - x$oob_error, x$oob_ibs)
+  },
+  default_type = "survival",
+  describe = "a survival outcome (Surv)",
+  engine_outcome = "regression",
+  engine_fit = function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
+    survival_forest_fit(data, y, weights, params, num_threads)
+  },
+  methods = "hybrid",
+  parameters = function(params, user) survival_parameters(params, user),
+  predict_oob = function(object, type, args) predict_survival_oob(object, type, args),
+  merge_oob = function(a, b) merge_survival_tally(a, b),
+  combine_oob = function(out, parts) combine_survival_oob(out, parts),
+  importance = function(object, x, y, num_threads) survival_importance(object, x, y, num_threads),
+  summary = function(object) {
+    list(oob_ibs = object$oob_ibs, survival = object$survival,
+         leaf_line = sprintf("Leaves: Nelson-Aalen cumulative hazards on %d event times", length(object$forest$times)))
+  }
+)
+
+# The default's regression parameters as a survival forest uses them: its
+# hybrid splitter (log-rank criteria) and Nelson-Aalen leaves, on bootstrap
+# or subsample trees (out-of-bag rows score it).
+survival_parameters <- function(params, user) {
+  for (part in c("splitter", "leaf")) {
+    if (!is.null(user[[part]])) {
+      stop(sprintf("`%s`: a survival forest has the hybrid splitter (log-rank cuts and hyperplanes) and Nelson-Aalen leaves; leave `%s` out.",
+                   part, part), call. = FALSE)
+    }
+  }
+  if (!params$sampler %in% c("bootstrap", "subsample")) {
+    stop("`sampler` must be \"bootstrap\" or \"subsample\" for a survival forest: its out-of-bag rows choose and score the trees.",
+         call. = FALSE)
+  }
+  params$leaf <- "nelson_aalen"
+  params
+}
+
+# The columns of a checked right-censored Surv outcome.
+survival_time <- function(y) as.double(unclass(y)[, 1L])
+survival_status <- function(y) as.integer(unclass(y)[, 2L])
+
+# A right-censored outcome: positive finite times, status 0/1 (Surv() codes
+# logical and 1/2 status so), one per row, at least one event.
+check_survival_outcome <- function(y, n) {
+  type <- attr(y, "type")
+  if (!identical(type, "right")) {
+    stop(sprintf("`y` is a Surv object of type \"%s\"; svforest fits right-censored outcomes only, Surv(time, status).",
+                 if (is.character(type)) type[1] else "unknown"), call. = FALSE)
+  }
+  if (NROW(y) != n) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), n), call. = FALSE)
+  time <- survival_time(y)
+  status <- unclass(y)[, 2L]
+  if (anyNA(time)) stop(sprintf("`y` has %d missing times.", sum(is.na(time))), call. = FALSE)
+  if (anyNA(status)) {
+    stop(sprintf("`y` has %d missing status values (Surv() makes a status other than 0/1, TRUE/FALSE or 1/2 missing).",
+                 sum(is.na(status))), call. = FALSE)
+  }
+  if (any(!is.finite(time))) stop(sprintf("`y` has %d infinite times.", sum(!is.finite(time))), call. = FALSE)
+  if (any(time <= 0)) {
+    stop(sprintf("`y` has %d times that are zero or negative; survival times must be positive.", sum(time <= 0)),
+         call. = FALSE)
+  }
+  if (!all(status %in% c(0, 1))) stop("The status of `y` must be 0 (censored) or 1 (event).", call. = FALSE)
+  if (!any(status == 1)) stop("Every row of `y` is censored: a survival forest needs at least one event.", call. = FALSE)
+  y
+}
+
+# The family's elements of a model: the event-time grid, the horizon of the
+# restricted mean time, the out-of-bag tally and results.
+check_survival_model <- function(object, fail) {
+  f <- object$forest
+  times <- f$times
+  if (!is.double(times) || !length(times) || anyNA(times) || any(!is.finite(times)) || any(times <= 0) ||
+      is.unsorted(times, strictly = TRUE)) {
+    fail("'forest$times' is damaged")
+  }
+  if (!is.integer(f$num_features) || length(f$num_features) != 1 || is.na(f$num_features) || f$num_features < 1) {
+    fail("'forest$num_features' is damaged")
+  }
+  s <- object$survival
+  if (!is.list(s) || !is.numeric(s$time_max) || length(s$time_max) != 1 || !is.finite(s$time_max) ||
+      s$time_max < times[length(times)]) {
+    fail("'survival' is damaged")
+  }
+  sums <- object$oob_chf_sum
+  if (is.null(sums) != is.null(object$oob_count)) fail("'oob_chf_sum' or 'oob_count' is damaged")
+  if (!is.null(sums)) {
+    n <- object$num_rows
+    if (!is.matrix(sums) || !is.double(sums) || !identical(dim(sums), c(as.integer(n), length(times))) ||
+        !is.integer(object$oob_count) || length(object$oob_count) != n || anyNA(object$oob_count) ||
+        any(object$oob_count < 0)) {
+      fail("'oob_chf_sum' or 'oob_count' is damaged")
+    }
+  }
+}

@@ -1,0 +1,116 @@
+#' @include family-survival.R
+NULL
+
+# Out-of-bag results of a survival forest. The tally (what combine() adds
+# up) is per row the sum of its scoring out-of-bag trees' cumulative hazards
+# on the training event times (`oob_chf_sum`, n x times) and their number
+# (`oob_count`). Derived from it, for a fit and a combined forest alike:
+# `oob_predictions` (each row's out-of-bag risk, the sum of its CHF over
+# the event times; NA for a row no tree left out), `oob_concordance`
+# (Harrell's C of that risk, as survival::concordance() computes it),
+# `oob_error` (1 - C) and `oob_ibs` (the integrated Brier score, IPCW, see
+# integrated_brier_score()). `oob_y` keeps the training outcome they score.
+
+survival_oob_names <- c("oob_chf_sum", "oob_count", "oob_y", "oob_predictions", "oob_concordance", "oob_error",
+                        "oob_ibs", "oob_unavailable")
+
+# The out-of-bag elements of a model from its `tally` and outcome `y`.
+survival_oob_results <- function(tally, y) {
+  grid <- survival_oob_grid(tally)
+  if (!any(tally$oob_count > 0L)) return(c(tally, list(oob_y = y, oob_error = NA_real_)))
+  risk <- rowSums(grid)
+  c_index <- oob_harrell_c(y, risk)
+  time <- survival_time(y)
+  status <- survival_status(y)
+  ibs <- integrated_brier_score(time, status, exp(-grid), event_times(time, status))
+  c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = c_index, oob_error = 1 - c_index,
+                oob_ibs = ibs))
+}
+
+# Each row's out-of-bag CHF on the event times (NA rows: no tree left it out).
+survival_oob_grid <- function(tally) {
+  grid <- tally$oob_chf_sum / tally$oob_count
+  grid[tally$oob_count == 0L, ] <- NA_real_
+  grid
+}
+
+# The distinct event times, increasing (the engine's grid, survival.cpp).
+event_times <- function(time, status) sort(unique(time[status == 1L]))
+
+# Harrell's C of `risk` (higher: earlier event) over the rows with a risk,
+# as survival::concordance() counts it (tied risks count 1/2, pairs tied
+# in time are not compared); NA without comparable pairs.
+oob_harrell_c <- function(y, risk) {
+  keep <- !is.na(risk)
+  if (sum(keep) < 2) return(NA_real_)
+  y <- y[keep]
+  risk <- risk[keep]
+  res <- tryCatch(survival::concordance(y ~ risk, reverse = TRUE), error = function(e) NULL)
+  if (is.null(res) || !is.finite(res$concordance)) NA_real_ else unname(res$concordance)
+}
+
+# The Kaplan-Meier estimate of the censoring distribution G: at censoring
+# times `times`, G just after each (`surv`).
+censoring_km <- function(time, status) {
+  cens <- sort(unique(time[status == 0L]))
+  if (!length(cens)) return(list(times = cens, surv = double()))
+  at_risk <- length(time) - findInterval(cens, sort(time), left.open = TRUE)
+  dropped <- tabulate(match(time[status == 0L], cens), length(cens))
+  list(times = cens, surv = cumprod(1 - dropped / at_risk))
+}
+
+# G at `t` (`before`: just before t).
+censoring_at <- function(km, t, before = FALSE) c(1, km$surv)[findInterval(t, km$times, left.open = before) + 1L]
+
+# The integrated Brier score of survival curves `surv` (rows as `time`,
+# `status`; columns at the event times `grid`) with inverse probability of
+# censoring weights (Graf et al. 1999; G by Kaplan-Meier of the same rows):
+# at each event time t up to the 75th percentile of the event times, the
+# mean over rows of S(t)^2 / G(T-) for an event by t and (1 - S(t))^2 / G(t)
+# for a row still at risk after t (censored rows before t count 0); those
+# scores averaged over [first, last] grid time by the trapezoidal rule.
+# Rows with NA curves are left out.
+integrated_brier_score <- function(time, status, surv, grid) {
+  keep <- !is.na(surv[, 1L])
+  if (!any(keep)) return(NA_real_)
+  km <- censoring_km(time, status)
+  horizon <- stats::quantile(time[status == 1L], 0.75, names = FALSE)
+  cols <- which(grid <= horizon)
+  time <- time[keep]
+  status <- status[keep]
+  surv <- surv[keep, , drop = FALSE]
+  g_event <- censoring_at(km, time, before = TRUE)
+  scores <- vapply(cols, function(k) {
+    t <- grid[k]
+    s <- surv[, k]
+    died <- time <= t & status == 1L & g_event > 0
+    alive <- time > t
+    g_t <- censoring_at(km, t)
+    sum(s[died]^2 / g_event[died]) / length(s) + if (g_t > 0) sum((1 - s[alive])^2) / g_t / length(s) else 0
+  }, 0)
+  if (length(scores) == 1L) return(scores)
+  t <- grid[cols]
+  sum(diff(t) * (scores[-1L] + scores[-length(scores)]) / 2) / (t[length(t)] - t[1L])
+}
+
+# combine(): the out-of-bag elements of the survival forest made of `parts`
+# (in tree order): their tallies added, the results derived again. The sums
+# of cumulative hazards add in another order than the whole forest's, so
+# they agree with it to rounding (about 1e-15 relative), not bit for bit.
+combine_survival_oob <- function(out, parts) {
+  out[intersect(survival_oob_names, names(out))] <- NULL
+  tallies <- lapply(parts, function(p) p[c("oob_chf_sum", "oob_count")])
+  if (any(vapply(tallies, function(t) any(vapply(t, is.null, TRUE)), TRUE))) {
+    out$oob_error <- NA_real_
+    out$oob_unavailable <- "not available for the combined forest: a part holds no out-of-bag tally"
+    return(out)
+  }
+  tally <- Reduce(function(a, b) list(oob_chf_sum = a$oob_chf_sum + b$oob_chf_sum,
+                                      oob_count = a$oob_count + b$oob_count), tallies)
+  res <- survival_oob_results(tally, parts[[1]]$oob_y)
+  out[names(res)] <- res
+  out
+}
+
+# svforest_future(): the engine tallies of consecutive trees merged.
+merge_survival_tally <- function(a, b) list(chf_sum = a$chf_sum + b$chf_sum, count = a$count + b$count)

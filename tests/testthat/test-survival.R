@@ -1,0 +1,225 @@
+# Survival outcomes through svforest() (R/family-survival.R): fitting,
+# predictions, out-of-bag results.
+skip_if_not_installed("survival")
+Surv <- survival::Surv
+
+surv_data <- function(n = 160, seed = 1) {
+  set.seed(seed)
+  d <- data.frame(a = rnorm(n), b = rnorm(n), g = factor(sample(c("u", "v", "w"), n, TRUE)), noise = runif(n))
+  hazard <- exp(1.2 * d$a - 0.8 * (d$g == "w"))
+  event <- rexp(n, hazard)
+  censor <- rexp(n, 0.3)
+  d$time <- pmin(event, censor) + 0.01
+  d$status <- as.integer(event <= censor)
+  d
+}
+
+test_that("a Surv formula fits the default survival forest; its predictions have the promised shapes", {
+  d <- surv_data()
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 30, seed = 1, num_threads = 1)
+  expect_identical(fit$type, "survival")
+  expect_identical(fit$method, "hybrid")
+  times <- fit$forest$times
+  expect_identical(times, sort(unique(d$time[d$status == 1])))
+  new <- d[1:7, ]
+  s <- predict(fit, new, num_threads = 1)  # default type "survival", at the event times
+  expect_identical(dim(s), c(7L, length(times)))
+  expect_true(all(s >= 0 & s <= 1))
+  expect_true(all(apply(s, 1, function(r) all(diff(r) <= 0))))
+  chf <- predict(fit, new, type = "chf", num_threads = 1)
+  expect_true(all(apply(chf, 1, function(r) all(diff(r) >= 0))))
+  expect_equal(s, exp(-chf))
+  # unsorted times: the columns follow the given order; before the first event time S = 1
+  at <- c(2, 0.5, 0)
+  s3 <- predict(fit, new, type = "survival", times = at, num_threads = 1)
+  expect_identical(colnames(s3), as.character(at))
+  expect_identical(s3[, 3], rep(1, 7))
+  expect_equal(s3[, 1], s[, findInterval(2, times)])
+  risk <- predict(fit, new, type = "risk", num_threads = 1)
+  expect_equal(risk, rowSums(chf))
+  rmst <- predict(fit, new, type = "time", num_threads = 1)
+  expect_true(all(rmst > 0 & rmst <= max(d$time)))
+  # the higher the risk, the shorter the restricted mean time (same curves)
+  expect_true(cor(risk, rmst, method = "spearman") < -0.8)
+  expect_identical(dim(predict(fit, d[0, ], type = "chf", num_threads = 1)), c(0L, length(times)))
+})
+
+test_that("the x/y interface and logical status fit the same forest as the formula", {
+  d <- surv_data()
+  x <- d[c("a", "b", "g", "noise")]
+  f1 <- svforest(Surv(time, status) ~ a + b + g + noise, data = d, ntree = 10, seed = 3, num_threads = 1)
+  f2 <- svforest(x, Surv(d$time, d$status == 1), ntree = 10, seed = 3, num_threads = 1)
+  expect_identical(predict(f1, x, type = "chf", num_threads = 1), predict(f2, x, type = "chf", num_threads = 1))
+  expect_identical(f1$oob_concordance, f2$oob_concordance)
+})
+
+test_that("out of bag: Harrell's C equals survival::concordance() of the out-of-bag risk, predict() without newdata", {
+  d <- surv_data()
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 40, seed = 2, num_threads = 1)
+  risk <- predict(fit, type = "risk")
+  expect_identical(risk, fit$oob_predictions)
+  keep <- !is.na(risk)
+  ref <- survival::concordance(Surv(time, status) ~ risk, data = cbind(d, risk = risk)[keep, ], reverse = TRUE)
+  expect_equal(fit$oob_concordance, unname(ref$concordance))
+  expect_equal(fit$oob_error, 1 - fit$oob_concordance)
+  # the signal (a, g) is found: better than chance
+  expect_gt(fit$oob_concordance, 0.65)
+  expect_true(fit$oob_ibs > 0 && fit$oob_ibs < 0.25)
+  s <- predict(fit, type = "survival", times = c(1, 3))
+  expect_identical(dim(s), c(nrow(d), 2L))
+  expect_equal(s, exp(-predict(fit, type = "chf", times = c(1, 3))))
+  out <- capture.output(print(fit))
+  expect_true(any(grepl("Harrell's C 0\\.[0-9]{4}, integrated Brier score 0\\.[0-9]{4}", out)))
+  out <- capture.output(print(summary(fit)))
+  expect_true(any(grepl("Harrell's C", out)) && any(grepl("Nelson-Aalen", out)))
+})
+
+test_that("case weights act as row multiplicities, zero weights leave rows out; ties and factors with NA fit", {
+  d <- surv_data(n = 120, seed = 4)
+  d$time <- round(d$time, 1) + 0.1  # tied times
+  expect_gt(anyDuplicated(d$time[d$status == 1]), 0)
+  w <- rep(1, nrow(d))
+  w[1:10] <- 0
+  fw <- svforest(Surv(time, status) ~ ., data = d, case_weights = w, ntree = 10, seed = 1, num_threads = 1)
+  f_drop <- svforest(Surv(time, status) ~ ., data = d[-(1:10), ], ntree = 10, seed = 1, num_threads = 1)
+  expect_identical(fw$num_rows, 110L)
+  expect_identical(predict(fw, d, type = "chf", num_threads = 1), predict(f_drop, d, type = "chf", num_threads = 1))
+  # unequal weights change the forest
+  w2 <- rep(c(1, 3), length.out = nrow(d))
+  f2 <- svforest(Surv(time, status) ~ ., data = d, case_weights = w2, ntree = 10, seed = 1, num_threads = 1)
+  f1 <- svforest(Surv(time, status) ~ ., data = d, ntree = 10, seed = 1, num_threads = 1)
+  expect_false(identical(predict(f2, d, type = "risk"), predict(f1, d, type = "risk")))
+  # factors and missing predictor values through the default's design (imputed, with a warning at predict)
+  d$a[c(2, 7)] <- NA
+  d$g[5] <- NA
+  fna <- svforest(Surv(time, status) ~ ., data = d, ntree = 10, seed = 1, num_threads = 1)
+  expect_true(is.finite(fna$oob_concordance))
+  expect_warning(r <- predict(fna, d[1:8, ], type = "risk", num_threads = 1), "missing values")
+  expect_false(anyNA(r))
+  expect_error(svforest(Surv(time, status) ~ ., data = d, na_action = "fail", ntree = 2), "Missing values")
+})
+
+test_that("engine parameters come from the one parameter source and change the forest", {
+  d <- surv_data()
+  base <- svforest(Surv(time, status) ~ ., data = d, ntree = 5, seed = 1, num_threads = 1)
+  big <- svforest(Surv(time, status) ~ ., data = d, ntree = 5, seed = 1, num_threads = 1, min_node_size = 30)
+  expect_identical(big$params$min_node_size, 30L)
+  expect_lt(mean(sapply(big$forest$trees, svforest:::tree_n_leaves)),
+            mean(sapply(base$forest$trees, svforest:::tree_n_leaves)))
+  expect_error(svforest(Surv(time, status) ~ ., data = d, mtry = 99, ntree = 2), "more than the")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, min.node.size = 3), "`min_node_size`")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, method = "rsvt"), "use the default, method = \"hybrid\"")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, leaf = "ridge"), "Nelson-Aalen leaves")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, sampler = "all"), "out-of-bag rows")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 5, ntree_max = 10), "exactly `ntree`")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, class_weights = c(a = 1)), "for classification")
+})
+
+test_that("bad survival outcomes get clear errors", {
+  d <- surv_data(n = 40)
+  x <- d[c("a", "b")]
+  fit_y <- function(y) svforest(x, y, ntree = 2, num_threads = 1)
+  expect_error(fit_y(Surv(replace(d$time, 3, -1), d$status)), "1 times that are zero or negative")
+  expect_error(fit_y(Surv(replace(d$time, 3, 0), d$status)), "zero or negative")
+  expect_error(fit_y(Surv(replace(d$time, 3, NA), d$status)), "1 missing times")
+  expect_error(fit_y(Surv(replace(d$time, 3, Inf), d$status)), "1 infinite times")
+  expect_error(suppressWarnings(fit_y(Surv(d$time, replace(d$status, 3, 5L)))), "missing status")
+  expect_error(fit_y(Surv(d$time, rep(0L, 40))), "Every row of `y` is censored")
+  expect_error(fit_y(Surv(d$time, d$status, type = "left")), "type \"left\"")
+  expect_error(fit_y(Surv(d$time, d$time + 1, type = "interval2")), "type \"interval\"")
+  expect_error(fit_y(Surv(d$time, d$time + 1, d$status)), "type \"counting\"")
+  expect_error(fit_y(Surv(d$time, d$status)[1:30]), "30 rows but the predictors have 40")
+  # rows of positive weight all censored
+  expect_error(svforest(x, Surv(d$time, d$status), case_weights = as.double(d$status == 0), ntree = 2),
+               "positive `case_weights` is censored")
+})
+
+test_that("prediction types and `times` are checked against the model's outcome", {
+  d <- surv_data(n = 60)
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 3, seed = 1, num_threads = 1)
+  for (type in c("prob", "class", "response")) expect_error(predict(fit, d, type = type), "`type` must be one of")
+  expect_error(predict(fit, d, type = "quantiles"), "is for regression forests .* a survival outcome")
+  expect_error(predict(fit, d, type = "interval"), "is for regression forests .* a survival outcome")
+  expect_error(predict(fit, d, type = "survival", times = c(1, NA)), "`times` has 1 missing")
+  expect_error(predict(fit, d, type = "chf", times = -1), "finite and >= 0")
+  expect_error(predict(fit, d, type = "survival", times = "1"), "`times` must be numbers")
+  expect_error(predict(fit, d, type = "risk", times = 1), "`times` is used only with type = \"survival\" or type = \"chf\"")
+  expect_error(predict(fit, d, type = "survival", quantiles = 0.5), "`quantiles` is used only")
+  expect_error(predict(fit, d, timez = 1), "Unknown argument `timez`")
+  cls <- svforest(Species ~ ., data = iris, ntree = 2, seed = 1, num_threads = 1)
+  reg <- svforest(mpg ~ ., data = mtcars, ntree = 2, seed = 1, num_threads = 1)
+  for (type in c("survival", "chf", "risk", "time")) {
+    expect_error(predict(cls, iris, type = type), "is for survival forests .* a factor")
+    expect_error(predict(reg, mtcars, type = type), "is for survival forests .* numeric")
+  }
+  expect_error(predict(cls, iris, times = 1), "`times` is used only")
+  expect_error(predict(cls), "`newdata` is required")
+})
+
+test_that("update(), butcher and saveRDS keep a survival model usable; damage is caught", {
+  d <- surv_data(n = 80)
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 4, seed = 1, num_threads = 1)
+  up <- update(fit, ntree = 6)
+  expect_identical(up$ntree, 6L)
+  expect_identical(up$type, "survival")
+  path <- tempfile(fileext = ".rds")
+  on.exit(unlink(path))
+  saveRDS(fit, path)
+  back <- readRDS(path)
+  expect_identical(predict(back, d, type = "survival"), predict(fit, d, type = "survival"))
+  expect_identical(upgrade_model(fit), fit)
+  skip_if_not_installed("butcher")
+  small <- butcher::butcher(fit)
+  expect_identical(predict(small, d, type = "chf"), predict(fit, d, type = "chf"))
+  expect_error(predict(small, type = "risk"), "no out-of-bag results")
+  damage <- function(f) {
+    bad <- fit
+    bad <- f(bad)
+    expect_error(predict(bad, d), "not a usable svforest model")
+  }
+  damage(function(m) { m$forest$times <- rev(m$forest$times); m })
+  damage(function(m) { m$forest$times[2] <- NA; m })
+  damage(function(m) { m$survival$time_max <- 0; m })
+  damage(function(m) { m$survival <- NULL; m })
+  damage(function(m) { m$oob_chf_sum <- m$oob_chf_sum[-1, ]; m })
+  damage(function(m) { m$oob_count <- NULL; m })
+  damage(function(m) { m$forest$num_features <- 0L; m })
+})
+
+test_that("permutation importance by concordance: the signal predictors matter, the same in every call", {
+  d <- surv_data(n = 200, seed = 7)
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 20, seed = 1, num_threads = 1)
+  imp <- svforest_importance(fit, d)
+  expect_identical(names(imp), c("a", "b", "g", "noise"))
+  expect_identical(attr(imp, "type"), "permutation")
+  expect_gt(imp[["a"]], imp[["b"]])
+  expect_gt(imp[["a"]], imp[["noise"]])
+  expect_identical(svforest_importance(fit, d[c("a", "b", "g", "noise")], Surv(d$time, d$status), num_threads = 2), imp)
+  expect_error(svforest_importance(fit, d, oob = TRUE), "`oob` is not available")
+  expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 2, importance = "permutation"),
+               "svforest_importance\\(fit, x, y\\)")
+  coef <- svforest_importance(fit, type = "coefficients")
+  expect_true(all(is.finite(coef)))
+})
+
+test_that("calibration does not apply to survival forests; a tree's table has no leaf prediction", {
+  d <- surv_data(n = 60)
+  for (cal in c("platt", "oob", "conformal")) {
+    expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 2, calibrate = cal), "do not apply to a survival")
+  }
+  fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 2, seed = 1, num_threads = 1)
+  tab <- svforest_tree(fit, 1)
+  expect_identical(nrow(tab), svforest:::tree_n_nodes(fit$forest$trees[[1]]))
+})
+
+test_that("sparse predictors give the forest of the dense ones", {
+  set.seed(1)
+  n <- 80
+  x <- matrix(rnorm(n * 4) * (runif(n * 4) > 0.5), n, 4, dimnames = list(NULL, paste0("x", 1:4)))
+  y <- Surv(rexp(n, exp(x[, 1])), rbinom(n, 1, 0.7))
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  dense <- svforest(x, y, ntree = 5, seed = 1, num_threads = 1, scale = "none")
+  sparse <- svforest(xs, y, ntree = 5, seed = 1, num_threads = 1, scale = "none")
+  expect_identical(sparse$forest$trees, dense$forest$trees)
+  expect_identical(predict(sparse, xs, type = "chf"), predict(dense, x, type = "chf"))
+})
