@@ -177,3 +177,20 @@ test_that("the survival leaf is registered but no user's choice for other outcom
   expect_error(svforest(Species ~ ., data = iris, leaf = "nelson_aalen", ntree = 2, num_threads = 1),
                "must be one of")
 })
+
+test_that("svforest() takes the survival defaults where the user gives none, and the user's values where given", {
+  skip_if_not_installed("survival")
+  d <- simulate_survival(120, 9)
+  data <- data.frame(d$x, time = d$time, status = d$status)
+  fit <- svforest(survival::Surv(time, status) ~ ., data = data, ntree = 3, seed = 1, num_threads = 1)
+  expect_equal(fit$params[c("min_node_size", "sampler", "sample_fraction")],
+               list(min_node_size = 20L, sampler = "subsample", sample_fraction = 0.632))
+  # the family's forest is the engine's with the same parameters
+  engine <- survival_fit(d$x, d$time, d$status, params = list(ntree = 3L, seed = 1))
+  expect_identical(fit$forest$trees, engine$trees)
+  mine <- svforest(survival::Surv(time, status) ~ ., data = data, ntree = 3, seed = 1, num_threads = 1,
+                   sampler = "bootstrap", min_node_size = 5)
+  expect_equal(mine$params[c("min_node_size", "sampler", "sample_fraction")],
+               list(min_node_size = 5L, sampler = "bootstrap", sample_fraction = 1))
+  expect_false(identical(mine$forest$trees, fit$forest$trees))
+})
