@@ -42,6 +42,15 @@ void add_leaf_steps(const TreeView& tree, int leaf, double* steps) {
   }
 }
 
+void add_leaf_chf(const TreeView& tree, int leaf, size_t T, double* sum) {
+  const LeafPayload payload = leaf_payload(tree, leaf);
+  const int m = payload.ints[0];
+  for (int k = 0; k < m; ++k) {
+    const size_t end = k + 1 < m ? static_cast<size_t>(payload.ints[k + 2]) : T;
+    for (size_t j = static_cast<size_t>(payload.ints[k + 1]); j < end; ++j) sum[j] += payload.reals[k];
+  }
+}
+
 void accumulate_steps(const double* steps, size_t T, double count, double* out, size_t stride) {
   double running = 0.0;
   for (size_t j = 0; j < T; ++j) {
@@ -148,13 +157,13 @@ SurvivalForestFit train_survival_forest(const TrainingData& data, const Splitter
   shape.num_times = data.num_times;
   const TrainingRows source(data);
   runner.run(n, [&](size_t r) {
-    std::vector<double> route_scratch, steps(T, 0.0);
+    std::vector<double> route_scratch, sum(T, 0.0);
     for (int t : trees_of_row[r]) {
       const TreeView view = view_of(work[t].grown.tree);
-      add_leaf_steps(view, survival_leaf(view, shape.p, source, r, route_scratch), steps.data());
+      add_leaf_chf(view, survival_leaf(view, shape.p, source, r, route_scratch), T, sum.data());
       ++fit.oob.count[r];
     }
-    accumulate_steps(steps.data(), T, 1.0, fit.oob.chf_sum.data() + r, n);
+    for (size_t j = 0; j < T; ++j) fit.oob.chf_sum[j * n + r] = sum[j];
   });
   fit.trees.reserve(work.size());
   for (SurvivalTree& w : work) fit.trees.push_back(std::move(w.grown.tree));

@@ -47,6 +47,11 @@ int survival_leaf(const TreeView& tree, size_t p, const RowSource& rows, size_t 
 // leaf once, in O(its event times), instead of the whole grid per tree.
 void add_leaf_steps(const TreeView& tree, int leaf, double* steps);
 
+// Adds a (checked) survival leaf's CHF at each of the T grid times to
+// sum[0..T): tree by tree, out-of-bag sums of parts of a forest then add up
+// exactly to the whole forest's (combine()).
+void add_leaf_chf(const TreeView& tree, int leaf, size_t T, double* sum);
+
 // The running sums of steps[0..T) divided by `count`, written to out[j * stride].
 void accumulate_steps(const double* steps, size_t T, double count, double* out, size_t stride);
 
