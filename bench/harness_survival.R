@@ -17,7 +17,10 @@
 # survival_forest and survival::coxph, each with its own risk score (ranger:
 # the sum of the cumulative hazard over its event times; aorsf: its
 # mortality; grf: minus the area under the survival curve; coxph: the linear
-# predictor).
+# predictor). Method "svforest_engine" fits the engine's internal entry
+# (survival_engine_fit(), its defaults) on the peers' numeric design
+# (missing values filled, factors as indicator columns), for measuring the
+# engine apart from svforest()'s design.
 
 # --- scores ---------------------------------------------------------------------
 
