@@ -10,11 +10,28 @@
 # outcome family chooses it; no other outcome can).
 register_part("leaf", "nelson_aalen", outcomes = "survival")
 
-# The engine parameters of a survival fit and their defaults.
+# The engine parameters of a survival fit and their defaults. Survival
+# leaves estimate a curve, not a mean: nodes of 20 rows or more split, and
+# a log-rank cut leaves 10 rows or more on either side (a maximum over cuts
+# otherwise picks a group of one or two early deaths); trees draw 63.2% of
+# the rows without replacement. (Chosen on the test halves of other random
+# splits than the harness's, seeds 501-503, of pbc, veteran, gbsg, lung and
+# colon: C 0.7042 and IPA 0.165 against 0.6959 and 0.154 with the
+# regression defaults, bootstrap and nodes of 5.)
 survival_engine_defaults <- function() {
-  list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 5L, n_oblique = 1L,
-       split_ridge = 0.01, oblique_rows = 0, oblique_choice = "oob", tree_choice = "oob",
-       sampler = "bootstrap", sample_fraction = 1, max_depth = 0L)
+  list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 20L, min_leaf_size = 10L,
+       n_oblique = 1L, split_ridge = 0.01, oblique_rows = 0, oblique_choice = "oob", tree_choice = "oob",
+       sampler = "subsample", sample_fraction = 0.632, max_depth = 0L)
+}
+
+# The svforest() parameters of a survival fit (R/family-survival.R): the
+# engine's survival defaults for those the user left out (`user`: the
+# arguments as given, NULL meaning the default), the default's others.
+survival_default_parameters <- function(params, user) {
+  own <- survival_engine_defaults()
+  for (name in c("min_node_size", "sampler")) if (is.null(user[[name]])) params[[name]] <- own[[name]]
+  if (is.null(user$sample_fraction) && identical(params$sampler, "subsample")) params$sample_fraction <- own$sample_fraction
+  params
 }
 
 # `params` over the defaults, each checked (a typo must not pass silently).
@@ -25,7 +42,7 @@ survival_engine_params <- function(params) {
   if (length(params) && (is.null(names(params)) || length(unknown)))
     stop("unknown survival engine parameter(s): ", paste(unknown, collapse = ", "), call. = FALSE)
   out[names(params)] <- params
-  for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "n_oblique", "max_depth")) {
+  for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "min_leaf_size", "n_oblique", "max_depth")) {
     v <- out[[name]]
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v))
       stop("'", name, "' must be a whole number >= 0", call. = FALSE)

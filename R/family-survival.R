@@ -13,7 +13,7 @@ NULL
 #' given as 0/1, logical or 1/2 (as [survival::Surv()] reads it), tied times
 #' allowed, at least one event. Left-, interval- and counting-censored `Surv`
 #' objects, other methods, and the parameters `splitter` and `leaf` are
-#' errors. Bootstrap trees (or `sampler = "subsample"`) are grown deep: at
+#' errors. Trees on 63.2% of the rows, drawn without replacement, are grown to nodes of 20 rows: at
 #' each node the best log-rank axis cut among `mtry` predictors competes with
 #' a ridge hyperplane fitted to the node's martingale residuals, kept where it
 #' also separates the node's choosing out-of-bag rows better; each tree keeps
@@ -21,9 +21,11 @@ NULL
 #' axis-only one. Leaves hold the Nelson-Aalen cumulative hazard of their
 #' in-bag rows on the training event times; the forest's cumulative hazard
 #' (CHF) is the trees' average and its survival `exp(-CHF)`. The
-#' parameters are the default's (`ntree`, 100; `mtry`, `min_node_size`, 5;
+#' parameters are the default's, with a survival forest's own defaults where you give none
+#' (`sampler = "subsample"`, `sample_fraction = 0.632`, `min_node_size = 20`; a
+#' log-rank cut leaves 10 rows or more on either side): `ntree`, 100; `mtry`;
 #' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
-#' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters]);
+#' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters];
 #' the forest does not grow by out-of-bag error (`ntree_max` above `ntree` is an error).
 #' Data frames with factors and missing predictor values go through the
 #' default's design ([svforest_missing_values]); a factor held as level
@@ -136,6 +138,7 @@ survival_parameters <- function(params, user) {
                    part, part), call. = FALSE)
     }
   }
+  params <- survival_default_parameters(params, user)  # R/engine-survival.R
   if (!params$sampler %in% c("bootstrap", "subsample")) {
     stop("`sampler` must be \"bootstrap\" or \"subsample\" for a survival forest: its out-of-bag rows choose and score the trees.",
          call. = FALSE)

@@ -17,7 +17,10 @@
 # survival_forest and survival::coxph, each with its own risk score (ranger:
 # the sum of the cumulative hazard over its event times; aorsf: its
 # mortality; grf: minus the area under the survival curve; coxph: the linear
-# predictor).
+# predictor). Method "svforest_engine" fits the engine's internal entry
+# (survival_engine_fit(), its defaults) on the peers' numeric design
+# (missing values filled, factors as indicator columns), for measuring the
+# engine apart from svforest()'s design.
 
 # --- scores ---------------------------------------------------------------------
 
@@ -93,6 +96,17 @@ run_survival_method <- function(method, s, seed, threads, big, timed, time_big =
       },
       newx = function(which) if (which == "test") s$test else big,
       oob = function(fit) NA_real_),
+    # the engine's internal entry on the peers' numeric design (imputed,
+    # factors as indicator columns), for measuring the engine alone
+    svforest_engine = list(
+      fit = function() svforest:::survival_engine_fit(survival_matrix(xtr, xtr), s$train$time, s$train$status,
+                                                      params = list(seed = seed), num_threads = threads),
+      predict = function(fit, x) {
+        # one pass: the CHF on the training event times gives both
+        chf <- svforest:::survival_engine_predict(fit, survival_matrix(x, xtr), num_threads = threads)
+        list(surv = function(times) step_at(exp(-chf), fit$times, times), risk = rowSums(chf))
+      },
+      oob = function(fit) fit$oob_concordance),
     ranger = list(
       fit = function() ranger::ranger(x = xtr, y = y, num.trees = 500, seed = seed, num.threads = threads,
                                       verbose = FALSE),

@@ -104,20 +104,22 @@ Rcpp::NumericMatrix svf_survival_predict(List trees, int num_times, int num_feat
   std::vector<svf::TreeView> views;
   for (R_xlen_t t = 0; t < trees.size(); ++t)
     views.push_back(tree_view_from_r(List(trees[t]), shape, static_cast<int>(t), storage[t]));
+  // the step reading below knows the survival leaf's payload alone
+  int survival_kind = -1;
+  for (const svf::LeafKindInfo& info : svf::leaf_kinds())
+    if (info.name == "nelson_aalen") survival_kind = info.kind;
+  for (const svf::TreeView& view : views)
+    for (size_t l = 0; l < view.n_leaves; ++l)
+      if (view.leaf_kind[l] != survival_kind) Rcpp::stop("internal: a survival tree's leaf kind");
   const size_t n = rows->n_rows(), T = static_cast<size_t>(num_times);
   Rcpp::NumericMatrix chf(static_cast<int>(n), num_times);
   double* out = chf.begin();
-  const svf::LeafReaders readers = svf::all_leaf_readers();
-  const svf::Scaling scaling;  // survival leaves read no row
   RcppRunner runner(num_threads, false);
   runner.run(n, [&](size_t r) {
-    svf::PredictScratch scratch;
-    std::vector<double> step(T), sum(T, 0.0);
-    for (const svf::TreeView& view : views) {
-      svf::tree_predict(view, shape, readers, scaling, *rows, r, scratch, step.data(), nullptr, nullptr);
-      for (size_t j = 0; j < T; ++j) sum[j] += step[j];
-    }
-    for (size_t j = 0; j < T; ++j) out[j * n + r] = sum[j] / static_cast<double>(views.size());
+    std::vector<double> route_scratch, steps(T, 0.0);
+    for (const svf::TreeView& view : views)
+      svf::add_leaf_steps(view, svf::survival_leaf(view, p, *rows, r, route_scratch), steps.data());
+    svf::accumulate_steps(steps.data(), T, static_cast<double>(views.size()), out + r, n);
   });
   runner.finish();
   return chf;

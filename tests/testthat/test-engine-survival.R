@@ -92,6 +92,45 @@ test_that("out-of-bag choices keep fewer hyperplanes than the in-bag log-rank al
   expect_equal(oblique_share(list(n_oblique = 0L)), 0)
 })
 
+test_that("an axis cut is the one of largest log-rank statistic (survdiff's chi-square)", {
+  skip_if_not_installed("survival")
+  for (seed in 1:3) {
+    d <- simulate_survival(150, seed, p = 1, risk = function(x) 3 * sin(6 * x[, 1]))
+    d$time <- round(d$time, 1) + 0.1  # tied times
+    d$status[order(d$time)[1:5]] <- 0L  # rows censored before any event: never at risk at an event time
+    fit <- survival_fit(d$x, d$time, d$status,
+                        params = list(ntree = 1L, n_oblique = 0L, max_depth = 1L, sampler = "subsample",
+                                      sample_fraction = 1, oblique_choice = "none", tree_choice = "none"))
+    values <- sort(unique(d$x[, 1]))
+    cuts <- (utils::head(values, -1) + utils::tail(values, -1)) / 2
+    chisq <- vapply(cuts, function(cut) {
+      survival::survdiff(survival::Surv(d$time, d$status) ~ I(d$x[, 1] < cut))$chisq
+    }, 0)
+    expect_equal(fit$trees[[1]]$split_real, cuts[which.max(chisq)])
+  }
+})
+
+test_that("min_leaf_size keeps log-rank cuts from isolating a few early deaths", {
+  set.seed(7)
+  x <- matrix(runif(100), 100, 1)
+  time <- rexp(100, 0.1) + 1
+  status <- rbinom(100, 1, 0.8)
+  top <- order(x[, 1], decreasing = TRUE)[1:2]
+  time[top] <- c(0.01, 0.02)  # the two largest x die first
+  status[top] <- 1L
+  smaller_side <- function(min_leaf_size) {
+    fit <- survival_fit(x, time, status,
+                        params = list(ntree = 1L, n_oblique = 0L, max_depth = 1L, sampler = "subsample",
+                                      sample_fraction = 1, min_leaf_size = min_leaf_size, oblique_choice = "none",
+                                      tree_choice = "none"))
+    cut <- fit$trees[[1]]$split_real
+    min(sum(x[, 1] < cut), sum(x[, 1] > cut))
+  }
+  expect_equal(smaller_side(1L), 2L)
+  expect_gte(smaller_side(10L), 10L)
+  expect_error(survival_fit(x, time, status, params = list(min_leaf_size = -1)), "min_leaf_size")
+})
+
 test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
   skip_if_not_installed("survival")
   d <- simulate_survival(80, 5)
@@ -137,4 +176,21 @@ test_that("the survival leaf is registered but no user's choice for other outcom
   expect_false("nelson_aalen" %in% svforest:::part_names("leaf"))
   expect_error(svforest(Species ~ ., data = iris, leaf = "nelson_aalen", ntree = 2, num_threads = 1),
                "must be one of")
+})
+
+test_that("svforest() takes the survival defaults where the user gives none, and the user's values where given", {
+  skip_if_not_installed("survival")
+  d <- simulate_survival(120, 9)
+  data <- data.frame(d$x, time = d$time, status = d$status)
+  fit <- svforest(survival::Surv(time, status) ~ ., data = data, ntree = 3, seed = 1, num_threads = 1)
+  expect_equal(fit$params[c("min_node_size", "sampler", "sample_fraction")],
+               list(min_node_size = 20L, sampler = "subsample", sample_fraction = 0.632))
+  # the family's forest is the engine's with the same parameters
+  engine <- survival_fit(d$x, d$time, d$status, params = list(ntree = 3L, seed = 1))
+  expect_identical(fit$forest$trees, engine$trees)
+  mine <- svforest(survival::Surv(time, status) ~ ., data = data, ntree = 3, seed = 1, num_threads = 1,
+                   sampler = "bootstrap", min_node_size = 5)
+  expect_equal(mine$params[c("min_node_size", "sampler", "sample_fraction")],
+               list(min_node_size = 5L, sampler = "bootstrap", sample_fraction = 1))
+  expect_false(identical(mine$forest$trees, fit$forest$trees))
 })

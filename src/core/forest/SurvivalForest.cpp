@@ -3,7 +3,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "LevelValues.h"
 #include "Predictor.h"
+#include "tree/Route.h"
 #include "data/RowSource.h"
 
 namespace svf {
@@ -21,6 +23,40 @@ double harrell_c(const TrainingData& data, const int* rows, size_t m, const doub
     }
   }
   return pairs > 0.0 ? concordant / pairs : NAN;
+}
+
+int survival_leaf(const TreeView& tree, size_t p, const RowSource& rows, size_t row, std::vector<double>& scratch) {
+  if (tree.n_factor_int)
+    return route(tree, p, [&](int col) { return level_value(tree, col, rows.get(row, col)); }, scratch);
+  return route(tree, p, [&](int col) { return rows.get(row, col); }, scratch);
+}
+
+void add_leaf_steps(const TreeView& tree, int leaf, double* steps) {
+  const LeafPayload payload = leaf_payload(tree, leaf);
+  const int m = payload.ints[0];
+  const int* grid = payload.ints + 1;
+  double before = 0.0;
+  for (int k = 0; k < m; ++k) {
+    steps[grid[k]] += payload.reals[k] - before;
+    before = payload.reals[k];
+  }
+}
+
+void add_leaf_chf(const TreeView& tree, int leaf, size_t T, double* sum) {
+  const LeafPayload payload = leaf_payload(tree, leaf);
+  const int m = payload.ints[0];
+  for (int k = 0; k < m; ++k) {
+    const size_t end = k + 1 < m ? static_cast<size_t>(payload.ints[k + 2]) : T;
+    for (size_t j = static_cast<size_t>(payload.ints[k + 1]); j < end; ++j) sum[j] += payload.reals[k];
+  }
+}
+
+void accumulate_steps(const double* steps, size_t T, double count, double* out, size_t stride) {
+  double running = 0.0;
+  for (size_t j = 0; j < T; ++j) {
+    running += steps[j];
+    out[j * stride] = running / count;
+  }
 }
 
 namespace {
@@ -47,13 +83,21 @@ std::vector<double> tree_risks(const TrainingData& data, const Tree& tree, const
   shape.p = data.x->n_cols();
   shape.num_times = data.num_times;
   const TreeView view = view_of(tree);
-  const LeafReaders readers = all_leaf_readers();
   const TrainingRows source(data);
-  PredictScratch scratch;
-  std::vector<double> chf(data.num_times), risk(rows.size());
+  std::vector<double> route_scratch, leaf_risk(view.n_leaves, -1.0), risk(rows.size());
   for (size_t k = 0; k < rows.size(); ++k) {
-    tree_predict(view, shape, readers, data.scaling, source, rows[k], scratch, chf.data(), nullptr, nullptr);
-    risk[k] = std::accumulate(chf.begin(), chf.end(), 0.0);
+    const int leaf = survival_leaf(view, shape.p, source, rows[k], route_scratch);
+    if (leaf_risk[leaf] < 0.0) {
+      // the sum of the leaf's CHF over the grid: each step counts at every later time
+      const LeafPayload payload = leaf_payload(view, leaf);
+      double sum = 0.0, before = 0.0;
+      for (int j = 0; j < payload.ints[0]; ++j) {
+        sum += (payload.reals[j] - before) * static_cast<double>(data.num_times - payload.ints[1 + j]);
+        before = payload.reals[j];
+      }
+      leaf_risk[leaf] = sum;
+    }
+    risk[k] = leaf_risk[leaf];
   }
   return risk;
 }
@@ -111,17 +155,15 @@ SurvivalForestFit train_survival_forest(const TrainingData& data, const Splitter
   OutcomeShape shape;
   shape.p = data.x->n_cols();
   shape.num_times = data.num_times;
-  const LeafReaders readers = all_leaf_readers();
   const TrainingRows source(data);
   runner.run(n, [&](size_t r) {
-    PredictScratch scratch;
-    std::vector<double> chf(T);
+    std::vector<double> route_scratch, sum(T, 0.0);
     for (int t : trees_of_row[r]) {
       const TreeView view = view_of(work[t].grown.tree);
-      tree_predict(view, shape, readers, data.scaling, source, r, scratch, chf.data(), nullptr, nullptr);
-      for (size_t j = 0; j < T; ++j) fit.oob.chf_sum[j * n + r] += chf[j];
+      add_leaf_chf(view, survival_leaf(view, shape.p, source, r, route_scratch), T, sum.data());
       ++fit.oob.count[r];
     }
+    for (size_t j = 0; j < T; ++j) fit.oob.chf_sum[j * n + r] = sum[j];
   });
   fit.trees.reserve(work.size());
   for (SurvivalTree& w : work) fit.trees.push_back(std::move(w.grown.tree));

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "Forest.h"
+#include "data/RowSource.h"
+#include "tree/Tree.h"
 
 namespace svf {
 
@@ -35,6 +37,23 @@ struct SurvivalForestFit {
 SurvivalForestFit train_survival_forest(const TrainingData& data, const Splitter& splitter,
                                         const LeafModel& leaf_model, const ForestOptions& options,
                                         TaskRunner& runner);
+
+// A row's leaf in `tree`, routed as tree_predict() routes it.
+int survival_leaf(const TreeView& tree, size_t p, const RowSource& rows, size_t row, std::vector<double>& scratch);
+
+// Adds the steps of a (checked) survival leaf's cumulative hazard to
+// `steps` (one per grid time: the increase at that time). The running sum
+// of the steps of all trees is their summed CHF: a row reads each tree's
+// leaf once, in O(its event times), instead of the whole grid per tree.
+void add_leaf_steps(const TreeView& tree, int leaf, double* steps);
+
+// Adds a (checked) survival leaf's CHF at each of the T grid times to
+// sum[0..T): tree by tree, out-of-bag sums of parts of a forest then add up
+// exactly to the whole forest's (combine()).
+void add_leaf_chf(const TreeView& tree, int leaf, size_t T, double* sum);
+
+// The running sums of steps[0..T) divided by `count`, written to out[j * stride].
+void accumulate_steps(const double* steps, size_t T, double count, double* out, size_t stride);
 
 // Harrell's C of `risk` (higher: earlier event) on rows[0..m): among pairs
 // where the earlier time is an event, the share ordered by risk (ties 1/2);

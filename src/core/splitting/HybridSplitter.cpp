@@ -22,6 +22,7 @@ struct NodeOutcome {
   std::vector<int> counts;  // classification
   double total = 0.0;       // regression: sum of the outcome
   SurvivalTable table;      // survival
+  size_t min_leaf = 1;      // survival: the fewest rows a cut leaves on a side
   double outcome(size_t i) const { return data->response[rows[i]]; }
   int label(size_t i) const { return data->y[rows[i]]; }
 };
@@ -46,7 +47,7 @@ bool best_cut_along(const NodeOutcome& node, const double* values, CutScratch& s
   std::vector<int>& left = scratch.left;
   sort_with_positions(values, n, sorted, scratch.keys);
   if (!(sorted.back().first > sorted.front().first)) return false;
-  if (node.data->survival()) return best_logrank_cut(node.table, sorted, cut, gain);
+  if (node.data->survival()) return best_logrank_cut(node.table, sorted, node.min_leaf, cut, gain);
   bool found = false;
   const double dn = static_cast<double>(n);
   // a cut between values a < b with gain g
@@ -251,13 +252,15 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.integer("n_oblique"), params.number("split_ridge"),
                                                       params.number("oblique_rows"),
                                                       params.text("oblique_choice") == "oob",
-                                                      params.text("tree_choice") == "oob"));
+                                                      params.text("tree_choice") == "oob",
+                                                      params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
   if (!tree_choice_ || n_oblique_ == 0) return nullptr;
   return std::unique_ptr<Splitter>(
-      new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false));
+      new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false,
+                         static_cast<int>(min_leaf_size_)));
 }
 
 // Half of a tree's out-of-bag rows choose (hyperplane against axis cut, and
@@ -272,7 +275,8 @@ double HybridSplitter::choosing_share() const {
 bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rule) const {
   const TrainingData& data = *ctx.data;
   const size_t n = ctx.n, p = data.x->n_cols();
-  const NodeOutcome node = node_outcome(ctx);
+  NodeOutcome node = node_outcome(ctx);
+  node.min_leaf = min_leaf_size_;
   // the first mtry drawn predictors for the axis candidates, up to
   // oblique_mtry in all for the oblique ones
   const size_t root_p = std::max<size_t>(1, static_cast<size_t>(std::sqrt(static_cast<double>(p))));

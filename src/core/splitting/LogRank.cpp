@@ -34,48 +34,78 @@ void build_survival_table(const TrainingData& data, const int* rows, size_t n, S
 
 namespace {
 
-// The statistic from the left group's rows at risk and events per time.
-double logrank_from(const SurvivalTable& table, const std::vector<double>& left_at_risk,
-                    const std::vector<double>& left_deaths) {
-  double num = 0.0, var = 0.0;
-  for (size_t j = 0; j < table.n_times(); ++j) {
-    const double nj = table.at_risk[j], dj = table.deaths[j], lj = left_at_risk[j];
-    if (lj <= 0.0) break;  // at-risk sets shrink with time: no left rows later
-    num += left_deaths[j] - lj * dj / nj;
-    if (nj > 1.0) var += lj / nj * (1.0 - lj / nj) * (nj - dj) / (nj - 1.0) * dj;
-  }
-  return var > 0.0 ? num * num / var : 0.0;
-}
-
-void add_row(const SurvivalTable& table, size_t i, std::vector<double>& at_risk, std::vector<double>& deaths) {
-  const int lim = table.limit[i];
-  for (int j = 0; j < lim; ++j) at_risk[j] += 1.0;
-  if (table.event[i]) deaths[lim - 1] += 1.0;
+// Rows at risk 1 or fewer carry no variance.
+double variance_weight(double at_risk, double deaths) {
+  return at_risk > 1.0 ? deaths * (at_risk - deaths) / (at_risk - 1.0) / at_risk : 0.0;
 }
 
 }  // namespace
 
+LogRankScan::LogRankScan(const SurvivalTable& table)
+    : table_(table), hazard_(table.n_times() + 1, 0.0), c_sum_(table.n_times() + 1, 0.0),
+      e_sum_(table.n_times() + 1, 0.0), count_tree_(table.n_times() + 1, 0.0), e_tree_(table.n_times() + 1, 0.0) {
+  for (size_t j = 0; j < table.n_times(); ++j) {
+    const double nj = table.at_risk[j], dj = table.deaths[j], c = variance_weight(nj, dj);
+    hazard_[j + 1] = hazard_[j] + dj / nj;
+    c_sum_[j + 1] = c_sum_[j] + c;
+    e_sum_[j + 1] = e_sum_[j] + c / nj;
+  }
+}
+
+double LogRankScan::tree_sum(const std::vector<double>& tree, int k) const {
+  double s = 0.0;
+  for (int i = k - 1; i > 0; i -= i & -i) s += tree[i];
+  return s;
+}
+
+void LogRankScan::tree_add(std::vector<double>& tree, int k, double v) {
+  // limit 0 (no time at risk) adds nothing to any sum: index k as is, k >= 1
+  for (int i = k; i < static_cast<int>(tree.size()); i += i & -i) tree[i] += v;
+}
+
+void LogRankScan::add(size_t i) {
+  const int lim = table_.limit[i];
+  numerator_ += (table_.event[i] ? 1.0 : 0.0) - hazard_[lim];
+  linear_ += c_sum_[lim];
+  // sum_{j < lim} e_j Y_j = E(lim) * (left rows of limit >= lim) + sum of E(limit) over the others
+  const double below = tree_sum(count_tree_, lim);
+  const double partial = e_sum_[lim] * (n_left_ - below) + tree_sum(e_tree_, lim);
+  square_ += 2.0 * partial + e_sum_[lim];
+  if (lim > 0) {  // rows never at risk stay out of the counts: E(0) = 0
+    n_left_ += 1.0;
+    tree_add(count_tree_, lim, 1.0);
+    tree_add(e_tree_, lim, e_sum_[lim]);
+  }
+}
+
+double LogRankScan::statistic() const {
+  const double var = linear_ - square_;
+  // cancellation leaves a rounding residue where the true variance is 0
+  if (!(var > 1e-10 * linear_)) return 0.0;
+  return numerator_ * numerator_ / var;
+}
+
 double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left) {
-  const size_t T = table.n_times(), n = table.limit.size();
-  std::vector<double> at_risk(T, 0.0), deaths(T, 0.0);
+  const size_t n = table.limit.size();
+  LogRankScan scan(table);
   size_t n_left = 0;
   for (size_t i = 0; i < n; ++i)
-    if (left[i]) { add_row(table, i, at_risk, deaths); ++n_left; }
+    if (left[i]) { scan.add(i); ++n_left; }
   if (n_left == 0 || n_left == n) return 0.0;
-  return logrank_from(table, at_risk, deaths);
+  return scan.statistic();
 }
 
 bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
-                      double& cut, double& gain) {
-  const size_t n = sorted.size(), T = table.n_times();
-  if (T == 0 || n < 2) return false;
-  std::vector<double> at_risk(T, 0.0), deaths(T, 0.0);
+                      size_t min_leaf, double& cut, double& gain) {
+  const size_t n = sorted.size();
+  if (table.n_times() == 0 || n < 2) return false;
+  LogRankScan scan(table);
   bool found = false;
   for (size_t k = 0; k + 1 < n; ++k) {
-    add_row(table, static_cast<size_t>(sorted[k].second), at_risk, deaths);
+    scan.add(static_cast<size_t>(sorted[k].second));
     const double a = sorted[k].first, b = sorted[k + 1].first;
-    if (!(b > a)) continue;
-    const double g = logrank_from(table, at_risk, deaths);
+    if (!(b > a) || k + 1 < min_leaf || n - k - 1 < min_leaf) continue;
+    const double g = scan.statistic();
     if (g > gain) {
       gain = g;
       found = true;

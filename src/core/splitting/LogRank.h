@@ -24,15 +24,37 @@ struct SurvivalTable {
 };
 void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table);
 
+// The log-rank chi-square statistic of a growing left group, O(log T) per
+// row added: its numerator is the sum of the left rows' martingale scores
+// and its variance sum_j c_j Y_j - e_j Y_j^2 (Y_j the left rows at risk at
+// time j), whose square term two Fenwick trees over the rows' limits keep
+// (the left rows' count and their prefix sums of e, by limit), so a scan of
+// sorted rows costs O(n log T) instead of O(n T).
+class LogRankScan {
+ public:
+  explicit LogRankScan(const SurvivalTable& table);
+  void add(size_t i);  // node row i (by position) joins the left group
+  double statistic() const;  // 0 when there is no variance
+ private:
+  double tree_sum(const std::vector<double>& tree, int k) const;  // over limits < k
+  void tree_add(std::vector<double>& tree, int k, double v);      // at limit k
+  const SurvivalTable& table_;
+  std::vector<double> hazard_, c_sum_, e_sum_;  // prefix sums over times < k
+  std::vector<double> count_tree_, e_tree_;
+  double numerator_ = 0.0, linear_ = 0.0, square_ = 0.0, n_left_ = 0.0;  // n_left_: rows of limit > 0
+};
+
 // The log-rank chi-square statistic of the rows with left[i] != 0 against
 // the others (0 when either group is empty or there is no variance).
 double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left);
 
 // The cut of largest log-rank statistic along values sorted as
-// (value, node position) pairs; cuts midway between distinct values. Only
-// a statistic above `gain` counts; returns whether one did.
+// (value, node position) pairs; cuts midway between distinct values, with
+// at least `min_leaf` rows on either side (the statistic of a group of one
+// or two rows is noise that a maximum over cuts picks). Only a statistic
+// above `gain` counts; returns whether one did.
 bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
-                      double& cut, double& gain);
+                      size_t min_leaf, double& cut, double& gain);
 
 // score_i = status_i - H(time_i), H the node's Nelson-Aalen cumulative
 // hazard: positive for rows with more events than their time predicts.
