@@ -24,7 +24,9 @@ NULL
 #'     combined forest's per-tree streams), `format_version` and
 #'     `package_version`.}
 #'   \item{`oob`}{the out-of-bag results: what the family's `oob` hook writes
-#'     (`oob_error`, `oob_predictions`, `oob_prob`, the tallies, ...), and
+#'     (`oob_error`, `oob_predictions`, `oob_prob`, ...; the tallies that
+#'     [combine()] merges: `oob_votes`, `oob_prob_sum`, `oob_count`, and for
+#'     `aggregation = "max_confidence"` `oob_confidence` and `oob_confident_class`), and
 #'     `oob_choosing_share`, `oob_optimistic`.}
 #'   \item{`stages`}{the post-fit stages' results (`variable_importance`,
 #'     `conformal`, `calibration`, and those of registered stages).}

@@ -66,9 +66,8 @@
 #'   rounded to a multiple of 2^-32, uncalibrated), and their Brier score
 #'   (`oob_brier`: the squared distance to the one-hot class summed over
 #'   classes, averaged over rows) and log-loss (`oob_logloss`, probabilities
-#'   clamped at 1e-15); `oob_votes`, `oob_prob_sum`, `oob_count` (and for
-#'   `aggregation = "max_confidence"` `oob_confidence` and
-#'   `oob_confident_class`) are the tallies that [combine()] merges.
+#'   clamped at 1e-15); the tallies that [combine()] merges are listed in
+#'   [svforest_model].
 #' @seealso [predict.svforest()], [summary.svforest()], [plot.svforest()]
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
