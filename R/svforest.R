@@ -109,10 +109,9 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
 
 fit_formula <- function(design, y, formula, method, ntree, num_threads, seed, verbose, user, call) {
   if (is.data.frame(user[["validation"]])) user[["validation"]] <- frame_validation(formula, user[["validation"]])
-  model <- fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
-  # the outcome's expression, so svforest_importance(fit, data) finds it in data
-  model$outcome <- formula[[2L]]
-  model
+  # the outcome's expression (the outcome section's), so svforest_importance(fit, data) finds it in data
+  design$outcome_expression <- formula[[2L]]
+  fit_forest(design, y, method, ntree, num_threads, seed, verbose, user, model_call(call))
 }
 
 # list(y, x) for `outcome ~ .` when every other column of `data` is plain
@@ -282,7 +281,7 @@ fit_model <- function(ctx, res, call) {
     oob <- c(list(oob_choosing_share = res$oob_choosing_share, oob_optimistic = isTRUE(res$splitter_uses_oob)), oob)
   }
   structure(list(
-    outcome = new_outcome_section(ctx$outcome, ctx$family$model_fields(ctx$y, ctx$scaling)),
+    outcome = new_outcome_section(ctx$outcome, ctx$family$model_fields(ctx$y, ctx$scaling), ctx$design$outcome_expression),
     design = ctx$design$spec,
     rows = new_rows_section(ctx$n, ctx$class_weights, ctx$weights$sampling, ctx$weights$rows_used),
     params = new_params_section(ctx$method, params),
