@@ -49,18 +49,17 @@ oob_harrell_c <- function(y, risk) {
   if (is.null(res) || !is.finite(res$concordance)) NA_real_ else unname(res$concordance)
 }
 
-# The Kaplan-Meier estimate of the censoring distribution G: at censoring
-# times `times`, G just after each (`surv`).
-censoring_km <- function(time, status) {
-  cens <- sort(unique(time[status == 0L]))
-  if (!length(cens)) return(list(times = cens, surv = double()))
-  at_risk <- length(time) - findInterval(cens, sort(time), left.open = TRUE)
-  dropped <- tabulate(match(time[status == 0L], cens), length(cens))
-  list(times = cens, surv = cumprod(1 - dropped / at_risk))
+# The Kaplan-Meier estimate of the censoring distribution G (case weights
+# `weights` or NULL), as survival::survfit() computes it: G just after each
+# time of `time` (`surv`). The out-of-bag Brier score and parsnip's
+# censoring weights (R/parsnip-censored.R) read it with censoring_at().
+censoring_km <- function(time, status, weights = NULL) {
+  km <- survival::survfit(survival::Surv(time, 1L - status) ~ 1, weights = weights)
+  list(time = km$time, surv = km$surv)
 }
 
 # G at `t` (`before`: just before t).
-censoring_at <- function(km, t, before = FALSE) c(1, km$surv)[findInterval(t, km$times, left.open = before) + 1L]
+censoring_at <- function(km, t, before = FALSE) c(1, km$surv)[findInterval(t, km$time, left.open = before) + 1L]
 
 # The Brier scores at times `at` of survival probabilities `surv` (rows as
 # `time`, `status`; one column per time of `at`) with inverse probability

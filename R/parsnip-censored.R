@@ -116,19 +116,11 @@ svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry
   model <- call_svforest(list(formula = formula, data = data), args)
   # the censoring distribution of the training rows, for the IPCW weights
   # of yardstick's Brier scores (.censoring_weights_graf._svforest())
-  y <- eval(formula[[2L]], data, environment(formula))
-  model$censoring <- censoring_curve(y, args[["case_weights"]])
+  y <- as.matrix(eval(formula[[2L]], data, environment(formula)))
+  model$censoring <- censoring_km(y[, "time"], y[, "status"], args[["case_weights"]])  # R/oob-survival.R
   model
 }
 
-# The Kaplan-Meier curve of the censoring times of a right-censored Surv
-# `y` (case weights `weights` or NULL): list(time, surv), G(t) = surv at
-# the last time <= t (1 before the first).
-censoring_curve <- function(y, weights = NULL) {
-  y <- as.matrix(y)
-  km <- survival::survfit(survival::Surv(y[, "time"], 1 - y[, "status"]) ~ 1, weights = weights)
-  list(time = km$time, surv = km$surv)
-}
 
 #' Survival predictions of the parsnip engine
 #'
@@ -191,7 +183,7 @@ predict_linear_pred._svforest <- function(object, new_data, ..., increasing = TR
   time <- y[row, "time"]
   event <- time <= t & y[row, "status"] == 1
   at <- pmax(ifelse(event, time - eps, ifelse(time > t, t - eps, NA_real_)), 0)
-  g <- c(1, curve$surv)[findInterval(at, curve$time) + 1L]
+  g <- censoring_at(curve, at)  # R/oob-survival.R
   positive <- g[!is.na(g) & g > 0]
   if (length(positive) && min(positive) < trunc) trunc <- min(positive) / 2
   g <- ifelse(is.na(g), NA_real_, pmax(g, trunc))

@@ -183,14 +183,7 @@ tree_axis_splits <- function(forest, tree) {
 # per node (a split node holds the rows of its leaves).
 tree_node_rows <- function(tree) {
   tree <- tree_nodes(tree)
-  n <- tree_n_nodes(tree)
-  rows <- numeric(n)
-  # children have larger positions than their parent: fill from the end
-  for (i in rev(seq_len(n))) {
-    rows[i] <- if (tree$leaf_id[i] >= 0) tree$leaf_size[tree$leaf_id[i] + 1L]
-               else rows[tree$left_child[i] + 1L] + rows[tree$right_child[i] + 1L]
-  }
-  rows
+  leaf_sums_up(tree, as.double(tree$leaf_size), numeric(tree_n_nodes(tree)))
 }
 
 # Out-of-bag rows that reached each node at fit time (the tree's choosing
@@ -200,13 +193,18 @@ tree_node_rows <- function(tree) {
 tree_node_oob <- function(tree) {
   tree <- tree_nodes(tree)
   if (is.null(tree$leaf_oob)) return(NULL)
-  n <- tree_n_nodes(tree)
-  oob <- integer(n)
-  for (i in rev(seq_len(n))) {
-    oob[i] <- if (tree$leaf_id[i] >= 0) tree$leaf_oob[tree$leaf_id[i] + 1L]
-              else oob[tree$left_child[i] + 1L] + oob[tree$right_child[i] + 1L]
+  leaf_sums_up(tree, tree$leaf_oob, integer(tree_n_nodes(tree)))
+}
+
+# Per-leaf values (by leaf id) summed up the tree into `out` (one value per
+# node): a split node gets the sum over its leaves. Children have larger
+# positions than their parent, so one pass from the end fills every node.
+leaf_sums_up <- function(tree, leaf_values, out) {
+  for (i in rev(seq_along(out))) {
+    out[i] <- if (tree$leaf_id[i] >= 0) leaf_values[tree$leaf_id[i] + 1L]
+              else out[tree$left_child[i] + 1L] + out[tree$right_child[i] + 1L]
   }
-  oob
+  out
 }
 
 # Predictors (from 0) of the axis splits, in node order.
