@@ -21,7 +21,7 @@ register_part("leaf", "nelson_aalen", outcomes = "survival")
 survival_engine_defaults <- function() {
   list(ntree = 100L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 20L, min_leaf_size = 10L,
        n_oblique = 1L, split_ridge = 0.01, oblique_rows = 0, oblique_choice = "oob", tree_choice = "oob",
-       sampler = "subsample", sample_fraction = 0.632, max_depth = 0L)
+       sampler = "subsample", sample_fraction = 0.632, max_depth = 0L, oblique_fit = "ridge")
 }
 
 # The svforest() parameters of a survival fit (R/family-survival.R): the
@@ -58,6 +58,8 @@ survival_engine_params <- function(params) {
   if (!(out$sample_fraction > 0 && out$sample_fraction <= 1)) stop("'sample_fraction' must be in (0, 1]", call. = FALSE)
   for (name in c("oblique_choice", "tree_choice"))
     if (!out[[name]] %in% c("oob", "none")) stop("'", name, "' must be \"oob\" or \"none\"", call. = FALSE)
+  if (!identical(out$oblique_fit, "ridge") && !identical(out$oblique_fit, "cox"))
+    stop("'oblique_fit' must be \"ridge\" or \"cox\"", call. = FALSE)
   if (!out$sampler %in% c("bootstrap", "subsample"))
     stop("'sampler' must be \"bootstrap\" or \"subsample\" (out-of-bag rows are needed)", call. = FALSE)
   out

@@ -110,6 +110,7 @@ register_family(
   oob_text = function(x) {
     sprintf("Harrell's C %.4f, integrated Brier score %.4f", 1 - x$oob_error, x$oob_ibs)
   },
+  oob_label = "OOB performance",
   default_type = "survival",
   describe = "a survival outcome (Surv)",
   engine_outcome = "regression",

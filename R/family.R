@@ -30,6 +30,8 @@ NULL
 #   print_outcome, function(x): print()'s line naming the outcome
 #   combining,     function(x): how print() names the trees' combination
 #   oob_text,      function(x): the out-of-bag error as print() shows it
+#   oob_label,     print()'s name for it (default "OOB error"; a family whose
+#                  figure is not an error names it otherwise)
 #   engine_outcome, the outcome kind the engine, presets and parts fit
 #                  ("classification" or "regression"; default: `name`)
 #   default_type,  predict()'s type when none is given
@@ -62,13 +64,13 @@ register_family <- function(name, detects, check, scaling, engine_y, num_classes
                             oob, check_model, print_outcome, combining, oob_text, default_type, describe = name,
                             check_rows = NULL, engine_outcome = name, engine_fit = NULL, methods = NULL,
                             parameters = NULL, merge_oob = NULL, combine_oob = NULL, predict_oob = NULL, summary = NULL,
-                            importance = NULL) {
+                            importance = NULL, oob_label = "OOB error") {
   svf_registry$families[[name]] <- list(
     name = name, detects = detects, check = check, check_rows = check_rows, scaling = scaling,
     engine_y = engine_y, num_classes = num_classes, validation_outcome = validation_outcome,
     model_fields = model_fields, oob = oob,
     check_model = check_model, print_outcome = print_outcome, combining = combining, oob_text = oob_text,
-    default_type = default_type, describe = describe, engine_outcome = engine_outcome, engine_fit = engine_fit,
+    oob_label = oob_label, default_type = default_type, describe = describe, engine_outcome = engine_outcome, engine_fit = engine_fit,
     methods = methods, parameters = parameters, merge_oob = merge_oob, combine_oob = combine_oob, predict_oob = predict_oob, summary = summary,
     importance = importance)
   invisible(name)

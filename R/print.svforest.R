@@ -29,7 +29,7 @@ print.svforest <- function(x, ...) {
   for (part in used_parts(x$params)) if (!is.null(part$print_lines)) part$print_lines(x)
   leaves <- vapply(x$forest$trees, tree_n_leaves, 0L)
   cat("  Leaves per tree:      ", sprintf("%.1f (min %d, max %d)", mean(leaves), min(leaves), max(leaves)), "\n")
-  cat("  OOB error:            ", oob_error_text(x), "\n")
+  cat(sprintf("  %-22s", paste0(oob_label(x), ":")), oob_error_text(x), "\n")
   if (!is.null(x$oob_brier)) cat("  OOB probabilities:    ", oob_scores_text(x), "\n")
   stage_print(x)  # lines of the post-fit stages (R/stages.R), e.g. calibration
   if (!is.null(x$sampling_weights) || !is.null(x$class_weights)) {
@@ -110,7 +110,7 @@ print.summary.svforest <- function(x, ...) {
                 x$tdsvm$n_train, x$tdsvm$n_validation))
     print(tdsvm_stages(x$tdsvm$curve), row.names = FALSE)
   }
-  cat("OOB error:", oob_error_text(x), "\n")
+  cat(paste0(oob_label(x), ":"), oob_error_text(x), "\n")
   if (!is.null(x$oob_brier)) cat("OOB probabilities:", oob_scores_text(x), "\n")
   invisible(x)
 }
@@ -124,6 +124,12 @@ oob_error_text <- function(x) {
   text <- model_family(x)$oob_text(x)
   if (isTRUE(x$oob_optimistic)) text <- paste(text, "(optimistic: these rows chose splits)")
   text
+}
+
+# What print() calls the out-of-bag figure (its family's name for it).
+oob_label <- function(x) {
+  label <- model_family(x)$oob_label
+  if (is.null(label)) "OOB error" else label
 }
 
 # The out-of-bag probabilities' scores as printed (R/aggregation.R).

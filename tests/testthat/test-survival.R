@@ -69,9 +69,10 @@ test_that("out of bag: Harrell's C equals survival::concordance() of the out-of-
   expect_identical(dim(s), c(nrow(d), 2L))
   expect_equal(s, exp(-predict(fit, type = "chf", times = c(1, 3))))
   out <- capture.output(print(fit))
-  expect_true(any(grepl("Harrell's C 0\\.[0-9]{4}, integrated Brier score 0\\.[0-9]{4}", out)))
+  expect_true(any(grepl("OOB performance: +Harrell's C 0\\.[0-9]{4}, integrated Brier score 0\\.[0-9]{4}", out)))
+  expect_false(any(grepl("OOB error", out)))  # a concordance is not an error
   out <- capture.output(print(summary(fit)))
-  expect_true(any(grepl("Harrell's C", out)) && any(grepl("Nelson-Aalen", out)))
+  expect_true(any(grepl("OOB performance: Harrell's C", out)) && any(grepl("Nelson-Aalen", out)))
 })
 
 test_that("case weights act as row multiplicities, zero weights leave rows out; ties and factors with NA fit", {

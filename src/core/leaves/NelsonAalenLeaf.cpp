@@ -21,8 +21,12 @@ void NelsonAalenLeafModel::fit(const TrainingData& data, const int* rows, size_t
   for (size_t j = 0; j < table.n_times(); ++j) {
     hazard += table.deaths[j] / table.at_risk[j];
     out.ints.push_back(grid[j]);
-    out.reals.push_back(hazard);
+    out.reals.push_back(on_hazard_grid(hazard));
   }
+}
+
+double NelsonAalenLeafModel::on_hazard_grid(double hazard) {
+  return std::ldexp(std::nearbyint(std::ldexp(hazard, kHazardBits)), -kHazardBits);
 }
 
 void NelsonAalenLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node*,

@@ -183,10 +183,40 @@ void draw_columns(const NodeContext& ctx, size_t want, Rng& rng, std::vector<int
   }
 }
 
+// The information matrix of the Cox partial likelihood at zero weights for
+// the node's rows Z (n x m): sum over event times of the deaths times the
+// covariance of Z among the rows at risk, computed as
+// Z' diag(H_i) Z - sum_j d_j zbar_j zbar_j' (H_i the Nelson-Aalen hazard at
+// row i's time, zbar_j the mean of the rows at risk at time j).
+void cox_information(const SurvivalTable& table, const Eigen::MatrixXd& Z, Eigen::MatrixXd& info) {
+  const size_t n = table.limit.size(), T = table.n_times();
+  const Eigen::Index m = Z.cols();
+  std::vector<double> hazard(T + 1, 0.0);
+  for (size_t j = 0; j < T; ++j) hazard[j + 1] = hazard[j] + table.deaths[j] / table.at_risk[j];
+  Eigen::MatrixXd at_risk_sum = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(T) + 1, m);  // rows ending at limit k
+  Eigen::VectorXd h(static_cast<Eigen::Index>(n));
+  for (size_t i = 0; i < n; ++i) {
+    h[i] = hazard[table.limit[i]];
+    at_risk_sum.row(table.limit[i]) += Z.row(i);
+  }
+  Eigen::MatrixXd hz = Z.array().colwise() * h.array().sqrt();
+  info = Eigen::MatrixXd::Zero(m, m);
+  info.selfadjointView<Eigen::Lower>().rankUpdate(hz.transpose());
+  Eigen::RowVectorXd running = Eigen::RowVectorXd::Zero(m);
+  for (size_t j = T; j-- > 0;) {
+    running += at_risk_sum.row(static_cast<Eigen::Index>(j) + 1);  // rows at risk at time j: limit > j
+    if (table.deaths[j] > 0.0) {
+      const Eigen::RowVectorXd mean = running / table.at_risk[j];
+      info.selfadjointView<Eigen::Lower>().rankUpdate(mean.transpose(), -table.deaths[j]);
+    }
+  }
+  info.triangularView<Eigen::StrictlyUpper>() = info.transpose();
+}
+
 // The best of n_oblique hyperplanes through the drawn predictors (see the
 // header), when its gain beats `best_gain` (then updated).
 bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, const std::vector<double>& columns,
-                  int n_oblique, double split_ridge, Rng& rng, double& best_gain, SplitRule& rule) {
+                  int n_oblique, double split_ridge, bool cox_step, Rng& rng, double& best_gain, SplitRule& rule) {
   const TrainingData& data = *node.data;
   const size_t n = node.n, m = features.size();
   // the drawn predictors, standardised in the node
@@ -201,7 +231,12 @@ bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, con
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(m, m);
   gram.selfadjointView<Eigen::Lower>().rankUpdate(Z.transpose());
   gram.triangularView<Eigen::StrictlyUpper>() = gram.transpose();
-  gram.diagonal().array() += split_ridge * static_cast<double>(n);
+  if (data.survival() && cox_step) {
+    cox_information(node.table, Z, gram);
+    gram.diagonal().array() += split_ridge * gram.trace() / static_cast<double>(m);
+  } else {
+    gram.diagonal().array() += split_ridge * static_cast<double>(n);
+  }
   const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
 
   Eigen::VectorXd target(n);
@@ -253,14 +288,15 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.number("oblique_rows"),
                                                       params.text("oblique_choice") == "oob",
                                                       params.text("tree_choice") == "oob",
-                                                      params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1));
+                                                      params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1,
+                                                      params.has("oblique_fit") && params.text("oblique_fit") == "cox"));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
   if (!tree_choice_ || n_oblique_ == 0) return nullptr;
   return std::unique_ptr<Splitter>(
       new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false,
-                         static_cast<int>(min_leaf_size_)));
+                         static_cast<int>(min_leaf_size_), cox_step_));
 }
 
 // Half of a tree's out-of-bag rows choose (hyperplane against axis cut, and
@@ -306,7 +342,7 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   }
   if (m < 2 || n_oblique_ == 0 || static_cast<double>(n) < oblique_rows_ * static_cast<double>(m)) return found;
   SplitRule oblique;
-  if (!best_oblique(node, features, columns, n_oblique_, split_ridge_, rng, best_gain, oblique)) return found;
+  if (!best_oblique(node, features, columns, n_oblique_, split_ridge_, cox_step_, rng, best_gain, oblique)) return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule
   if (!found || !oob_choice_ || oob_gain(data, oblique, ctx.oob, ctx.n_oob) > oob_gain(data, rule, ctx.oob, ctx.n_oob))

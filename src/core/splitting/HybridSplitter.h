@@ -11,7 +11,9 @@
 //   the two classes, or random overlay groups of the classes present, as in
 //   PSVM trees), of the outcome (regression), or of the rows' martingale
 //   scores under the node's Nelson-Aalen hazard (survival: the direction
-//   that orders the rows by risk). The cut along the direction is the best
+//   that orders the rows by risk; with `oblique_fit = "cox"` instead one
+//   Newton step from zero of the Cox partial likelihood, aorsf's direction,
+//   whose matrix weighs the rows by the hazard they were at risk of). The cut along the direction is the best
 //   one, like an axis cut's.
 // Classification scores cuts by the decrease of Gini impurity, regression by
 // the decrease of the squared error, survival by the log-rank statistic
@@ -32,11 +34,11 @@ namespace svf {
 class HybridSplitter : public Splitter {
  public:
   HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
-                 bool oob_choice, bool tree_choice, int min_leaf_size = 1)
+                 bool oob_choice, bool tree_choice, int min_leaf_size = 1, bool cox_step = false)
       : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
         n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
         oob_choice_(oob_choice), tree_choice_(tree_choice),
-        min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)) {}
+        min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)), cox_step_(cox_step) {}
   bool uses_oob() const override { return oob_choice_; }
   // with tree_choice, each tree is also grown with axis cuts alone, and the
   // structure that predicts its out-of-bag rows better is kept
@@ -58,6 +60,7 @@ class HybridSplitter : public Splitter {
   bool oob_choice_;      // an oblique rule beats the best axis rule only on the node's out-of-bag rows too
   bool tree_choice_;
   size_t min_leaf_size_;  // survival cuts: the fewest rows on a side
+  bool cox_step_;         // survival hyperplanes: a Newton step of the Cox partial likelihood
 };
 
 }  // namespace svf
