@@ -5,6 +5,9 @@
 # martingale scores (kept where it also separates the node's choosing
 # out-of-bag rows better), Nelson-Aalen leaves, and per tree the better of
 # that structure and an axis-only one on the choosing rows (Harrell's C).
+# `oblique_fit = "cox"` takes the hyperplane from one Newton step of the Cox
+# partial likelihood instead (aorsf's); the harness keeps the ridge fit
+# (bench/results/survival_hyperplanes.txt).
 
 # The engine's survival leaf kind, named as the engine names it (the
 # outcome family chooses it; no other outcome can).

@@ -30,8 +30,10 @@ generics::glance
 #'   `oob_brier` and `oob_logloss` (classes; `NA` otherwise), and
 #'   `oob_optimistic` (`TRUE` when the rows that score the trees out of bag
 #'   also chose their splits, as in `"rsvf"`: the figures are then no
-#'   validation). The out-of-bag figures are `NA` when the sampler leaves no
-#'   row out.
+#'   validation). A survival forest (`type` `"survival"`) adds
+#'   `oob_concordance` (Harrell's C; its `oob_error` is 1 minus it) and
+#'   `oob_ibs` (the integrated Brier score). The out-of-bag figures are `NA`
+#'   when the sampler leaves no row out.
 #' @seealso [svforest_tree()], [svforest_tree_summary()], [print.svforest()].
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
@@ -60,6 +62,8 @@ glance.svforest <- function(x, ...) {
                     oob_error = figure(x$oob_error), oob_rsquared = if (regression) figure(x$oob_rsquared) else NA_real_,
                     oob_brier = figure(x$oob_brier), oob_logloss = figure(x$oob_logloss),
                     oob_optimistic = isTRUE(x$oob_optimistic), stringsAsFactors = FALSE)
+  own <- model_family(x)$glance  # the family's own figures (survival: concordance, Brier score)
+  if (!is.null(own)) out <- cbind(out, as.data.frame(as.list(own(x))))
   as_tidy_table(out)
 }
 

@@ -20,7 +20,9 @@
 # predictor). Method "svforest_engine" fits the engine's internal entry
 # (survival_engine_fit(), its defaults) on the peers' numeric design
 # (missing values filled, factors as indicator columns), for measuring the
-# engine apart from svforest()'s design.
+# engine apart from svforest()'s design; "svforest_engine:cox" the same with
+# the hyperplane from a Newton step of the Cox partial likelihood
+# (oblique_fit = "cox") instead of the ridge fit of martingale scores.
 
 # --- scores ---------------------------------------------------------------------
 
@@ -86,6 +88,11 @@ run_survival_method <- function(method, s, seed, threads, big, timed, time_big =
   xbig <- imp$test[-seq_len(nrow(s$test)), , drop = FALSE]
   grid <- survival_grid(s$test$time, s$test$status)
   y <- survival::Surv(s$train$time, s$train$status)
+  engine_params <- list(seed = seed)
+  if (identical(method, "svforest_engine:cox")) {
+    method <- "svforest_engine"
+    engine_params$oblique_fit <- "cox"
+  }
   fit_predict <- switch(method,
     svforest = list(
       fit = function() svforest::svforest(survival::Surv(time, status) ~ ., data = s$train, seed = seed,
@@ -100,7 +107,7 @@ run_survival_method <- function(method, s, seed, threads, big, timed, time_big =
     # factors as indicator columns), for measuring the engine alone
     svforest_engine = list(
       fit = function() svforest:::survival_engine_fit(survival_matrix(xtr, xtr), s$train$time, s$train$status,
-                                                      params = list(seed = seed), num_threads = threads),
+                                                      params = engine_params, num_threads = threads),
       predict = function(fit, x) {
         # one pass: the CHF on the training event times gives both
         chf <- svforest:::survival_engine_predict(fit, survival_matrix(x, xtr), num_threads = threads)

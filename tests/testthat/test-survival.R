@@ -73,6 +73,10 @@ test_that("out of bag: Harrell's C equals survival::concordance() of the out-of-
   expect_false(any(grepl("OOB error", out)))  # a concordance is not an error
   out <- capture.output(print(summary(fit)))
   expect_true(any(grepl("OOB performance: Harrell's C", out)) && any(grepl("Nelson-Aalen", out)))
+  g <- generics::glance(fit)
+  expect_equal(g$oob_concordance, fit$oob_concordance)
+  expect_equal(g$oob_ibs, fit$oob_ibs)
+  expect_equal(g$oob_error, 1 - fit$oob_concordance)
 })
 
 test_that("case weights act as row multiplicities, zero weights leave rows out; ties and factors with NA fit", {
@@ -249,4 +253,31 @@ test_that("the IPCW Brier score is the survival package's, the out-of-bag IBS it
   # curves that know each row's fate (1 while it lives, 0 after its event) score 0, a constant 0.5 about 0.25
   expect_identical(svforest:::ipcw_brier(d$time, d$status, cbind(as.double(d$time > 200)), 200), 0)
   expect_equal(svforest:::ipcw_brier(d$time, d$status, matrix(0.5, nrow(d), 1), 200), 0.25, tolerance = 0.05)
+})
+
+test_that("oblique_fit = \"cox\": the root hyperplane is one Newton step of the Cox partial likelihood from zero", {
+  set.seed(7)
+  n <- 300
+  x <- matrix(rnorm(n * 3), n, 3) %*% diag(c(1, 3, 0.5))
+  hazard <- exp(x %*% c(1, -0.3, 1.5))
+  event <- rexp(n, hazard)
+  censor <- rexp(n, 0.3)
+  time <- pmin(event, censor)
+  status <- as.integer(event <= censor)
+  stump <- function(fit_kind) {
+    fit <- survival_engine_fit(x, time, status, params = list(
+      ntree = 1L, sampler = "subsample", sample_fraction = 1, oblique_fit = fit_kind, split_ridge = 0,
+      oblique_choice = "none", tree_choice = "none", max_depth = 1L, mtry = 1L, oblique_mtry = 3L,
+      min_leaf_size = 1L, min_node_size = 2L))
+    tree <- fit$trees[[1]]
+    expect_identical(tree_split_kinds(tree)[1], "oblique")
+    split <- tree_oblique_split(c(fit, list(num_classes = 0L)), tree, 1L)
+    split$weights[order(split$vars)]
+  }
+  step <- survival::coxph(survival::Surv(time, status) ~ x, ties = "breslow", iter.max = 1, init = c(0, 0, 0))
+  expect_equal(stump("cox"), unname(step$coefficients), tolerance = 1e-8)
+  # the ridge fit of martingale scores is another direction
+  ridge <- stump("ridge")
+  expect_gt(max(abs(ridge / sqrt(sum(ridge^2)) - step$coefficients / sqrt(sum(step$coefficients^2)))), 0.05)
+  expect_error(survival_engine_fit(x, time, status, params = list(oblique_fit = "newton")), "must be \"ridge\" or \"cox\"")
 })
