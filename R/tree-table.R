@@ -254,9 +254,11 @@ matrix_design_map <- function(map, spec) {
 #'   `prediction` (list column: the class shares of the
 #'   node's training rows, named by class, or for a numeric outcome the
 #'   mean of a constant leaf, and at a split node the mean of its rows when
-#'   all its leaves are constant, else `NULL`), and for leaves `leaf_model`
+#'   all its leaves are constant, else `NULL`; for a survival leaf its
+#'   Nelson-Aalen survival at the quartiles of the training event times,
+#'   named `"S(time)"`, and `NULL` at split nodes), and for leaves `leaf_model`
 #'   (`"constant"`, `"linear_svm"`, `"logistic"`, `"ridge"`,
-#'   `"linear_svr"`, `"kernel_svm"`, `"kernel_svr"`), `coefficients` (list
+#'   `"linear_svr"`, `"kernel_svm"`, `"kernel_svr"`, `"nelson_aalen"`), `coefficients` (list
 #'   column, linear leaves: a matrix of weights per unit of each term, one
 #'   column per output; attribute `classes` the classes the leaf chooses
 #'   among) and `intercept` (list column, one value per output). A linear
@@ -385,6 +387,10 @@ hyperplane_label <- function(w, value, spread, max_terms = 3L) {
 prediction_label <- function(pred, leaves) {
   if (is.null(pred)) return("model")
   if (length(pred) == 1L && is.null(names(pred))) return(format_number(pred))
+  if (is.null(leaves)) {  # survival: the middle of the curve's three points
+    mid <- (length(pred) + 1L) %/% 2L
+    return(sprintf("%s %s", names(pred)[mid], formatC(pred[mid], digits = 2, format = "f")))
+  }
   k <- which.max(pred)
   sprintf("%s %s", names(pred)[k], formatC(pred[k], digits = 2, format = "f"))
 }
@@ -402,7 +408,9 @@ tree_leaf_table <- function(object, tr, map) {
   if (regression) {
     means <- tree_leaf_values(forest, tr, "mean", NA_real_)
     for (l in which(payload == "mean")) prediction[[l]] <- means[l] * object$outcome_scale + object$outcome_center
-  } else if (!is.null(object$levels)) {  # (a survival leaf's curve is not one value: no prediction)
+  } else if (identical(object$type, "survival")) {
+    prediction <- survival_leaf_summaries(forest, tr, L)
+  } else if (!is.null(object$levels)) {
     counts <- tree_leaf_counts(forest, tr)
     for (l in seq_len(L)) prediction[[l]] <- stats::setNames(counts[, l] / sum(counts[, l]), object$levels)
   }
@@ -414,6 +422,18 @@ tree_leaf_table <- function(object, tr, map) {
     intercept[[l]] <- user$intercept
   }
   list(prediction = prediction, leaf_model = model, coefficients = coefficients, intercept = intercept)
+}
+
+# A survival leaf's curve in three numbers: its Nelson-Aalen survival
+# exp(-CHF) at the quartiles of the forest's event times, named "S(time)".
+survival_leaf_summaries <- function(forest, tr, L) {
+  times <- forest$times
+  at <- unique(ceiling(length(times) * c(0.25, 0.5, 0.75)))
+  lapply(tree_describe(forest, tr, "leaf", seq_len(L)), function(leaf) {
+    steps <- findInterval(at - 1L, as.vector(leaf$time_index))  # the leaf's steps at or before each time
+    chf <- c(0, as.vector(leaf$cumulative_hazard))[steps + 1L]
+    stats::setNames(exp(-chf), sprintf("S(%s)", format_number(times[at])))
+  })
 }
 
 # A linear leaf's weights on the scaled predictors, (value - center) *
@@ -446,6 +466,7 @@ node_predictions <- function(object, tr, leaf_prediction, left, right, leaf) {
   rows <- tree_node_rows(tr)
   out <- vector("list", n)
   out[leaf] <- leaf_prediction[nodes$leaf_id[leaf] + 1L]
+  if (identical(object$type, "survival")) return(out)  # a node's curve is not the mean of its leaves'
   for (i in rev(which(!leaf))) {
     a <- out[[left[i]]]
     b <- out[[right[i]]]

@@ -281,3 +281,22 @@ test_that("oblique_fit = \"cox\": the root hyperplane is one Newton step of the 
   expect_gt(max(abs(ridge / sqrt(sum(ridge^2)) - step$coefficients / sqrt(sum(step$coefficients^2)))), 0.05)
   expect_error(survival_engine_fit(x, time, status, params = list(oblique_fit = "newton")), "must be \"ridge\" or \"cox\"")
 })
+
+test_that("svforest_tree() of a survival forest: each leaf's survival at the event times' quartiles", {
+  d <- survival::veteran
+  one <- svforest(survival::Surv(time, status) ~ ., d, ntree = 1, seed = 1, num_threads = 1, min_node_size = 1000)
+  tab <- svforest_tree(one, 1)
+  expect_identical(tab$kind, "leaf")
+  expect_identical(tab$leaf_model, "nelson_aalen")
+  s <- tab$prediction[[1]]
+  times <- as.numeric(sub("^S\\((.*)\\)$", "\\1", names(s)))
+  expect_identical(times, unname(one$forest$times[ceiling(length(one$forest$times) * c(0.25, 0.5, 0.75))]))
+  # a one-leaf tree predicts its leaf for every row
+  expect_equal(unname(predict(one, d[1, ], type = "survival", times = times)[1, ]), unname(s))
+  expect_match(tab$label, sprintf("^S\\(%s\\) 0\\.[0-9]{2}$", times[2]))
+  fit <- svforest(survival::Surv(time, status) ~ ., d, ntree = 2, seed = 1, num_threads = 1)
+  tab <- svforest_tree(fit, 2)
+  leaf <- tab$kind == "leaf"
+  expect_true(all(vapply(tab$prediction[leaf], function(p) all(p >= 0 & p <= 1 & diff(p) <= 0), TRUE)))
+  expect_true(all(vapply(tab$prediction[!leaf], is.null, TRUE)))  # a node's curve is not its leaves' mean
+})
