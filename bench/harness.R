@@ -90,6 +90,7 @@ if (length(picks)) {
   if (!nrow(res)) stop("no rows selected", call. = FALSE)
   if (length(side_csv)) utils::write.csv(res, side_csv, row.names = FALSE)
   harness_summary(res)
+  summarise_survival(res)
   say("\nresults: ", bench_relpath(harness_table_path()), ", commits ", paste(picks, collapse = ", "),
       if (length(side_csv)) paste0("; selection in ", bench_relpath(side_csv)), "\n")
   quit(save = "no")
