@@ -13,7 +13,8 @@ NULL
 #' given as 0/1, logical or 1/2 (as [survival::Surv()] reads it), tied times
 #' allowed, at least one event. Left-, interval- and counting-censored `Surv`
 #' objects, other methods, and the parameters `splitter` and `leaf` are
-#' errors. Trees on 63.2% of the rows, drawn without replacement, are grown to nodes of 20 rows: at
+#' errors. Trees on 63.2% of the rows, drawn without replacement, are grown to nodes of 20 rows
+#' holding at least the square root of the training events (a node with fewer is a leaf): at
 #' each node the best log-rank axis cut among `mtry` predictors competes with
 #' a ridge hyperplane fitted to the node's martingale residuals, kept where it
 #' also separates the node's choosing out-of-bag rows better; each tree keeps

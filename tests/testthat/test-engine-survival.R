@@ -197,3 +197,25 @@ test_that("svforest() takes the survival defaults where the user gives none, and
                list(min_node_size = 5L, sampler = "bootstrap", sample_fraction = 1))
   expect_false(identical(mine$forest$trees, fit$forest$trees))
 })
+
+test_that("a node needs min_node_events events to split (default: the square root of the training events)", {
+  set.seed(3)
+  n <- 2000
+  x <- matrix(rnorm(n * 3), n, 3)
+  event <- rexp(n, 0.05 * exp(x[, 1]))
+  censor <- runif(n, 0, 3)
+  time <- pmin(event, censor)
+  status <- as.integer(event <= censor)  # rare events
+  expect_lt(mean(status), 0.2)
+  expect_identical(survival_min_node_events(status), as.integer(ceiling(sqrt(sum(status)))))
+  leaves <- function(...) {
+    fit <- survival_fit(x, time, status, params = list(ntree = 3L, ...))
+    sum(vapply(fit$trees, tree_n_leaves, 0L))
+  }
+  fewer <- leaves()
+  expect_lt(fewer, leaves(min_node_events = 0L))
+  expect_identical(fewer, leaves(min_node_events = survival_min_node_events(status)))
+  # more events than the sample holds: every tree is one leaf
+  expect_identical(leaves(min_node_events = sum(status) + 1L), 3L)
+  expect_error(survival_fit(x, time, status, params = list(min_node_events = -1)), "min_node_events")
+})

@@ -213,6 +213,13 @@ void cox_information(const SurvivalTable& table, const Eigen::MatrixXd& Z, Eigen
   info.triangularView<Eigen::StrictlyUpper>() = info.transpose();
 }
 
+// The events among a node's rows.
+double survival_events(const SurvivalTable& table) {
+  double events = 0.0;
+  for (double d : table.deaths) events += d;
+  return events;
+}
+
 // The best of n_oblique hyperplanes through the drawn predictors (see the
 // header), when its gain beats `best_gain` (then updated).
 bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, const std::vector<double>& columns,
@@ -289,14 +296,15 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.text("oblique_choice") == "oob",
                                                       params.text("tree_choice") == "oob",
                                                       params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1,
-                                                      params.has("oblique_fit") && params.text("oblique_fit") == "cox"));
+                                                      params.has("oblique_fit") && params.text("oblique_fit") == "cox",
+                                                      params.has("min_node_events") ? params.integer("min_node_events") : 0));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
   if (!tree_choice_ || n_oblique_ == 0) return nullptr;
   return std::unique_ptr<Splitter>(
       new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false,
-                         static_cast<int>(min_leaf_size_), cox_step_));
+                         static_cast<int>(min_leaf_size_), cox_step_, min_node_events_));
 }
 
 // Half of a tree's out-of-bag rows choose (hyperplane against axis cut, and
@@ -313,6 +321,9 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   const size_t n = ctx.n, p = data.x->n_cols();
   NodeOutcome node = node_outcome(ctx);
   node.min_leaf = min_leaf_size_;
+  // a log-rank statistic on a handful of events is noise that the maximum
+  // over cuts picks: with rare events, nodes of many rows still split on few
+  if (data.survival() && survival_events(node.table) < static_cast<double>(min_node_events_)) return false;
   // the first mtry drawn predictors for the axis candidates, up to
   // oblique_mtry in all for the oblique ones
   const size_t root_p = std::max<size_t>(1, static_cast<size_t>(std::sqrt(static_cast<double>(p))));

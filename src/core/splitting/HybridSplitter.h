@@ -19,8 +19,8 @@
 // the decrease of the squared error, survival by the log-rank statistic
 // (splitting/LogRank.h), whose cuts leave at least `min_leaf_size` rows on
 // either side; the best candidate wins. A node with
-// fewer than `min_node_size` rows, or no cut that lowers the impurity, is a
-// leaf. Oblique rules are stored in the predictors' own units, and the cut
+// fewer than `min_node_size` rows (survival: or fewer than `min_node_events`
+// events), or no cut that lowers the impurity, is a leaf. Oblique rules are stored in the predictors' own units, and the cut
 // is found on exactly the projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
 #define SVFOREST_HYBRIDSPLITTER_H
@@ -34,11 +34,12 @@ namespace svf {
 class HybridSplitter : public Splitter {
  public:
   HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
-                 bool oob_choice, bool tree_choice, int min_leaf_size = 1, bool cox_step = false)
+                 bool oob_choice, bool tree_choice, int min_leaf_size = 1, bool cox_step = false, int min_node_events = 0)
       : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
         n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
         oob_choice_(oob_choice), tree_choice_(tree_choice),
-        min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)), cox_step_(cox_step) {}
+        min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)), cox_step_(cox_step),
+        min_node_events_(min_node_events < 0 ? 0 : min_node_events) {}
   bool uses_oob() const override { return oob_choice_; }
   // with tree_choice, each tree is also grown with axis cuts alone, and the
   // structure that predicts its out-of-bag rows better is kept
@@ -61,6 +62,7 @@ class HybridSplitter : public Splitter {
   bool tree_choice_;
   size_t min_leaf_size_;  // survival cuts: the fewest rows on a side
   bool cox_step_;         // survival hyperplanes: a Newton step of the Cox partial likelihood
+  int min_node_events_;   // survival: nodes with fewer events are leaves
 };
 
 }  // namespace svf
