@@ -13,15 +13,16 @@
 //   scores under the node's Nelson-Aalen hazard (survival: the direction
 //   that orders the rows by risk; with `oblique_fit = "cox"` instead one
 //   Newton step from zero of the Cox partial likelihood, aorsf's direction,
-//   whose matrix weighs the rows by the hazard they were at risk of). The cut along the direction is the best
-//   one, like an axis cut's.
+//   whose matrix weighs the rows by the hazard they were at risk of). The
+//   cut along the direction is the best one, like an axis cut's.
 // Classification scores cuts by the decrease of Gini impurity, regression by
 // the decrease of the squared error, survival by the log-rank statistic
 // (splitting/LogRank.h), whose cuts leave at least `min_leaf_size` rows on
 // either side; the best candidate wins. A node with
 // fewer than `min_node_size` rows (survival: or fewer than `min_node_events`
-// events), or no cut that lowers the impurity, is a leaf. Oblique rules are stored in the predictors' own units, and the cut
-// is found on exactly the projections prediction computes, so routing agrees.
+// events), or no cut that lowers the impurity, is a leaf. Oblique rules are
+// stored in the predictors' own units, and the cut is found on exactly the
+// projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
 #define SVFOREST_HYBRIDSPLITTER_H
 
