@@ -112,6 +112,7 @@ register_family(
     sprintf("Harrell's C %.4f, integrated Brier score %.4f", 1 - x$oob_error, x$oob_ibs)
   },
   oob_label = "OOB performance",
+  matrix_outcome = TRUE,
   glance = function(x) c(oob_concordance = 1 - x$oob_error, oob_ibs = x$oob_ibs),
   default_type = "survival",
   describe = "a survival outcome (Surv)",

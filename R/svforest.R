@@ -347,7 +347,7 @@ check_numeric_outcome <- function(y, n) {
 # Outcomes of a kind no forest fits: a clear error before any other check
 # (a family of its own may hold an outcome in columns).
 check_outcome_kind <- function(y, family) {
-  if (is.matrix(y) && ncol(y) > 1 && family$name %in% c("classification", "regression")) {
+  if (is.matrix(y) && ncol(y) > 1 && !isTRUE(family$matrix_outcome)) {
     stop(sprintf("`y` must be a vector (one outcome), not a matrix with %d columns.", ncol(y)), call. = FALSE)
   }
 }
