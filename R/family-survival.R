@@ -18,13 +18,13 @@ NULL
 #' each node the best log-rank axis cut among `mtry` predictors competes with
 #' a ridge hyperplane fitted to the node's martingale residuals, kept where it
 #' also separates the node's choosing out-of-bag rows better; each tree keeps
-#' the better (by Harrell's C on those rows) of that structure and an
-#' axis-only one. Leaves hold the Nelson-Aalen cumulative hazard of their
+#' the better (by Harrell's C on those rows) of that structure and one grown
+#' on the same sample that keeps every hyperplane winning in-bag. Leaves hold the Nelson-Aalen cumulative hazard of their
 #' in-bag rows on the training event times; the forest's cumulative hazard
 #' (CHF) is the trees' average and its survival `exp(-CHF)`. The
 #' parameters are the default's, with a survival forest's own defaults where you give none
 #' (`sampler = "subsample"`, `sample_fraction = 0.632`, `min_node_size = 20`; a
-#' log-rank cut leaves 10 rows or more on either side): `ntree`, 100; `mtry`;
+#' log-rank cut leaves 10 rows or more on either side): `ntree`, 300; `mtry`;
 #' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
 #' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters];
 #' the forest does not grow by out-of-bag error (`ntree_max` above `ntree` is an error).
@@ -113,6 +113,7 @@ register_family(
   },
   oob_label = "OOB performance",
   matrix_outcome = TRUE,
+  ntree = survival_engine_defaults()$ntree,
   glance = function(x) c(oob_concordance = 1 - x$oob_error, oob_ibs = x$oob_ibs),
   default_type = "survival",
   describe = "a survival outcome (Surv)",

@@ -58,6 +58,8 @@ NULL
 #   summary,       function(object): elements summary() adds (`leaf_line`:
 #                  its line on the leaves)
 #   glance,        function(object): named numbers glance() adds as columns
+#   ntree,         the trees of a fit that gives no `ntree` (NULL: the
+#                  method's default); the family's forest grows exactly so many
 #   matrix_outcome, TRUE when the family's outcome is a matrix (a Surv
 #                  object) that its own `check` validates; other families
 #                  refuse a matrix `y` before any check
@@ -69,7 +71,7 @@ register_family <- function(name, detects, check, scaling, engine_y, num_classes
                             check_rows = NULL, engine_outcome = name, engine_fit = NULL, methods = NULL,
                             parameters = NULL, merge_oob = NULL, combine_oob = NULL, predict_oob = NULL, summary = NULL,
                             importance = NULL, oob_label = "OOB error", glance = NULL,
-                            matrix_outcome = FALSE) {
+                            matrix_outcome = FALSE, ntree = NULL) {
   svf_registry$families[[name]] <- list(
     name = name, detects = detects, check = check, check_rows = check_rows, scaling = scaling,
     engine_y = engine_y, num_classes = num_classes, validation_outcome = validation_outcome,
@@ -77,7 +79,7 @@ register_family <- function(name, detects, check, scaling, engine_y, num_classes
     check_model = check_model, print_outcome = print_outcome, combining = combining, oob_text = oob_text,
     oob_label = oob_label, default_type = default_type, describe = describe, engine_outcome = engine_outcome, engine_fit = engine_fit,
     methods = methods, parameters = parameters, merge_oob = merge_oob, combine_oob = combine_oob, predict_oob = predict_oob, summary = summary,
-    importance = importance, glance = glance, matrix_outcome = matrix_outcome)
+    importance = importance, glance = glance, matrix_outcome = matrix_outcome, ntree = ntree)
   invisible(name)
 }
 

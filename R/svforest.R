@@ -188,7 +188,8 @@ fit_settings <- function(ctx, ntree, num_threads, seed, verbose) {
   ctx$verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
   ctx$first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  ctx$trees <- tree_count(outcome_preset(ctx$preset, ctx$engine_outcome), ntree, user[["ntree_max"]])  # exact name
+  ctx$trees <- tree_count(family_preset(ctx$family, outcome_preset(ctx$preset, ctx$engine_outcome)), ntree,
+                          user[["ntree_max"]])  # exact name
   user[["ntree_max"]] <- NULL
   ctx$num_threads <- engine_threads(resolve_threads(num_threads))
   ctx$seed <- resolve_seed(seed)
@@ -299,6 +300,12 @@ fit_model <- function(ctx, res, call) {
 # `tree_growth_rows` rows, and its rows' losses fell beyond chance
 # (`tree_growth_z`; more_trees_help() in TreeGrowth.cpp, which
 # svforest_future() asks through .svf_more_trees_help).
+# The method's preset with the outcome family's own tree count, if any.
+family_preset <- function(family, preset) {
+  if (!is.null(family$ntree)) preset$ntree <- preset$ntree_max <- as.integer(family$ntree)
+  preset
+}
+
 tree_count <- function(preset, ntree, ntree_max) {
   given <- !is.null(ntree)
   ntree <- check_count(if (given) ntree else preset$ntree, "ntree", 1, 1e6)

@@ -297,14 +297,15 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.text("tree_choice") == "oob",
                                                       params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1,
                                                       params.has("oblique_fit") && params.text("oblique_fit") == "cox",
-                                                      params.has("min_node_events") ? params.integer("min_node_events") : 0));
+                                                      params.has("min_node_events") ? params.integer("min_node_events") : 0,
+                                                      params.has("tree_rival") && params.text("tree_rival") == "oblique"));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
   if (!tree_choice_ || n_oblique_ == 0) return nullptr;
-  return std::unique_ptr<Splitter>(
-      new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, 0, split_ridge_, oblique_rows_, false, false,
-                         static_cast<int>(min_leaf_size_), cox_step_, min_node_events_));
+  return std::unique_ptr<Splitter>(new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, oblique_rival_ ? n_oblique_ : 0,
+                                                      split_ridge_, oblique_rows_, false, false,
+                                                      static_cast<int>(min_leaf_size_), cox_step_, min_node_events_));
 }
 
 // Half of a tree's out-of-bag rows choose (hyperplane against axis cut, and
