@@ -37,7 +37,8 @@
 #'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
 #'   `ntree = NULL` a `"hybrid"` classification forest grows 100 more trees,
 #'   up to 300, while they still help: see `ntree_max` in
-#'   [svforest_parameters]. A given `ntree` is the number of trees grown.
+#'   [svforest_parameters]; a survival forest grows 300. A given `ntree` is
+#'   the number of trees grown.
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
