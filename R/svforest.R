@@ -33,12 +33,11 @@
 #' @param method Method preset; see [svforest_methods()]. `NULL` (default):
 #'   `"hybrid"`, svforest's own forest, for every outcome (survival: only it).
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
-#'   default when `NULL`: 100 for `"hybrid"`, 10 for `"rsvt"`, 100 for
+#'   default when `NULL`: 100 for `"hybrid"` (300 survival), 10 for `"rsvt"`, 100 for
 #'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
 #'   `ntree = NULL` a `"hybrid"` classification forest grows 100 more trees,
 #'   up to 300, while they still help: see `ntree_max` in
-#'   [svforest_parameters]; a survival forest grows 300. A given `ntree` is
-#'   the number of trees grown.
+#'   [svforest_parameters]. A given `ntree` is the number of trees grown.
 #' @param num_threads Threads; `NULL` uses option `svforest.num_threads`, the
 #'   `SVFOREST_NUM_THREADS` environment variable or all cores (at most 2 under
 #'   `R CMD check`, at most `OMP_THREAD_LIMIT` when that is set). More threads than cores are reduced to the number of
