@@ -18,8 +18,9 @@ NULL
 #' each node the best log-rank axis cut among `mtry` predictors competes with
 #' a ridge hyperplane fitted to the node's martingale residuals, kept where it
 #' also separates the node's choosing out-of-bag rows better; each tree keeps
-#' the better (by Harrell's C on those rows) of that structure and one grown
-#' on the same sample that keeps every hyperplane winning in-bag. Leaves hold the Nelson-Aalen cumulative hazard of their
+#' the best (by Harrell's C on those rows) of that structure and two grown
+#' on the same sample, one with axis cuts alone and one that keeps every
+#' hyperplane winning in-bag. Leaves hold the Nelson-Aalen cumulative hazard of their
 #' in-bag rows on the training event times; the forest's cumulative hazard
 #' (CHF) is the trees' average and its survival `exp(-CHF)`. The
 #' parameters are the default's, with a survival forest's own defaults where you give none

@@ -85,16 +85,19 @@ test_that("out-of-bag choices keep fewer hyperplanes than the in-bag log-rank al
   }
   free <- oblique_share(list(oblique_choice = "none", tree_choice = "none"))
   by_node <- oblique_share(list(tree_choice = "none"))
-  # the tree choice between the node-chosen structure and a rival grown on
-  # the same sample: the fully oblique one (the default) adds hyperplanes,
-  # the axis-only one removes them
-  against_oblique <- oblique_share(list())
+  # the tree choice between the node-chosen structure and rivals grown on
+  # the same sample: a fully oblique one adds hyperplanes, an axis-only one
+  # removes them, and with both (the default) each tree is one of the three
+  against_oblique <- oblique_share(list(tree_rival = "oblique"))
   against_axis <- oblique_share(list(tree_rival = "axis"))
+  against_both <- oblique_share(list())
   expect_gt(by_node, 0)
   expect_lt(by_node, free)
   expect_gt(against_oblique, by_node)
   expect_lte(against_oblique, free)
   expect_lt(against_axis, by_node)
+  expect_gt(against_both, against_axis)
+  expect_lt(against_both, against_oblique)
   expect_equal(oblique_share(list(n_oblique = 0L)), 0)
   expect_error(survival_fit(d$x, d$time, d$status, params = list(tree_rival = "diagonal")), "tree_rival")
 })

@@ -109,29 +109,34 @@ double structure_loss(const TrainingData& data, const Tree& tree, const std::vec
   return std::isnan(c) ? 0.5 : 1.0 - c;
 }
 
-// Tree t: its sample, its structure (with a rival splitter, the better of
-// the two structures on the choosing rows) and its leaves.
-void grow_survival_tree(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
-                        const LeafModel& leaf_model, const ForestOptions& options, uint64_t t, SurvivalTree& out) {
+// Tree t: its sample, its structure (with rival splitters, the best of the
+// structures on the choosing rows; the splitter's on a tie) and its leaves.
+void grow_survival_tree(const TrainingData& data, const Splitter& splitter,
+                        const std::vector<std::unique_ptr<Splitter>>& rivals, const LeafModel& leaf_model,
+                        const ForestOptions& options, uint64_t t, SurvivalTree& out) {
   Rng rng(options.seed, stream_id(t, -1));
   Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
   out.scoring = std::move(sample.oob);
   const double share = splitter.choosing_share();
   std::vector<int> choosing = share > 0.0 ? take_choosing_rows(out.scoring, share, rng) : out.scoring;
   SerialRunner serial;
-  if (rival == nullptr) {
-    grow_tree(data, std::move(sample.inbag), std::move(choosing), splitter, options.grow, rng, serial, out.grown);
-    fit_leaves(data, leaf_model, out.grown, rng);
-    return;
-  }
-  Rng rival_rng = rng;  // both structures from the same sample and stream
-  SurvivalTree other;
-  grow_tree(data, sample.inbag, choosing, *rival, options.grow, rival_rng, serial, other.grown);
+  // every structure from the same sample and random stream
+  std::vector<GrownTree> others(rivals.size());
+  std::vector<Rng> rival_rngs(rivals.size(), rng);
+  for (size_t k = 0; k < rivals.size(); ++k)
+    grow_tree(data, sample.inbag, choosing, *rivals[k], options.grow, rival_rngs[k], serial, others[k]);
   grow_tree(data, std::move(sample.inbag), choosing, splitter, options.grow, rng, serial, out.grown);
-  fit_leaves(data, leaf_model, other.grown, rival_rng);
+  for (size_t k = 0; k < rivals.size(); ++k) fit_leaves(data, leaf_model, others[k], rival_rngs[k]);
   fit_leaves(data, leaf_model, out.grown, rng);
-  if (structure_loss(data, other.grown.tree, choosing) < structure_loss(data, out.grown.tree, choosing))
-    out.grown = std::move(other.grown);
+  if (rivals.empty()) return;
+  double best = structure_loss(data, out.grown.tree, choosing);
+  for (GrownTree& other : others) {
+    const double loss = structure_loss(data, other.tree, choosing);
+    if (loss < best) {
+      best = loss;
+      out.grown = std::move(other);
+    }
+  }
 }
 
 }  // namespace
@@ -140,10 +145,11 @@ SurvivalForestFit train_survival_forest(const TrainingData& data, const Splitter
                                         const LeafModel& leaf_model, const ForestOptions& options,
                                         TaskRunner& runner) {
   const size_t n = data.x->n_rows(), T = static_cast<size_t>(data.num_times);
-  const std::unique_ptr<Splitter> rival = options.sampler != SamplerType::All ? splitter.rival() : nullptr;
+  const std::vector<std::unique_ptr<Splitter>> rivals =
+      options.sampler != SamplerType::All ? splitter.rivals() : std::vector<std::unique_ptr<Splitter>>();
   std::vector<SurvivalTree> work(options.ntree);
   runner.run(options.ntree, [&](size_t t) {
-    grow_survival_tree(data, splitter, rival.get(), leaf_model, options, options.first_tree + t, work[t]);
+    grow_survival_tree(data, splitter, rivals, leaf_model, options, options.first_tree + t, work[t]);
   });
   SurvivalForestFit fit;
   // out of bag: each row adds its scoring trees in tree order

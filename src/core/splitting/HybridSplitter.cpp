@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "LogRank.h"
@@ -287,6 +289,18 @@ bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, con
 
 }  // namespace
 
+namespace {
+
+// "axis", "oblique" or "both": the tree choice's rivals.
+int rivals_named(const std::string& name) {
+  if (name == "axis") return HybridSplitter::kAxisRival;
+  if (name == "oblique") return HybridSplitter::kObliqueRival;
+  if (name == "both") return HybridSplitter::kAxisRival | HybridSplitter::kObliqueRival;
+  throw std::invalid_argument("tree_rival must be \"axis\", \"oblique\" or \"both\"");
+}
+
+}  // namespace
+
 std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
   const int mtry = params.integer("mtry"), oblique_mtry = params.integer("oblique_mtry");
   return std::unique_ptr<Splitter>(new HybridSplitter(mtry > 0 ? mtry : 0, oblique_mtry > 0 ? oblique_mtry : 0,
@@ -298,14 +312,25 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1,
                                                       params.has("oblique_fit") && params.text("oblique_fit") == "cox",
                                                       params.has("min_node_events") ? params.integer("min_node_events") : 0,
-                                                      params.has("tree_rival") && params.text("tree_rival") == "oblique"));
+                                                      rivals_named(params.has("tree_rival") ? params.text("tree_rival") : "axis")));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
-  if (!tree_choice_ || n_oblique_ == 0) return nullptr;
-  return std::unique_ptr<Splitter>(new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, oblique_rival_ ? n_oblique_ : 0,
-                                                      split_ridge_, oblique_rows_, false, false,
-                                                      static_cast<int>(min_leaf_size_), cox_step_, min_node_events_));
+  std::vector<std::unique_ptr<Splitter>> all = rivals();
+  return all.empty() ? nullptr : std::move(all.front());
+}
+
+std::vector<std::unique_ptr<Splitter>> HybridSplitter::rivals() const {
+  std::vector<std::unique_ptr<Splitter>> out;
+  if (!tree_choice_ || n_oblique_ == 0) return out;
+  for (int kind : {kAxisRival, kObliqueRival}) {
+    if (!(rivals_ & kind)) continue;
+    // neither rival reads out-of-bag rows: the hyperplanes (if any) win in-bag
+    out.push_back(std::unique_ptr<Splitter>(
+        new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, kind == kAxisRival ? 0 : n_oblique_, split_ridge_,
+                           oblique_rows_, false, false, static_cast<int>(min_leaf_size_), cox_step_, min_node_events_)));
+  }
+  return out;
 }
 
 // Half of a tree's out-of-bag rows choose (hyperplane against axis cut, and

@@ -36,17 +36,22 @@ class HybridSplitter : public Splitter {
  public:
   HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
                  bool oob_choice, bool tree_choice, int min_leaf_size = 1, bool cox_step = false, int min_node_events = 0,
-                 bool oblique_rival = false)
+                 int rivals = kAxisRival)
       : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
         n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
         oob_choice_(oob_choice), tree_choice_(tree_choice),
         min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)), cox_step_(cox_step),
-        min_node_events_(min_node_events < 0 ? 0 : min_node_events), oblique_rival_(oblique_rival) {}
+        min_node_events_(min_node_events < 0 ? 0 : min_node_events), rivals_(rivals) {}
   bool uses_oob() const override { return oob_choice_; }
-  // with tree_choice, each tree is also grown with axis cuts alone (or, with
-  // oblique_rival, keeping every hyperplane that wins in-bag), and the
-  // structure that predicts its out-of-bag rows better is kept
+  // the tree choice's rivals (`rivals`, bits): a structure grown with axis
+  // cuts alone, one that keeps every hyperplane that wins in-bag
+  static constexpr int kAxisRival = 1, kObliqueRival = 2;
+  // with tree_choice, each tree is also grown by the rivals on its sample,
+  // and the structure that predicts its out-of-bag rows best is kept:
+  // rival() is the first of rivals() (the classification and regression
+  // forests weigh one)
   std::unique_ptr<Splitter> rival() const override;
+  std::vector<std::unique_ptr<Splitter>> rivals() const override;
   // the node and tree choices read out-of-bag rows of their own (Forest.cpp)
   double choosing_share() const override;
   bool fits_regression() const override { return true; }
@@ -66,7 +71,7 @@ class HybridSplitter : public Splitter {
   size_t min_leaf_size_;  // survival cuts: the fewest rows on a side
   bool cox_step_;         // survival hyperplanes: a Newton step of the Cox partial likelihood
   int min_node_events_;   // survival: nodes with fewer events are leaves
-  bool oblique_rival_;    // the tree choice's rival keeps every hyperplane that wins in-bag (else: axis cuts alone)
+  int rivals_;            // the tree choice's rivals: kAxisRival, kObliqueRival or both
 };
 
 }  // namespace svf

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 #include <string>
 
 #include "common/Params.h"
@@ -47,6 +48,13 @@ class Splitter {
   // same sample, and the forest keeps the structure that predicts the tree's
   // out-of-bag rows better (forest/TreeChoice.h).
   virtual std::unique_ptr<Splitter> rival() const { return nullptr; }
+  // Rivals of a forest that weighs several structures per tree (survival,
+  // forest/SurvivalForest.h): by default rival()'s alone.
+  virtual std::vector<std::unique_ptr<Splitter>> rivals() const {
+    std::vector<std::unique_ptr<Splitter>> out;
+    if (std::unique_ptr<Splitter> r = rival()) out.push_back(std::move(r));
+    return out;
+  }
   // Share of each tree's out-of-bag rows that choose its structure (handed
   // to the splitter, uses_oob(), and to the choice against the rival); the
   // other out-of-bag rows score the tree and never choose. 0: every
