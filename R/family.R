@@ -66,6 +66,13 @@ NULL
 # )
 svf_registry$families <- list()
 
+# A method's preset with the outcome family's own tree count, if any (a
+# family's forest then grows exactly that many trees).
+family_preset <- function(family, preset) {
+  if (!is.null(family$ntree)) preset$ntree <- preset$ntree_max <- as.integer(family$ntree)
+  preset
+}
+
 register_family <- function(name, detects, check, scaling, engine_y, num_classes, validation_outcome, model_fields,
                             oob, check_model, print_outcome, combining, oob_text, default_type, describe = name,
                             check_rows = NULL, engine_outcome = name, engine_fit = NULL, methods = NULL,

@@ -300,12 +300,6 @@ fit_model <- function(ctx, res, call) {
 # `tree_growth_rows` rows, and its rows' losses fell beyond chance
 # (`tree_growth_z`; more_trees_help() in TreeGrowth.cpp, which
 # svforest_future() asks through .svf_more_trees_help).
-# The method's preset with the outcome family's own tree count, if any.
-family_preset <- function(family, preset) {
-  if (!is.null(family$ntree)) preset$ntree <- preset$ntree_max <- as.integer(family$ntree)
-  preset
-}
-
 tree_count <- function(preset, ntree, ntree_max) {
   given <- !is.null(ntree)
   ntree <- check_count(if (given) ntree else preset$ntree, "ntree", 1, 1e6)
