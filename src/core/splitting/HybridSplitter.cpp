@@ -289,6 +289,10 @@ bool best_oblique(const NodeOutcome& node, const std::vector<int>& features, con
 
 }  // namespace
 
+// odr-used (C++14 needs the definitions)
+constexpr int HybridSplitter::kAxisRival;
+constexpr int HybridSplitter::kObliqueRival;
+
 namespace {
 
 // "axis", "oblique" or "both": the tree choice's rivals.
