@@ -57,16 +57,12 @@
     .Call(`_svforest_svf_check_forest`, forest)
 }
 
+.svf_harrell_c <- function(time, status, risk) {
+    .Call(`_svforest_svf_harrell_c`, time, status, risk)
+}
+
 .svf_support_vectors_used <- function(forest, leaves) {
     .Call(`_svforest_svf_support_vectors_used`, forest, leaves)
-}
-
-.svf_survival_fit <- function(data, time, status, weights, params, num_threads) {
-    .Call(`_svforest_svf_survival_fit`, data, time, status, weights, params, num_threads)
-}
-
-.svf_survival_predict <- function(trees, num_times, num_features, data, num_threads) {
-    .Call(`_svforest_svf_survival_predict`, trees, num_times, num_features, data, num_threads)
 }
 
 .svf_proximal_svm <- function(A, d, nu) {

@@ -123,6 +123,13 @@ survival_engine_outcome <- function(time, status, weights) {
        weights = if (is.null(weights)) NULL else as.double(weights))
 }
 
+# The engine parameters of a survival fit as the one fit entry (.svf_fit)
+# reads them: the default method's splitter, whose criteria read the
+# outcome through its unit, and Nelson-Aalen leaves on unscaled predictors.
+survival_engine_call <- function(engine) {
+  c(engine, list(splitter = "hybrid", leaf = "nelson_aalen", scale = FALSE))
+}
+
 # Fits a survival forest. Returns the trees, the time grid (the distinct
 # training event times), and out of bag: each row's CHF on the grid (NA for
 # rows no tree left out), its risk and the forest's Harrell's C.
@@ -131,30 +138,28 @@ survival_engine_fit <- function(x, time, status, weights = NULL, params = list()
   x <- survival_engine_x(x, length(y$time))
   params <- survival_engine_params(params)
   if (is.na(params$min_node_events)) params$min_node_events <- survival_min_node_events(y$status, y$weights)
-  res <- .svf_survival_fit(engine_data(x), y$time, y$status, y$weights, params, as.integer(num_threads))
-  oob_chf <- res$oob_chf_sum / res$oob_count
-  oob_chf[res$oob_count == 0L, ] <- NA_real_
+  res <- .svf_fit(engine_data(x), list(time = y$time, status = y$status), y$weights, 0L,
+                  survival_engine_call(c(params, first_tree = 0)), NULL, NULL, as.integer(num_threads), FALSE)
+  oob_chf <- res$oob$chf_sum / res$oob$count
+  oob_chf[res$oob$count == 0L, ] <- NA_real_
   oob_risk <- rowSums(oob_chf)
-  structure(list(trees = res$trees, times = res$times, num_features = res$num_features, params = params,
-                 oob_chf = oob_chf, oob_risk = oob_risk,
+  structure(list(trees = res$forest$trees, times = res$forest$times, num_features = res$forest$num_features,
+                 params = params, oob_chf = oob_chf, oob_risk = oob_risk,
                  oob_concordance = harrell_concordance(y$time, y$status, oob_risk)),
             class = "svf_survival_engine")
 }
 
 # Harrell's C of `risk` (higher: earlier event): among pairs whose earlier
 # time is an event, the share the risk orders so (ties count 1/2); rows with
-# NA risk are left out.
+# NA risk are left out. The engine's count (outcome/SurvivalTable.h).
 harrell_concordance <- function(time, status, risk) {
   keep <- !is.na(risk)
-  time <- time[keep]
-  status <- status[keep]
-  risk <- risk[keep]
-  counts <- vapply(which(status == 1L), function(i) {
-    later <- time > time[i]
-    c(sum(risk[i] > risk[later]) + 0.5 * sum(risk[i] == risk[later]), sum(later))
-  }, numeric(2))
-  if (!length(counts) || sum(counts[2, ]) == 0) return(NA_real_)
-  sum(counts[1, ]) / sum(counts[2, ])
+  .svf_harrell_c(as.double(time[keep]), as.integer(status[keep]), as.double(risk[keep]))
+}
+
+# The forest's CHF of engine data `data` on its event times (n x times).
+survival_engine_chf <- function(forest, data, num_threads) {
+  .svf_predict(forest, data, as.integer(num_threads), list())$chf
 }
 
 # The forest's cumulative hazard ("chf") or survival (exp(-CHF)) of the rows
@@ -168,8 +173,9 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
   if (is.null(times)) times <- fit$times
   if (!is.numeric(times) || !length(times) || !all(is.finite(times)) || any(times < 0))
     stop("'times' must hold finite numbers >= 0", call. = FALSE)
-  grid <- .svf_survival_predict(fit$trees, length(fit$times), fit$num_features, engine_data(x),
-                                as.integer(num_threads))
+  forest <- list(trees = fit$trees, times = fit$times, num_features = fit$num_features, num_classes = 0L,
+                 scale_center = double(fit$num_features), scale_factor = rep(1, fit$num_features))
+  grid <- survival_engine_chf(forest, engine_data(x), num_threads)
   if (type == "risk") return(rowSums(grid))
   # the step function: the CHF at the last grid time at or before each time
   chf <- cbind(0, grid)[, findInterval(times, fit$times) + 1L, drop = FALSE]
@@ -186,26 +192,27 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
 # the forest (trees, event-time grid, predictor count) and the out-of-bag
 # tally (each row's CHF summed over its scoring trees, and their number).
 survival_forest_fit <- function(data, y, weights, params, num_threads) {
-  if (!is.null(params$ntree_max) && params$ntree_max > params$ntree) {
-    stop("`ntree_max`: a survival forest grows exactly `ntree` trees (no growth by out-of-bag error).", call. = FALSE)
-  }
-  data$factor_cols <- data$factor_levels <- NULL
   engine <- survival_engine_defaults()
   for (name in intersect(names(engine), names(params))) engine[[name]] <- params[[name]]
   engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
   engine$seed <- as.double(params$seed)
   engine$ntree <- as.integer(params$ntree)
   engine$min_node_events <- survival_min_node_events(survival_status(y), weights)
-  res <- .svf_survival_fit(data, survival_time(y), survival_status(y), weights, engine, as.integer(num_threads))
+  # growth by out-of-bag error (1 - Harrell's C), as for every outcome
+  growth <- c("ntree_max", "ntree_gain", "ntree_gain_rows", "ntree_gain_z")
+  if (!is.null(params$ntree_max)) engine[intersect(growth, names(params))] <- params[intersect(growth, names(params))]
+  res <- .svf_fit(data, list(time = as.double(survival_time(y)), status = as.integer(survival_status(y))), weights,
+                  0L, survival_engine_call(engine), NULL, NULL, as.integer(num_threads), FALSE)
   # the engine fits unscaled predictors; 1 / each column's range as the
   # forest's scale factor lets coefficient importance weigh hyperplane
   # weights per range of the predictor, as for the other forests
   spread <- survival_column_spread(data)
-  forest <- list(trees = res$trees, times = res$times, num_features = res$num_features, num_classes = 0L,
-                 scale_center = double(length(spread)), scale_factor = ifelse(spread > 0, 1 / spread, 0))
+  forest <- list(trees = res$forest$trees, times = res$forest$times, num_features = res$forest$num_features,
+                 num_classes = 0L, scale_center = double(length(spread)), scale_factor = ifelse(spread > 0, 1 / spread, 0))
   list(forest = forest,
-       oob = list(chf_sum = res$oob_chf_sum, count = res$oob_count), oob_rows = NULL, selection = NULL,
-       sigma = NULL, splitter_uses_oob = FALSE, oob_choosing_share = NULL)
+       oob = list(chf_sum = res$oob$chf_sum, count = res$oob$count, error_curve = res$oob$error_curve),
+       oob_rows = NULL, selection = NULL, sigma = NULL, splitter_uses_oob = FALSE,
+       oob_choosing_share = res$oob_choosing_share)
 }
 
 # Each column's range (max - min) of the engine data.

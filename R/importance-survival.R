@@ -10,8 +10,7 @@ survival_importance <- function(object, x, y, num_threads) {
   if (!inherits(y, "Surv")) stop(sprintf("`y` must be a survival::Surv outcome, not %s.", describe(y)), call. = FALSE)
   y <- check_survival_outcome(y, NROW(x))
   data <- importance_dense_data(new_engine_data(object, x))
-  risk_of <- function(d) rowSums(.svf_survival_predict(object$forest$trees, length(object$forest$times),
-                                                       object$forest$num_features, d, as.integer(num_threads)))
+  risk_of <- function(d) rowSums(survival_engine_chf(object$forest, d, num_threads))
   base <- oob_harrell_c(y, risk_of(data))
   g <- importance_groups(object)
   seed <- if (is.numeric(object$seed) && is.finite(object$seed)) object$seed else 1

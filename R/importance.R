@@ -220,12 +220,17 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   if (is.null(fraction)) fraction <- 1
   sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
   regression <- identical(object$type, "regression")
-  res <- .svf_importance(object$forest, data, if (regression) as.double(yi) else as.integer(yi), g$groups, seeds,
+  # a Surv outcome: each tree's drop of Harrell's C (the engine's survival strategy)
+  survival <- inherits(yi, "Surv")
+  y_engine <- if (survival) {
+    list(time = as.double(survival_time(yi)), status = as.integer(survival_status(yi)))
+  } else if (regression) as.double(yi) else as.integer(yi)
+  res <- .svf_importance(object$forest, data, y_engine, g$groups, seeds,
                          streams$index, oob,
                          sampler, as.double(fraction), if (oob) object$sampling_weights,
                          if (oob && is.numeric(object$oob_choosing_share)) object$oob_choosing_share else 0, per_class,
-                         if (regression) "regression" else "classification", num_threads,
-                         fast)
+                         if (survival) "survival" else if (regression) "regression" else "classification",
+                         num_threads, fast)
   # regression: the increase of the mean squared error on the outcome's scale
   imp <- stats::setNames(res$importance * if (regression) object$outcome_scale^2 else 1, g$names)
   if (!per_class) return(structure(imp, type = "permutation"))
@@ -468,11 +473,6 @@ importance_stage <- new_stage(
   },
   prepare = function(settings, params, outcome) {
     kind <- check_importance_arg(settings$kind)
-    if (kind == "permutation" && !is.null(svf_registry$families[[outcome]]$importance)) {
-      # a family with its own importance keeps no trees' out-of-bag rows to score
-      stop(sprintf("`importance = \"permutation\"` at fit time is not available for %s: compute it on rows of your choice with svforest_importance(fit, x, y).",
-                   svf_registry$families[[outcome]]$describe), call. = FALSE)
-    }
     if (kind == "none") NULL else list(kind = kind)
   },
   run = function(model, settings, data) fit_importance(model, data$x, data$y, settings$kind, data$num_threads)

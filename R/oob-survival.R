@@ -34,7 +34,7 @@ survival_oob_grid <- function(tally) {
   grid
 }
 
-# The distinct event times, increasing (the engine's grid, survival.cpp).
+# The distinct event times, increasing (the engine's grid, outcome/SurvivalTable.h).
 event_times <- function(time, status) sort(unique(time[status == 1L]))
 
 # Harrell's C of `risk` (higher: earlier event) over the rows with a risk,

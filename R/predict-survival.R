@@ -51,10 +51,7 @@ survival_chf_grid <- function(object, newdata, num_threads) {
   starts <- if (n > 0) seq(1, n, by = chunk) else 1
   grids <- lapply(starts, function(start) {
     rows <- if (n > chunk) slice_rows(newdata, start:min(n, start + chunk - 1)) else newdata
-    data <- new_engine_data(object, rows)
-    data$factor_cols <- data$factor_levels <- NULL  # level codes enter as their codes (survival_forest_fit())
-    f <- object$forest
-    .svf_survival_predict(f$trees, length(f$times), f$num_features, data, as.integer(num_threads))
+    survival_engine_chf(object$forest, new_engine_data(object, rows), num_threads)
   })
   do.call(rbind, grids)
 }

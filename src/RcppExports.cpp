@@ -208,6 +208,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_harrell_c
+double svf_harrell_c(Rcpp::NumericVector time, Rcpp::IntegerVector status, Rcpp::NumericVector risk);
+RcppExport SEXP _svforest_svf_harrell_c(SEXP timeSEXP, SEXP statusSEXP, SEXP riskSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type time(timeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type status(statusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type risk(riskSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_harrell_c(time, status, risk));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_support_vectors_used
 Rcpp::IntegerVector svf_support_vectors_used(List forest, Rcpp::IntegerMatrix leaves);
 RcppExport SEXP _svforest_svf_support_vectors_used(SEXP forestSEXP, SEXP leavesSEXP) {
@@ -217,37 +230,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< List >::type forest(forestSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type leaves(leavesSEXP);
     rcpp_result_gen = Rcpp::wrap(svf_support_vectors_used(forest, leaves));
-    return rcpp_result_gen;
-END_RCPP
-}
-// svf_survival_fit
-List svf_survival_fit(List data, Rcpp::NumericVector time, Rcpp::IntegerVector status, SEXP weights, List params, int num_threads);
-RcppExport SEXP _svforest_svf_survival_fit(SEXP dataSEXP, SEXP timeSEXP, SEXP statusSEXP, SEXP weightsSEXP, SEXP paramsSEXP, SEXP num_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type time(timeSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type status(statusSEXP);
-    Rcpp::traits::input_parameter< SEXP >::type weights(weightsSEXP);
-    Rcpp::traits::input_parameter< List >::type params(paramsSEXP);
-    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_survival_fit(data, time, status, weights, params, num_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// svf_survival_predict
-Rcpp::NumericMatrix svf_survival_predict(List trees, int num_times, int num_features, List data, int num_threads);
-RcppExport SEXP _svforest_svf_survival_predict(SEXP treesSEXP, SEXP num_timesSEXP, SEXP num_featuresSEXP, SEXP dataSEXP, SEXP num_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< List >::type trees(treesSEXP);
-    Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
-    Rcpp::traits::input_parameter< int >::type num_features(num_featuresSEXP);
-    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
-    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_survival_predict(trees, num_times, num_features, data, num_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -451,9 +433,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_oob_leaf_quantiles", (DL_FUNC) &_svforest_svf_oob_leaf_quantiles, 6},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 4},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
+    {"_svforest_svf_harrell_c", (DL_FUNC) &_svforest_svf_harrell_c, 3},
     {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},
-    {"_svforest_svf_survival_fit", (DL_FUNC) &_svforest_svf_survival_fit, 6},
-    {"_svforest_svf_survival_predict", (DL_FUNC) &_svforest_svf_survival_predict, 5},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},

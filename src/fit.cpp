@@ -12,6 +12,7 @@
 #include "core/forest/Forest.h"
 #include "core/forest/Tuning.h"
 #include "core/leaves/LeafKinds.h"
+#include "core/outcome/SurvivalTable.h"
 #include "core/splitting/Splitter.h"
 #include "model_convert.h"
 #include "r_params.h"
@@ -22,8 +23,26 @@ using Rcpp::Named;
 namespace {
 
 // The outcome: class codes (num_classes >= 2) or, for regression
-// (num_classes 0), finite numbers.
+// (num_classes 0), finite numbers, or for survival (num_classes 0)
+// list(time = positive doubles, status = 0/1 integers) with an event.
 void check_outcome(SEXP y, size_t n, int num_classes) {
+  if (TYPEOF(y) == VECSXP) {
+    const List s(y);
+    if (num_classes != 0 || !s.containsElementNamed("time") || !s.containsElementNamed("status"))
+      Rcpp::stop("internal: a survival outcome is list(time, status)");
+    SEXP time = s["time"], status = s["status"];
+    if (TYPEOF(time) != REALSXP || TYPEOF(status) != INTSXP || static_cast<size_t>(XLENGTH(time)) != n ||
+        static_cast<size_t>(XLENGTH(status)) != n)
+      Rcpp::stop("internal: survival time and status");
+    bool event = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!(REAL(time)[i] > 0.0) || !std::isfinite(REAL(time)[i]) || (INTEGER(status)[i] != 0 && INTEGER(status)[i] != 1))
+        Rcpp::stop("internal: survival time or status out of range");
+      event = event || INTEGER(status)[i] == 1;
+    }
+    if (!event) Rcpp::stop("internal: no events");
+    return;
+  }
   if (static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
   if (num_classes == 0) {
     if (TYPEOF(y) != REALSXP) Rcpp::stop("internal: a regression outcome must be a double vector");
@@ -38,12 +57,17 @@ void check_outcome(SEXP y, size_t n, int num_classes) {
 
 // Each tree is released once copied: the model is never held twice (on a
 // million rows a forest can take several times the memory of the data).
-List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest) {
+List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const std::vector<double>& times) {
   List trees(forest.trees.size());
   for (size_t t = 0; t < forest.trees.size(); ++t) {
     trees[t] = tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
   }
+  if (td.survival())  // the event-time grid of the leaves' step functions
+    return List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
+                        Named("scale_center") = Rcpp::wrap(td.scaling.center),
+                        Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees,
+                        Named("times") = Rcpp::wrap(times));
   return List::create(
       Named("num_classes") = td.num_classes, Named("num_features") = static_cast<int>(td.x->n_cols()),
       Named("scale_center") = Rcpp::wrap(td.scaling.center),
@@ -81,8 +105,14 @@ List tuning_to_r(const svf::TuningResult& res) {
 // class 0-based, -1 for none), even_votes, even_shares, even_count (the
 // tally of the even-numbered trees; "vote" and "prob"), predicted, error,
 // error_curve); regression
-// list(sum_whole, sum_fraction, count, error, error_curve).
+// list(sum_whole, sum_fraction, count, error, error_curve); survival below.
 List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
+  if (!oob.chf_sum.empty()) {  // survival: list(chf_sum (n x num_times), count, error, error_curve)
+    Rcpp::NumericMatrix chf(static_cast<int>(n), static_cast<int>(oob.chf_sum.size() / std::max<size_t>(n, 1)));
+    std::copy(oob.chf_sum.begin(), oob.chf_sum.end(), chf.begin());
+    return List::create(Named("chf_sum") = chf, Named("count") = Rcpp::wrap(oob.count), Named("error") = oob.error,
+                        Named("error_curve") = Rcpp::wrap(oob.error_curve));
+  }
   if (num_classes == 0) {
     return List::create(Named("sum_whole") = Rcpp::wrap(oob.sum_whole),
                         Named("sum_fraction") = Rcpp::wrap(oob.sum_fraction), Named("count") = Rcpp::wrap(oob.count),
@@ -134,12 +164,24 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   const size_t n = x->n_rows();
   check_outcome(y, n, num_classes);
   const RParams rp(params);
-  const bool regression = num_classes == 0;
+  const bool survival = TYPEOF(y) == VECSXP, regression = num_classes == 0 && !survival;
 
   svf::TrainingData td;
   td.x = x.get();
-  if (regression) td.response = REAL(y);
-  else td.y = INTEGER(y);
+  std::vector<int> time_index;
+  std::vector<double> times;
+  if (survival) {
+    const List s(y);
+    td.time = REAL(s["time"]);
+    td.status = INTEGER(s["status"]);
+    times = svf::event_grid(td.time, td.status, n, time_index);
+    td.time_index = time_index.data();
+    td.num_times = static_cast<int>(times.size());
+  } else if (regression) {
+    td.response = REAL(y);
+  } else {
+    td.y = INTEGER(y);
+  }
   td.num_classes = num_classes;
   td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
@@ -159,7 +201,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");
   opt.batch_size = std::max(8, 2 * num_threads);
-  if (!regression && rp.has("aggregation")) opt.aggregation = svf::aggregation_named(rp.text("aggregation"));
+  if (num_classes > 0 && rp.has("aggregation")) opt.aggregation = svf::aggregation_named(rp.text("aggregation"));
 
   RcppRunner runner(num_threads, verbose, svf::wants_tuning(rp) ? "Fitting leaves" : "Growing trees");
   if (rp.has("progress_delay")) runner.set_delay(rp.number("progress_delay"));
@@ -170,12 +212,16 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
       // R checks this first; a part that cannot read the outcome must never run
       const auto splitter = svf::make_splitter(rp.text("splitter"), rp);
       const auto leaf = svf::make_leaf_model(rp.text("leaf"), rp);
-      if (regression ? !(splitter->fits_regression() && leaf->fits_regression()) : !leaf->fits_classification())
+      const bool fits = survival     ? splitter->fits_survival() && leaf->fits_survival()
+                        : regression ? splitter->fits_regression() && leaf->fits_regression()
+                                     : leaf->fits_classification() && !leaf->fits_survival();
+      if (!fits)
         Rcpp::stop("internal: the splitter or leaf does not fit this outcome type");
     }
     svf::OverrideParams chosen(rp);
     svf::TuningResult tuning;
     if (svf::wants_tuning(rp)) {
+      if (survival) Rcpp::stop("internal: no tuning stage for a survival outcome");
       if (td.scaled.empty()) td.scaled = svf::ScaledRows(*x, td.scaling);
       svf::ValidationSet external;
       std::unique_ptr<svf::RowSource> valid_rows;
@@ -200,7 +246,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     svf::FittedForest forest = tuning.has_forest ? std::move(tuning.forest)
                                                  : svf::train_forest(td, *splitter, *leaf, opt, runner);
     runner.finish();
-    result = List::create(Named("forest") = forest_to_r(td, forest), Named("oob") = R_NilValue,
+    result = List::create(Named("forest") = forest_to_r(td, forest, times), Named("oob") = R_NilValue,
                           Named("tuning") = R_NilValue,
                           // whether the scoring out-of-bag rows also chose splits or trees (RSVF):
                           // then they are no honest test rows (R/uncertainty.R)

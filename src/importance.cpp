@@ -7,6 +7,7 @@
 #include "RcppRunner.h"
 #include "core/forest/Importance.h"
 #include "core/forest/LocalLinear.h"
+#include "core/prediction/SurvivalPrediction.h"
 #include "model_convert.h"
 
 using Rcpp::List;
@@ -23,7 +24,8 @@ using Rcpp::Named;
 // left out of the out-of-bag rows); fast:
 // FALSE routes every permuted row anew (tests); outcome: "classification"
 // (y: class codes from 0) or "regression" (y: the outcome on the model's
-// standardised scale, doubles).
+// standardised scale, doubles) or "survival" (y: list(time, status); the
+// drop of each tree's Harrell's C).
 // [[Rcpp::export(.svf_importance)]]
 List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVector tree_seed,
                     Rcpp::NumericVector tree_index, bool out_of_bag, std::string sampler, double sample_fraction,
@@ -37,11 +39,24 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
     Rcpp::stop("the data have %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
   const size_t n = rows->n_rows(), ntree = handle.view.trees.size();
   const int K = handle.view.shape.num_classes;
-  if (static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
-  const bool regression = outcome == "regression";
-  if (!regression && outcome != "classification") Rcpp::stop("internal: unknown outcome '%s'", outcome);
-  if (regression != (K == 0)) Rcpp::stop("internal: outcome does not match the forest");
-  if (regression) {
+  const bool survival = outcome == "survival", regression = outcome == "regression";
+  if (!regression && !survival && outcome != "classification") Rcpp::stop("internal: unknown outcome '%s'", outcome);
+  if (survival != handle.view.shape.survival() || (regression || survival) != (K == 0))
+    Rcpp::stop("internal: outcome does not match the forest");
+  const double* time = nullptr;
+  const int* status = nullptr;
+  if (!survival && static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
+  if (survival) {
+    // y: list(time, status) of the rows
+    if (TYPEOF(y) != VECSXP || per_class) Rcpp::stop("internal: a survival outcome is list(time, status)");
+    const List s(y);
+    SEXP t = s["time"], st = s["status"];
+    if (TYPEOF(t) != REALSXP || TYPEOF(st) != INTSXP || static_cast<size_t>(XLENGTH(t)) != n ||
+        static_cast<size_t>(XLENGTH(st)) != n)
+      Rcpp::stop("internal: survival time and status");
+    time = REAL(t);
+    status = INTEGER(st);
+  } else if (regression) {
     if (TYPEOF(y) != REALSXP) Rcpp::stop("internal: a regression outcome must be doubles");
     for (R_xlen_t i = 0; i < XLENGTH(y); ++i)
       if (!std::isfinite(REAL(y)[i])) Rcpp::stop("internal: outcome not finite");
@@ -81,7 +96,10 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
   }
   svf::ImportanceResult res;
   RcppRunner runner(num_threads, false);
-  svf::permutation_importance(handle.view, *rows, regression ? nullptr : INTEGER(y), g, opt, runner, res);
+  if (survival)  // by the trees' concordance (core/prediction/SurvivalPrediction.h)
+    svf::concordance_importance(handle.view, *rows, time, status, g, opt, runner, res);
+  else
+    svf::permutation_importance(handle.view, *rows, regression ? nullptr : INTEGER(y), g, opt, runner, res);
   Rcpp::NumericMatrix by_class(per_class ? groups.size() : 0, per_class ? K : 0);
   if (per_class) std::copy(res.per_class.begin(), res.per_class.end(), by_class.begin());
   return List::create(Named("importance") = Rcpp::wrap(res.importance), Named("per_class") = by_class,

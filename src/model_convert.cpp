@@ -294,6 +294,13 @@ void forest_from_r(const List& forest, ForestHandle& out) {
   List tree_list(trees);
   out.view.shape.num_classes = K;
   out.view.shape.p = p;
+  // a survival forest's leaves are step functions on its event-time grid
+  out.view.shape.num_times = 0;
+  if (forest.containsElementNamed("times")) {
+    SEXP times = forest["times"];
+    if (K != 0 || TYPEOF(times) != REALSXP || XLENGTH(times) < 1) stop("forest: 'times' of a survival forest");
+    out.view.shape.num_times = static_cast<int>(XLENGTH(times));
+  }
   out.view.scaling = &out.scaling;
   out.view.readers = svf::all_leaf_readers();
   out.view.trees.clear();

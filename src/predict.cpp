@@ -2,10 +2,14 @@
 // row is routed.
 #include <Rcpp.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "RcppRunner.h"
 #include "core/forest/Predictor.h"
+#include "core/leaves/LeafKinds.h"
+#include "core/outcome/SurvivalTable.h"
+#include "core/prediction/SurvivalPrediction.h"
 #include "model_convert.h"
 
 using Rcpp::List;
@@ -59,9 +63,28 @@ M output_matrix(bool wanted, int n, int cols) {
   return wanted ? M(n, cols) : M(0, 0);
 }
 
+// A survival forest's prediction (core/prediction/SurvivalPrediction.h):
+// list(chf), each row's cumulative hazard at each grid time (n x num_times).
+List survival_prediction(const ForestHandle& handle, const svf::RowSource& rows, int num_threads) {
+  // the strategy reads the survival leaf's payload alone
+  int survival_kind = -1;
+  for (const svf::LeafKindInfo& info : svf::leaf_kinds())
+    if (info.name == "nelson_aalen") survival_kind = info.kind;
+  for (const svf::TreeView& view : handle.view.trees)
+    for (size_t l = 0; l < view.n_leaves; ++l)
+      if (view.leaf_kind[l] != survival_kind) Rcpp::stop("internal: a survival tree's leaf kind");
+  const int T = handle.view.shape.num_times;
+  Rcpp::NumericMatrix chf(static_cast<int>(rows.n_rows()), T);
+  RcppRunner runner(num_threads, false);
+  svf::predict_chf(handle.view.trees, handle.view.shape.p, static_cast<size_t>(T), rows, runner, chf.begin());
+  runner.finish();
+  return List::create(Named("chf") = chf);
+}
+
 }  // namespace
 
-// The forest's predictions for the rows of `data`: list(prob, votes) and the
+// The forest's predictions for the rows of `data` (a survival forest's:
+// list(chf), survival_prediction()): list(prob, votes) and the
 // outputs the named `request` asks for (read_request()).
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, List request) {
@@ -72,6 +95,7 @@ List svf_predict(List forest, List data, int num_threads, List request) {
   std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
   if (p != handle.view.shape.p)
     Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
+  if (handle.view.shape.survival()) return survival_prediction(handle, *rows, num_threads);
   const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
   const int ntree = static_cast<int>(handle.view.trees.size());
   const bool regression = K == 0;
@@ -114,6 +138,22 @@ bool svf_check_forest(List forest) {
   ForestHandle handle;
   forest_from_r(forest, handle);
   return true;
+}
+
+// Harrell's C of `risk` (higher: earlier event) on rows of `time` and
+// `status` (checked in R: as long, finite, status 0/1); NA without pairs.
+// [[Rcpp::export(.svf_harrell_c)]]
+double svf_harrell_c(Rcpp::NumericVector time, Rcpp::IntegerVector status, Rcpp::NumericVector risk) {
+  const size_t m = time.size();
+  if (static_cast<size_t>(status.size()) != m || static_cast<size_t>(risk.size()) != m)
+    Rcpp::stop("internal: lengths of time, status and risk");
+  for (size_t i = 0; i < m; ++i)
+    if (!std::isfinite(time[i]) || !std::isfinite(risk[i]) || (status[i] != 0 && status[i] != 1))
+      Rcpp::stop("internal: time, status or risk out of range");
+  std::vector<int> rows(m);
+  for (size_t i = 0; i < m; ++i) rows[i] = static_cast<int>(i);
+  const double c = svf::harrell_c(time.begin(), status.begin(), rows.data(), m, risk.begin());
+  return std::isnan(c) ? NA_REAL : c;
 }
 
 // Support vectors each row evaluates, summed over trees (kernel leaves).

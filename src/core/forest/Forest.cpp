@@ -8,6 +8,8 @@
 #include "TreeChoice.h"
 #include "TreeGrowth.h"
 #include "data/RowSource.h"
+#include "outcome/OobTally.h"
+#include "outcome/Outcome.h"
 
 namespace svf {
 
@@ -16,14 +18,6 @@ namespace {
 struct TreeWork {
   GrownTree grown;
   std::vector<int> oob_rows;
-};
-
-// What one chunk of a tree's out-of-bag rows changes in the error after
-// that tree.
-struct ChunkChange {
-  long wrong = 0, rows = 0;  // classification
-  double sse = 0.0;          // regression
-  std::vector<int> leaf_rows;  // the chunk's rows per leaf of the tree
 };
 
 // Rows per task when a tree predicts its out-of-bag rows: fixed, so sums
@@ -55,104 +49,41 @@ void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
 
 namespace {
 
-// Adds tree `view`'s prediction of training row r to the row's out-of-bag
-// results, and what it changes in the error to `change`.
-void add_oob_tree(const TrainingData& data, Aggregation aggregation, const TreeView& view,
-                  const OutcomeShape& shape, const LeafReaders& readers, const RowSource& rows, int r,
-                  PredictScratch& scratch, std::vector<double>& dist, bool even_tree, OobResult& oob,
-                  ChunkChange& change) {
-  const size_t n = data.x->n_rows();
-  const bool max_conf = aggregation == Aggregation::MaxConfidence;
-  double conf = 0.0;
-  int leaf = 0;
-  const int cls = tree_predict(view, shape, readers, data.scaling, rows, r, scratch, dist.data(),
-                               max_conf ? &conf : nullptr, &leaf);
-  ++change.leaf_rows[leaf];
-  if (data.regression()) {
-    ExactSum sum{oob.sum_whole[r], oob.sum_fraction[r]};
-    if (oob.count[r] > 0) {
-      const double e = sum.value() / oob.count[r] - data.response[r];
-      change.sse -= e * e;
-    } else {
-      ++change.rows;
-    }
-    sum.add(dist[0]);
-    oob.sum_whole[r] = sum.whole;
-    oob.sum_fraction[r] = sum.fraction;
-    ++oob.count[r];
-    const double e = sum.value() / oob.count[r] - data.response[r];
-    change.sse += e * e;
-    return;
-  }
-  const int K = shape.num_classes;
-  const ClassTally tally{oob.votes.data() + r, oob.shares.data() + r, n, oob.count.data() + r,
-                         max_conf ? oob.confidence.data() + r : nullptr,
-                         max_conf ? oob.confident_class.data() + r : nullptr};
-  const int before = oob.predicted[r];
-  tally_tree(tally, K, cls, dist.data(), conf);
-  if (even_tree && !oob.even_count.empty()) {
-    const ClassTally even{oob.even_votes.data() + r, oob.even_shares.data() + r, n, oob.even_count.data() + r,
-                          nullptr, nullptr};
-    tally_tree(even, K, cls, dist.data(), 0.0);
-  }
-  const int after = decide_class(aggregation, K, tally.votes, tally.shares, n, oob.count[r],
-                                 max_conf ? oob.confident_class[r] : -1);
-  oob.predicted[r] = after;
-  if (before < 0) ++change.rows;
-  else if (before != data.y[r]) --change.wrong;
-  if (after != data.y[r]) ++change.wrong;
-}
-
-}  // namespace
-
-namespace {
-
-// Empty out-of-bag tallies for n rows (Aggregation.h).
-void start_oob(OobResult& oob, size_t n, int K, bool regression, bool max_conf, bool keep_even) {
-  oob.count.assign(n, 0);
-  oob.predicted.assign(n, -1);
-  if (regression) {
-    oob.sum_whole.assign(n, 0.0);
-    oob.sum_fraction.assign(n, 0.0);
-    return;
-  }
-  oob.votes.assign(n * K, 0);
-  oob.shares.assign(n * K, 0.0);
-  if (max_conf) {
-    oob.confidence.assign(n, 0.0);
-    oob.confident_class.assign(n, -1);
-    return;  // one tree decides: no ensemble-size correction
-  }
-  if (!keep_even) return;
-  oob.even_votes.assign(n * K, 0);
-  oob.even_shares.assign(n * K, 0.0);
-  oob.even_count.assign(n, 0);
-}
-
 // The structure grown on `inbag`, its choices (hyperplane or axis cut, and
-// with a rival splitter the better of the two structures, TreeChoice.h)
-// made on the `choosing` out-of-bag rows.
-void grow_chosen_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
-                           const ForestOptions& options, std::vector<int> inbag, std::vector<int> choosing,
-                           Rng& rng, TaskRunner& inner, TreeWork& w) {
-  if (rival == nullptr) {
+// with rival splitters the best of the structures, TreeChoice.h) made on
+// the `choosing` out-of-bag rows; the splitter's on a tie.
+void grow_chosen_structure(const TrainingData& data, const Splitter& splitter,
+                           const std::vector<std::unique_ptr<Splitter>>& rivals, const LeafModel& leaf_model,
+                           const ForestOptions& options, std::vector<int> inbag, std::vector<int> choosing, Rng& rng,
+                           TaskRunner& inner, TreeWork& w) {
+  if (rivals.empty()) {
     grow_tree(data, std::move(inbag), std::move(choosing), splitter, options.grow, rng, inner, w.grown);
     return;
   }
-  // both structures from the same sample and the same random stream
-  Rng rival_rng = rng;
-  GrownTree other;
-  grow_tree(data, inbag, choosing, *rival, options.grow, rival_rng, inner, other);
+  // every structure from the same sample and the same random stream
+  std::vector<GrownTree> others(rivals.size());
+  for (size_t k = 0; k < rivals.size(); ++k) {
+    Rng rival_rng = rng;
+    grow_tree(data, inbag, choosing, *rivals[k], options.grow, rival_rng, inner, others[k]);
+  }
   grow_tree(data, std::move(inbag), choosing, splitter, options.grow, rng, inner, w.grown);
-  if (oob_structure_loss(data, other, choosing) < oob_structure_loss(data, w.grown, choosing))
-    w.grown = std::move(other);
+  const Outcome& outcome = outcome_of(data);
+  double best = outcome.structure_loss(data, w.grown, choosing, leaf_model);
+  for (GrownTree& other : others) {
+    const double loss = outcome.structure_loss(data, other, choosing, leaf_model);
+    if (loss < best) {
+      best = loss;
+      w.grown = std::move(other);
+    }
+  }
 }
 
 // Tree t's sample and structure. When the splitter holds out choosing rows
 // (Splitter::choosing_share()), they are drawn from the tree's generator
 // right after its sample (Importance.cpp draws them again so) and only they
 // choose; w.oob_rows keeps the scoring rows.
-void grow_structure(const TrainingData& data, const Splitter& splitter, const Splitter* rival,
+void grow_structure(const TrainingData& data, const Splitter& splitter,
+                    const std::vector<std::unique_ptr<Splitter>>& rivals, const LeafModel& leaf_model,
                     const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
   Rng rng(options.seed, stream_id(t, -1));
   Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
@@ -166,8 +97,8 @@ void grow_structure(const TrainingData& data, const Splitter& splitter, const Sp
   // factor columns read through level values from this tree's in-bag rows
   TreeCoding coding;
   const TrainingData& coded = coded_for_tree(data, sample.inbag, coding);
-  grow_chosen_structure(coded, splitter, rival, options, std::move(sample.inbag), std::move(choosing), rng, inner,
-                        w);
+  grow_chosen_structure(coded, splitter, rivals, leaf_model, options, std::move(sample.inbag), std::move(choosing),
+                        rng, inner, w);
   w.grown.tree.factor_int = std::move(coding.levels.factor_int);
   w.grown.tree.factor_real = std::move(coding.levels.factor_real);
   TreeView structure = view_of(w.grown.tree);
@@ -213,7 +144,8 @@ void fit_batch_leaves(const TrainingData& data, const LeafModel& leaf_model, boo
 }
 
 // The forest's out-of-bag error as trees are added: misclassified rows or
-// the squared error of the rows' means, over the rows with votes.
+// the squared error of the rows' means, over the rows with votes (the
+// outcome's sums, Outcome::oob_error()).
 struct OobError {
   long wrong = 0;
   double sse = 0.0;
@@ -226,27 +158,25 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tre
                      const std::vector<int>& rows, const OutcomeShape& shape, const LeafReaders& readers,
                      const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner) {
   const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
-  std::vector<ChunkChange> change(n_chunks);
-  for (ChunkChange& ch : change) ch.leaf_rows.assign(tree.leaf_oob.size(), 0);
+  std::vector<OobChange> change(n_chunks);
+  for (OobChange& ch : change) ch.leaf_rows.assign(tree.leaf_oob.size(), 0);
   const TreeView view = view_of(tree);
+  const Outcome& outcome = outcome_of(data);
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
     std::vector<double> dist(shape.outputs());
+    const OobRowInput in{&data, options.aggregation, &view, &shape, &readers, &training_rows, &scratch, dist.data(),
+                         even_tree};
     const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
-    for (size_t k = c * kOobChunk; k < end; ++k)
-      add_oob_tree(data, options.aggregation, view, shape, readers, training_rows, rows[k], scratch, dist, even_tree,
-                   oob, change[c]);
+    for (size_t k = c * kOobChunk; k < end; ++k) outcome.add_oob_row(in, rows[k], oob, change[c]);
   });
-  for (const ChunkChange& ch : change) {  // in chunk order
+  for (const OobChange& ch : change) {  // in chunk order
     error.wrong += ch.wrong;
     oob.n_rows_with_votes += ch.rows;
     error.sse += ch.sse;
     for (size_t l = 0; l < ch.leaf_rows.size(); ++l) tree.leaf_oob[l] += ch.leaf_rows[l];
   }
-  const double m = static_cast<double>(oob.n_rows_with_votes);
-  oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN
-                            : data.regression()        ? std::max(0.0, error.sse) / m
-                                                       : static_cast<double>(error.wrong) / m);
+  oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN : outcome.oob_error(data, oob, error.wrong, error.sse));
 }
 
 }  // namespace
@@ -275,15 +205,17 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   // only forests whose out-of-bag rows are split into choosing and scoring
   // rows score each row with few trees: they alone keep the even tally
   if (oob.available)
-    start_oob(oob, n, K, data.regression(), options.aggregation == Aggregation::MaxConfidence,
-              splitter.choosing_share() > 0.0);
+    outcome_of(data).start_oob(data, oob, n, options.aggregation == Aggregation::MaxConfidence,
+                               splitter.choosing_share() > 0.0);
 
-  // a rival structure per tree needs out-of-bag rows to choose on
-  const std::unique_ptr<Splitter> rival = oob.available ? splitter.rival() : nullptr;
+  // rival structures per tree need out-of-bag rows to choose on
+  const std::vector<std::unique_ptr<Splitter>> rivals =
+      oob.available ? splitter.rivals() : std::vector<std::unique_ptr<Splitter>>();
   TrainingRows training_rows(data);
   OutcomeShape shape;
   shape.num_classes = K;
   shape.p = p;
+  shape.num_times = data.num_times;
   const LeafReaders readers = all_leaf_readers();
   size_t batch = std::max<size_t>(1, options.batch_size);
   // Splitters that work inside nodes (RSVF) grow few, costly trees: a batch's
@@ -305,9 +237,12 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     if (splitter.parallel_inside() && count < runner.threads()) {
       // fewer trees than threads: one tree at a time, the threads work inside
       // its nodes (the splitter's result does not depend on this)
-      for (size_t b = 0; b < count; ++b) grow_structure(data, splitter, rival.get(), options, first + b, runner, work[b]);
+      for (size_t b = 0; b < count; ++b)
+        grow_structure(data, splitter, rivals, leaf_model, options, first + b, runner, work[b]);
     } else {
-      runner.run(count, [&](size_t b) { grow_structure(data, splitter, rival.get(), options, first + b, serial, work[b]); });
+      runner.run(count, [&](size_t b) {
+        grow_structure(data, splitter, rivals, leaf_model, options, first + b, serial, work[b]);
+      });
     }
     // 2. leaf models, all leaves of the batch at once, and the trees assembled
     fit_batch_leaves(data, leaf_model, scale_per_leaf, options, first, work, runner);

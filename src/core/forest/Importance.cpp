@@ -40,10 +40,7 @@ bool tree_reads_columns(const TreeView& tree, const LeafReaders& readers, const 
   return false;
 }
 
-namespace {
-
-// The tree's rows for the importance.
-std::vector<int> tree_rows(const ImportanceOptions& opt, size_t t, size_t n) {
+std::vector<int> importance_rows(const ImportanceOptions& opt, size_t t, size_t n) {
   if (!opt.out_of_bag) {
     std::vector<int> all(n);
     std::iota(all.begin(), all.end(), 0);
@@ -55,14 +52,7 @@ std::vector<int> tree_rows(const ImportanceOptions& opt, size_t t, size_t n) {
   return oob;
 }
 
-// Per tree and group: the score lost when the group is permuted, over all
-// rows and per class.
-struct TreeImportance {
-  bool used = false;
-  std::vector<double> drop;           // groups
-  std::vector<double> drop_class;     // groups x K
-  std::vector<char> has_class;        // K
-};
+namespace {
 
 // What every group's permutation of one tree needs: the tree's rows, their
 // scores unpermuted (per class too) and the ways to predict a row.
@@ -204,7 +194,7 @@ void tree_importance(const ForestView& forest, const RowSource& rows, const int*
     res.drop_class.assign(G * K, 0.0);
     res.has_class.assign(K, 0);
   }
-  const std::vector<int> idx = tree_rows(opt, t, rows.n_rows());
+  const std::vector<int> idx = importance_rows(opt, t, rows.n_rows());
   const size_t m = idx.size();
   if (m == 0) return;
   res.used = true;
@@ -221,6 +211,8 @@ void tree_importance(const ForestView& forest, const RowSource& rows, const int*
     groups_one_by_one(ts, groups, masks, rng, res);
   }
 }
+
+}  // namespace
 
 // The mean over trees (in tree order) of the trees' drops.
 void mean_over_trees(const std::vector<TreeImportance>& per_tree, size_t G, int K, bool per_class,
@@ -248,8 +240,6 @@ void mean_over_trees(const std::vector<TreeImportance>& per_tree, size_t G, int 
       for (size_t g = 0; g < G; ++g)
         out.per_class[c * G + g] = class_trees[c] > 0 ? out.per_class[c * G + g] / class_trees[c] : NAN;
 }
-
-}  // namespace
 
 void permutation_importance(const ForestView& forest, const RowSource& rows, const int* y,
                             const std::vector<std::vector<int>>& groups, const ImportanceOptions& opt,

@@ -90,6 +90,21 @@ void permutation_importance(const ForestView& forest, const RowSource& rows, con
                             const std::vector<std::vector<int>>& groups, const ImportanceOptions& options,
                             TaskRunner& runner, ImportanceResult& out);
 
+// Tree t's rows for the importance (out-of-bag rows drawn again, or all n).
+std::vector<int> importance_rows(const ImportanceOptions& opt, size_t t, size_t n);
+
+// One tree's drops (groups; per class with per_class), and whether it had rows.
+struct TreeImportance {
+  bool used = false;
+  std::vector<double> drop;        // groups
+  std::vector<double> drop_class;  // groups x K
+  std::vector<char> has_class;     // K
+};
+
+// The mean over trees (in tree order) of the trees' drops (NaN without trees).
+void mean_over_trees(const std::vector<TreeImportance>& per_tree, size_t G, int K, bool per_class,
+                     ImportanceResult& out);
+
 // Whether routing or a leaf of the tree can read any column of `in_group`
 // (if not, permuting the group cannot change the tree's predictions).
 bool tree_reads_columns(const TreeView& tree, const LeafReaders& readers, const std::vector<char>& in_group);

@@ -1,5 +1,7 @@
 #include "LevelValues.h"
 
+#include "outcome/Outcome.h"
+
 #include <Eigen/Dense>
 #include <cmath>
 
@@ -45,8 +47,8 @@ Eigen::VectorXd first_component(const Eigen::MatrixXd& shares, const std::vector
 // `first` marks each row's first place in `inbag` (a level's distinct rows
 // decide whether it is rare; repeats weigh its mean).
 void column_values(const TrainingData& data, const std::vector<int>& inbag, const std::vector<char>& first,
-                   size_t col, int levels, std::vector<double>& out) {
-  const int K = data.regression() ? 1 : data.num_classes;
+                   const std::vector<double>& row_value, const std::vector<int>& row_slot, int K, size_t col,
+                   int levels, std::vector<double>& out) {
   Eigen::MatrixXd sums = Eigen::MatrixXd::Zero(levels, K);
   std::vector<double> rows(levels, 0.0), distinct(levels, 0.0);
   Eigen::RowVectorXd total = Eigen::RowVectorXd::Zero(K);
@@ -54,8 +56,8 @@ void column_values(const TrainingData& data, const std::vector<int>& inbag, cons
     const int r = inbag[i];
     const double code = data.x->get(r, col);
     const int k = code >= 1.0 && code <= levels ? static_cast<int>(code) - 1 : -1;
-    const double value = data.regression() ? data.response[r] : 1.0;
-    const int slot = data.regression() ? 0 : data.y[r];
+    const double value = row_value[i];
+    const int slot = row_slot[i];
     total(slot) += value;
     if (k < 0) continue;
     sums(k, slot) += value;
@@ -86,10 +88,17 @@ void fit_level_values(const TrainingData& data, const std::vector<int>& inbag, T
     first[i] = !seen[inbag[i]];
     seen[inbag[i]] = 1;
   }
+  // what each in-bag row adds to its level (Outcome::level_values())
+  const Outcome& outcome = outcome_of(data);
+  std::vector<double> row_value;
+  std::vector<int> row_slot;
+  outcome.level_values(data, inbag, row_value, row_slot);
+  const int K = outcome.level_slots(data);
   for (size_t f = 0; f < data.factor_cols.size(); ++f) {
     tree.factor_int.push_back(data.factor_cols[f]);
     tree.factor_int.push_back(data.factor_levels[f]);
-    column_values(data, inbag, first, data.factor_cols[f], data.factor_levels[f], tree.factor_real);
+    column_values(data, inbag, first, row_value, row_slot, K, data.factor_cols[f], data.factor_levels[f],
+                  tree.factor_real);
   }
 }
 

@@ -8,7 +8,9 @@
 // The values: two classes, the level's share of the second class; more
 // classes, its class shares projected on their first principal component
 // (levels weighted by their rows, the sign making the largest entry
-// positive); numbers, its mean outcome. Each is shrunk toward the tree's
+// positive); numbers, its mean outcome; survival, the mean martingale
+// score of its rows under the Nelson-Aalen hazard of the tree's in-bag rows
+// (one hazard per tree, not per node: outcome/Survival.cpp). Each is shrunk toward the tree's
 // overall value, (sum + m * overall) / (rows + m) with m = kLevelShrink,
 // and a level with fewer than kLevelMinRows distinct in-bag rows (repeats
 // of a row count once here) takes the overall value: a cut must not

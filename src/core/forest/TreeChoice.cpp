@@ -4,10 +4,22 @@
 
 namespace svf {
 
-double oob_structure_loss(const TrainingData& data, const GrownTree& grown, const std::vector<int>& oob) {
-  const Tree& tree = grown.tree;
+int structure_leaf(const TrainingData& data, const Tree& tree, int r, std::vector<double>& scratch) {
   const DataView& x = *data.x;
   const size_t p = x.n_cols();
+  auto get = [&x, r](int col) { return x.get(r, col); };
+  int node = 0;
+  while (tree.left_child[node] >= 0) {
+    const int kind = tree.split_kind[node];
+    const bool left = split_goes_left(kind, tree.split_int.data() + tree.split_int_start[node],
+                                      tree.split_real.data() + tree.split_real_start[node], p, get, scratch);
+    node = left ? tree.left_child[node] : tree.right_child[node];
+  }
+  return tree.leaf_id[node];
+}
+
+double oob_structure_loss(const TrainingData& data, const GrownTree& grown, const std::vector<int>& oob) {
+  const Tree& tree = grown.tree;
   const int K = data.num_classes;
   // each leaf's prediction from its in-bag rows
   const size_t L = tree.leaf_size.size();
@@ -21,15 +33,7 @@ double oob_structure_loss(const TrainingData& data, const GrownTree& grown, cons
   std::vector<double> scratch;
   double loss = 0.0;
   for (int r : oob) {
-    auto get = [&x, r](int col) { return x.get(r, col); };
-    int node = 0;
-    while (tree.left_child[node] >= 0) {
-      const int kind = tree.split_kind[node];
-      const bool left = split_goes_left(kind, tree.split_int.data() + tree.split_int_start[node],
-                                        tree.split_real.data() + tree.split_real_start[node], p, get, scratch);
-      node = left ? tree.left_child[node] : tree.right_child[node];
-    }
-    const int leaf = tree.leaf_id[node];
+    const int leaf = structure_leaf(data, tree, r, scratch);
     if (data.regression()) {
       const double e = mean[leaf] - data.response[r];
       loss += e * e;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "outcome/Outcome.h"
+
 namespace svf {
 
 void set_split(Tree& tree, int node, int kind, const int* ints, size_t n_ints, const double* reals,
@@ -24,18 +26,10 @@ struct PendingNode {
   size_t depth, begin, end, oob_begin, oob_end;
 };
 
-// Whether the node's rows have one class (their counts, classification) or
-// one outcome value (regression); never for survival.
+// Whether the node's rows are all alike (Outcome::pure(); classes: their
+// counts filled).
 bool node_is_pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) {
-  if (data.survival()) return false;  // the splitter finds no cut in a node without events
-  if (data.regression()) {
-    for (size_t k = 1; k < n; ++k)
-      if (data.response[rows[k]] != data.response[rows[0]]) return false;
-    return true;
-  }
-  std::fill(counts.begin(), counts.end(), 0);
-  for (size_t k = 0; k < n; ++k) ++counts[data.y[rows[k]]];
-  return std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
+  return outcome_of(data).pure(data, rows, n, counts);
 }
 
 }  // namespace

@@ -3,22 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "outcome/Outcome.h"
+
 namespace svf {
 
 std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) {
-  const size_t n = oob.count.size();
-  std::vector<double> loss(n, NAN);
-  for (size_t r = 0; r < n; ++r) {
-    if (oob.count[r] == 0) continue;
-    if (data.regression()) {
-      const ExactSum sum{oob.sum_whole[r], oob.sum_fraction[r]};
-      const double e = sum.value() / oob.count[r] - data.response[r];
-      loss[r] = e * e;
-    } else {
-      loss[r] = oob.predicted[r] == data.y[r] ? 0.0 : 1.0;
-    }
-  }
-  return loss;
+  return outcome_of(data).oob_row_losses(data, oob);
 }
 
 std::vector<double> tally_row_losses(const OobResult& tally, Aggregation aggregation, int K,

@@ -57,6 +57,8 @@ class LeafModel {
   virtual bool needs_scaled_rows() const = 0;
   // The outcome types the leaf fits (checked in R before the engine runs).
   virtual bool fits_regression() const { return false; }
+  // The leaf estimates a survival outcome's hazard (TrainingData::survival()).
+  virtual bool fits_survival() const { return false; }
   virtual bool fits_classification() const { return true; }
   virtual void fit(const TrainingData& data, const int* rows, size_t n, const int* counts, Rng& rng,
                    LeafFit& out) const = 0;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "splitting/LogRank.h"
+#include "outcome/SurvivalTable.h"
 
 namespace svf {
 
@@ -10,23 +10,7 @@ void NelsonAalenLeafModel::fit(const TrainingData& data, const int* rows, size_t
                                LeafFit& out) const {
   out = LeafFit();
   out.kind = kKind;
-  SurvivalTable table;
-  build_survival_table(data, rows, n, table);
-  // the table's times are the leaf's event times, increasing; recover their grid indices
-  std::vector<int> grid(table.n_times(), -1);
-  for (size_t i = 0; i < n; ++i)
-    if (table.event[i]) grid[table.limit[i] - 1] = data.time_index[rows[i]];
-  out.ints.push_back(static_cast<int>(table.n_times()));
-  double hazard = 0.0;
-  for (size_t j = 0; j < table.n_times(); ++j) {
-    hazard += table.deaths[j] / table.at_risk[j];
-    out.ints.push_back(grid[j]);
-    out.reals.push_back(on_hazard_grid(hazard));
-  }
-}
-
-double NelsonAalenLeafModel::on_hazard_grid(double hazard) {
-  return std::ldexp(std::nearbyint(std::ldexp(hazard, kHazardBits)), -kHazardBits);
+  nelson_aalen_steps(data, rows, n, out.ints, out.reals);
 }
 
 void NelsonAalenLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node*,

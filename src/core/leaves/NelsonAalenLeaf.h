@@ -4,10 +4,9 @@
 // Payload: ints [m, the grid index of each of the leaf's m event times,
 // increasing], reals [cumulative hazard at each]; m = 0: zero hazard.
 // A leaf predicts the step function at every time of the forest's grid.
-// Its hazards are rounded to multiples of 2^-32 (a change below 1e-10): sums
-// of such numbers below 2^21 are exact in a double, so a forest's CHF sums
-// (predictions, out-of-bag tallies) are the same in any grouping of its
-// trees, and combine() of parts equals the whole bit for bit.
+// Its hazards are rounded to multiples of 2^-32 (outcome/SurvivalTable.h,
+// nelson_aalen_steps()): a forest's CHF sums are the same in any grouping of
+// its trees, and combine() of parts equals the whole bit for bit.
 #ifndef SVFOREST_NELSONAALENLEAF_H
 #define SVFOREST_NELSONAALENLEAF_H
 
@@ -23,6 +22,7 @@ class NelsonAalenLeafModel : public LeafModel {
   }
   bool needs_scaled_rows() const override { return false; }
   bool fits_classification() const override { return false; }
+  bool fits_survival() const override { return true; }
   void fit(const TrainingData& data, const int* rows, size_t n, const int*, Rng&, LeafFit& out) const override;
   bool reads_row() const override { return false; }
   void predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node*, double* out,
@@ -33,8 +33,6 @@ class NelsonAalenLeafModel : public LeafModel {
     out.reals("cumulative_hazard", leaf.reals, 0, leaf.ints[0]);
   }
   bool holds_model() const override { return false; }
-  static const int kHazardBits = 32;
-  static double on_hazard_grid(double hazard);
 };
 
 }  // namespace svf

@@ -40,6 +40,9 @@ class Splitter {
   virtual bool uses_oob() const { return false; }
   // The splitter handles a numeric outcome (TrainingData::regression()).
   virtual bool fits_regression() const { return false; }
+  // The splitter reads the outcome only through its unit (outcome/Outcome.h),
+  // so it splits any outcome, a survival one too.
+  virtual bool fits_survival() const { return false; }
   // The splitter reads the scaled rows (data.scaled).
   virtual bool needs_scaled_rows() const { return false; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
@@ -48,8 +51,9 @@ class Splitter {
   // same sample, and the forest keeps the structure that predicts the tree's
   // out-of-bag rows better (forest/TreeChoice.h).
   virtual std::unique_ptr<Splitter> rival() const { return nullptr; }
-  // Rivals of a forest that weighs several structures per tree (survival,
-  // forest/SurvivalForest.h): by default rival()'s alone.
+  // The rivals each tree is also grown by (forest/Forest.cpp keeps the
+  // structure of lowest loss, Outcome::structure_loss()): by default
+  // rival()'s alone.
   virtual std::vector<std::unique_ptr<Splitter>> rivals() const {
     std::vector<std::unique_ptr<Splitter>> out;
     if (std::unique_ptr<Splitter> r = rival()) out.push_back(std::move(r));

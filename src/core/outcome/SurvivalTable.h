@@ -1,9 +1,11 @@
-// Survival criteria of a node's rows (TrainingData::survival()): the
+// The survival outcome's table of a set of rows and what reads it (the
+// outcome unit's, outcome/Survival.cpp, shared with the survival leaf): the
 // log-rank statistic of a two-group split, the best axis or projection cut
-// by it, and the rows' martingale scores under the node's Nelson-Aalen
-// hazard (the target an oblique split fits to order rows by risk).
-#ifndef SVFOREST_LOGRANK_H
-#define SVFOREST_LOGRANK_H
+// by it, the rows' martingale scores under their Nelson-Aalen hazard (the
+// target an oblique split fits to order rows by risk), the Nelson-Aalen
+// step function a leaf stores, and Harrell's C.
+#ifndef SVFOREST_SURVIVALTABLE_H
+#define SVFOREST_SURVIVALTABLE_H
 
 #include <cstddef>
 #include <utility>
@@ -59,6 +61,32 @@ bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<do
 // score_i = status_i - H(time_i), H the node's Nelson-Aalen cumulative
 // hazard: positive for rows with more events than their time predicts.
 void martingale_scores(const SurvivalTable& table, double* out);
+
+// A survival forest's time grid: the distinct event times of time[0..n)
+// (status 1), increasing, and each row's index in it (the last grid time at
+// or before the row's time, -1 before the first).
+std::vector<double> event_grid(const double* time, const int* status, size_t n, std::vector<int>& index);
+
+// The Nelson-Aalen cumulative hazard of rows[0..n) as a survival leaf
+// stores it: ints [m, the grid index of each of its m event times], reals
+// [the hazard at each, rounded to multiples of 2^-32 (a change below 1e-10):
+// sums of such numbers below 2^21 are exact in a double, so CHF sums are the
+// same in any grouping of trees]. m = 0: zero hazard.
+void nelson_aalen_steps(const TrainingData& data, const int* rows, size_t n, std::vector<int>& ints,
+                        std::vector<double>& reals);
+
+// The risk of such a step function on a grid of T times: the sum of the
+// hazard over the grid (each step counts at every later time; ranger's
+// "mortality"). `ints`, `reals` as above.
+double steps_risk(const int* ints, const double* reals, int T);
+
+// Harrell's C of `risk` (higher: earlier event) on rows[0..m) of `time` and
+// `status`: among pairs whose earlier time is an event, the share ordered by
+// risk (ties 1/2); NaN without such pairs. O(m log m); the counts are exact
+// (halves below 2^53), so the value is the pairwise loop's. With
+// `row_loss`, each row's discordant share of its own pairs (NaN without).
+double harrell_c(const double* time, const int* status, const int* rows, size_t m, const double* risk,
+                 std::vector<double>* row_loss = nullptr);
 
 }  // namespace svf
 #endif

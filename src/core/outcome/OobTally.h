@@ -1,0 +1,43 @@
+// What the trainer hands an outcome's out-of-bag tally (Outcome::add_oob_row)
+// for one tree and row, and what the row changes in the forest's error.
+#ifndef SVFOREST_OOBTALLY_H
+#define SVFOREST_OOBTALLY_H
+
+#include <vector>
+
+#include "forest/Aggregation.h"
+#include "forest/Predictor.h"
+
+namespace svf {
+
+struct OobRowInput {
+  const TrainingData* data;
+  Aggregation aggregation;
+  const TreeView* view;
+  const OutcomeShape* shape;
+  const LeafReaders* readers;
+  const RowSource* rows;
+  PredictScratch* scratch;
+  double* dist;    // shape->outputs() values
+  bool even_tree;  // the tree's forest-wide index is even
+};
+
+// What one chunk of a tree's out-of-bag rows changes in the error after
+// that tree.
+struct OobChange {
+  long wrong = 0, rows = 0;    // misclassified rows; rows with their first tree
+  double sse = 0.0;            // regression
+  std::vector<int> leaf_rows;  // the chunk's rows per leaf of the tree
+};
+
+// The tree's prediction of row r (its leaf counted in `change`).
+inline int predict_oob_row(const OobRowInput& in, int r, OobChange& change, double* confidence) {
+  int leaf = 0;
+  const int cls = tree_predict(*in.view, *in.shape, *in.readers, in.data->scaling, *in.rows, r, *in.scratch, in.dist,
+                               confidence, &leaf);
+  ++change.leaf_rows[leaf];
+  return cls;
+}
+
+}  // namespace svf
+#endif

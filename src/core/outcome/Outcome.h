@@ -1,0 +1,118 @@
+// The outcome as a kind of the engine: one unit per outcome (classes,
+// numbers, survival times) answers what the splitters and the trainer need
+// of it, so that they never ask which outcome a forest has.
+// - Splitters: a node's statistics (NodeStats), whether the node may split,
+//   the scale of its gains, the best cut along a predictor or projection and
+//   its gain, the target a hyperplane is fitted to (and, for survival's Cox
+//   step, the matrix it is solved with), and a rule's gain on out-of-bag rows.
+// - The trainer (forest/Forest.cpp): its out-of-bag tally (start, add a
+//   tree's prediction of a row, the error after each tree, each row's loss
+//   for the growth rule), the values per-tree factor coding orders levels by
+//   (forest/LevelValues.h), and the loss that chooses between structures
+//   grown on the same sample.
+// outcome_of(data) is the unit of a training set's outcome.
+#ifndef SVFOREST_OUTCOME_H
+#define SVFOREST_OUTCOME_H
+
+#include <Eigen/Dense>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "SurvivalTable.h"
+#include "common/Random.h"
+#include "data/TrainingData.h"
+
+namespace svf {
+
+struct OobResult;
+struct OobRowInput;
+struct OobChange;
+struct GrownTree;
+class LeafModel;
+
+// A node's outcome as the impurity of a cut reads it: class counts, the sum
+// of the outcome, or the survival table of its rows.
+struct NodeStats {
+  const TrainingData* data = nullptr;
+  const int* rows = nullptr;
+  size_t n = 0;
+  std::vector<int> counts;  // classification
+  double total = 0.0;       // regression: sum of the outcome
+  SurvivalTable table;      // survival
+  double outcome(size_t i) const { return data->response[rows[i]]; }
+  int label(size_t i) const { return data->y[rows[i]]; }
+};
+
+// Sorted (value, node position) pairs of a projection of the node's rows.
+using SortedValues = std::vector<std::pair<double, int>>;
+
+class Outcome {
+ public:
+  virtual ~Outcome() {}
+
+  // --- splitters ---
+  virtual void node_stats(NodeStats& node) const = 0;
+  // Whether a node with these statistics may split (survival: at least
+  // `min_events` events; a log-rank statistic on a handful is noise).
+  virtual bool may_split(const NodeStats&, int min_events) const { return min_events >= 0; }
+  // Whether the rows are all alike (one class, one value): a leaf at once.
+  virtual bool pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) const = 0;
+  // The node's gain scale: gains at or below a tiny share of it are noise.
+  virtual double gain_scale(const NodeStats& node) const = 0;
+  // The cut of largest gain along `sorted` (it varies), leaving at least
+  // `min_leaf` rows on either side where the outcome asks for it; only a
+  // gain above `gain` counts (then updated); returns whether one did.
+  virtual bool best_cut(const NodeStats& node, const SortedValues& sorted, size_t min_leaf, std::vector<int>& left,
+                        double& cut, double& gain) const = 0;
+  // The t-th target (t = 0, 1, ...) a hyperplane is fitted to, one per node
+  // row, in `target`; false when the outcome has no t-th.
+  virtual bool hyperplane_target(const NodeStats& node, int t, Rng& rng, double* target) const = 0;
+  // The matrix of a Newton step of the outcome's likelihood at zero weights
+  // for the standardised rows Z (survival's Cox step); false when the
+  // outcome has none (the ridge Gram matrix then serves).
+  virtual bool likelihood_information(const NodeStats&, const Eigen::MatrixXd&, Eigen::MatrixXd&) const {
+    return false;
+  }
+  // The gain of the split `left` (one flag per row) of rows oob[0..n_oob).
+  virtual double split_gain(const TrainingData& data, const int* oob, size_t n_oob,
+                            const std::vector<char>& left) const = 0;
+
+  // --- the trainer ---
+  // Empty out-of-bag tallies for n rows (max_conf, keep_even: classes).
+  virtual void start_oob(const TrainingData& data, OobResult& oob, size_t n, bool max_conf,
+                         bool keep_even) const = 0;
+  // Adds a tree's prediction of training row r to its tally and what that
+  // changes in the error to `change`.
+  virtual void add_oob_row(const OobRowInput& in, int r, OobResult& oob, OobChange& change) const = 0;
+  // The out-of-bag error after the changes so far (their sums `wrong`, `sse`).
+  virtual double oob_error(const TrainingData& data, const OobResult& oob, long wrong, double sse) const = 0;
+  // Each row's out-of-bag loss (NaN without trees): its mean is the error
+  // the growth rule reads (forest/TreeGrowth.h).
+  virtual std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const = 0;
+  // The loss of a grown structure on the choosing rows (lower is better;
+  // leaves fitted by `leaf_model` where the loss needs them).
+  virtual double structure_loss(const TrainingData& data, const GrownTree& grown, const std::vector<int>& rows,
+                                const LeafModel& leaf_model) const = 0;
+  // Per in-bag row (by position), the value factor levels are ordered by
+  // (forest/LevelValues.h) and the slot it adds to; `slots` of them.
+  virtual int level_slots(const TrainingData& data) const = 0;
+  virtual void level_values(const TrainingData& data, const std::vector<int>& inbag, std::vector<double>& value,
+                            std::vector<int>& slot) const = 0;
+};
+
+const Outcome& outcome_of(const TrainingData& data);
+
+// A candidate cut between values a < b of gain g: taken when above `gain`,
+// midway (the lower one for adjacent doubles).
+inline bool take_cut(double g, double a, double b, double& cut, double& gain) {
+  if (!(g > gain)) return false;
+  gain = g;
+  cut = a + (b - a) / 2.0;
+  if (!(cut < b)) cut = a;
+  return true;
+}
+
+}  // namespace svf
+#endif

@@ -1,0 +1,248 @@
+#include "SurvivalTable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace svf {
+
+void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table) {
+  std::vector<int> times;
+  for (size_t i = 0; i < n; ++i)
+    if (data.status[rows[i]]) times.push_back(data.time_index[rows[i]]);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const size_t T = times.size();
+  table.limit.resize(n);
+  table.event.resize(n);
+  table.at_risk.assign(T, 0.0);
+  table.deaths.assign(T, 0.0);
+  std::vector<double> ending(T + 1, 0.0);  // rows at risk at exactly the first `limit` times
+  for (size_t i = 0; i < n; ++i) {
+    const int r = rows[i];
+    const int lim = static_cast<int>(std::upper_bound(times.begin(), times.end(), data.time_index[r]) - times.begin());
+    table.limit[i] = lim;
+    table.event[i] = data.status[r] ? 1 : 0;
+    ending[lim] += 1.0;
+    if (table.event[i]) table.deaths[lim - 1] += 1.0;
+  }
+  double running = 0.0;
+  for (size_t j = T; j-- > 0;) {
+    running += ending[j + 1];
+    table.at_risk[j] = running;
+  }
+}
+
+namespace {
+
+// Rows at risk 1 or fewer carry no variance.
+double variance_weight(double at_risk, double deaths) {
+  return at_risk > 1.0 ? deaths * (at_risk - deaths) / (at_risk - 1.0) / at_risk : 0.0;
+}
+
+}  // namespace
+
+LogRankScan::LogRankScan(const SurvivalTable& table)
+    : table_(table), hazard_(table.n_times() + 1, 0.0), c_sum_(table.n_times() + 1, 0.0),
+      e_sum_(table.n_times() + 1, 0.0), count_tree_(table.n_times() + 1, 0.0), e_tree_(table.n_times() + 1, 0.0) {
+  for (size_t j = 0; j < table.n_times(); ++j) {
+    const double nj = table.at_risk[j], dj = table.deaths[j], c = variance_weight(nj, dj);
+    hazard_[j + 1] = hazard_[j] + dj / nj;
+    c_sum_[j + 1] = c_sum_[j] + c;
+    e_sum_[j + 1] = e_sum_[j] + c / nj;
+  }
+}
+
+double LogRankScan::tree_sum(const std::vector<double>& tree, int k) const {
+  double s = 0.0;
+  for (int i = k - 1; i > 0; i -= i & -i) s += tree[i];
+  return s;
+}
+
+void LogRankScan::tree_add(std::vector<double>& tree, int k, double v) {
+  // limit 0 (no time at risk) adds nothing to any sum: index k as is, k >= 1
+  for (int i = k; i < static_cast<int>(tree.size()); i += i & -i) tree[i] += v;
+}
+
+void LogRankScan::add(size_t i) {
+  const int lim = table_.limit[i];
+  numerator_ += (table_.event[i] ? 1.0 : 0.0) - hazard_[lim];
+  linear_ += c_sum_[lim];
+  // sum_{j < lim} e_j Y_j = E(lim) * (left rows of limit >= lim) + sum of E(limit) over the others
+  const double below = tree_sum(count_tree_, lim);
+  const double partial = e_sum_[lim] * (n_left_ - below) + tree_sum(e_tree_, lim);
+  square_ += 2.0 * partial + e_sum_[lim];
+  if (lim > 0) {  // rows never at risk stay out of the counts: E(0) = 0
+    n_left_ += 1.0;
+    tree_add(count_tree_, lim, 1.0);
+    tree_add(e_tree_, lim, e_sum_[lim]);
+  }
+}
+
+double LogRankScan::statistic() const {
+  const double var = linear_ - square_;
+  // cancellation leaves a rounding residue where the true variance is 0
+  if (!(var > 1e-10 * linear_)) return 0.0;
+  return numerator_ * numerator_ / var;
+}
+
+double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left) {
+  const size_t n = table.limit.size();
+  LogRankScan scan(table);
+  size_t n_left = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (left[i]) { scan.add(i); ++n_left; }
+  if (n_left == 0 || n_left == n) return 0.0;
+  return scan.statistic();
+}
+
+bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
+                      size_t min_leaf, double& cut, double& gain) {
+  const size_t n = sorted.size();
+  if (table.n_times() == 0 || n < 2) return false;
+  LogRankScan scan(table);
+  bool found = false;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    scan.add(static_cast<size_t>(sorted[k].second));
+    const double a = sorted[k].first, b = sorted[k + 1].first;
+    if (!(b > a) || k + 1 < min_leaf || n - k - 1 < min_leaf) continue;
+    const double g = scan.statistic();
+    if (g > gain) {
+      gain = g;
+      found = true;
+      cut = a + (b - a) / 2.0;
+      if (!(cut < b)) cut = a;
+    }
+  }
+  return found;
+}
+
+void martingale_scores(const SurvivalTable& table, double* out) {
+  const size_t T = table.n_times();
+  std::vector<double> hazard(T + 1, 0.0);  // hazard[k]: cumulative over the first k times
+  for (size_t j = 0; j < T; ++j) hazard[j + 1] = hazard[j] + table.deaths[j] / table.at_risk[j];
+  for (size_t i = 0; i < table.limit.size(); ++i) out[i] = (table.event[i] ? 1.0 : 0.0) - hazard[table.limit[i]];
+}
+
+std::vector<double> event_grid(const double* time, const int* status, size_t n, std::vector<int>& index) {
+  std::vector<double> grid;
+  for (size_t i = 0; i < n; ++i)
+    if (status[i] == 1) grid.push_back(time[i]);
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  index.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    index[i] = static_cast<int>(std::upper_bound(grid.begin(), grid.end(), time[i]) - grid.begin()) - 1;
+  return grid;
+}
+
+void nelson_aalen_steps(const TrainingData& data, const int* rows, size_t n, std::vector<int>& ints,
+                        std::vector<double>& reals) {
+  SurvivalTable table;
+  build_survival_table(data, rows, n, table);
+  // the table's times are the rows' event times, increasing; recover their grid indices
+  std::vector<int> grid(table.n_times(), -1);
+  for (size_t i = 0; i < n; ++i)
+    if (table.event[i]) grid[table.limit[i] - 1] = data.time_index[rows[i]];
+  ints.push_back(static_cast<int>(table.n_times()));
+  double hazard = 0.0;
+  for (size_t j = 0; j < table.n_times(); ++j) {
+    hazard += table.deaths[j] / table.at_risk[j];
+    ints.push_back(grid[j]);
+    reals.push_back(std::ldexp(std::nearbyint(std::ldexp(hazard, 32)), -32));
+  }
+}
+
+double steps_risk(const int* ints, const double* reals, int T) {
+  double sum = 0.0, before = 0.0;
+  for (int j = 0; j < ints[0]; ++j) {
+    sum += (reals[j] - before) * static_cast<double>(T - ints[1 + j]);
+    before = reals[j];
+  }
+  return sum;
+}
+
+namespace {
+
+// Counts of inserted ranks below a rank (a Fenwick tree).
+class RankCounts {
+ public:
+  explicit RankCounts(size_t n) : tree_(n + 1, 0) {}
+  void add(size_t rank) {
+    for (size_t k = rank + 1; k < tree_.size(); k += k & (~k + 1)) ++tree_[k];
+  }
+  long below(size_t rank) const {  // inserted ranks < rank
+    long s = 0;
+    for (size_t k = rank; k > 0; k -= k & (~k + 1)) s += tree_[k];
+    return s;
+  }
+
+ private:
+  std::vector<long> tree_;
+};
+
+}  // namespace
+
+double harrell_c(const double* time, const int* status, const int* rows, size_t m, const double* risk,
+                 std::vector<double>* row_loss) {
+  std::vector<double> levels(risk, risk + m);
+  std::sort(levels.begin(), levels.end());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  std::vector<size_t> rank(m), order(m);
+  for (size_t a = 0; a < m; ++a) rank[a] = std::lower_bound(levels.begin(), levels.end(), risk[a]) - levels.begin();
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return time[rows[a]] > time[rows[b]]; });
+  std::vector<double> bad, pairs_of;
+  if (row_loss) {
+    bad.assign(m, 0.0);
+    pairs_of.assign(m, 0.0);
+  }
+  // latest first: an event's pairs are the rows inserted before its time's group
+  RankCounts later(levels.size());
+  double concordant = 0.0, pairs = 0.0;
+  long inserted = 0;
+  for (size_t g = 0; g < m;) {
+    size_t end = g;
+    while (end < m && time[rows[order[end]]] == time[rows[order[g]]]) ++end;
+    for (size_t k = g; k < end; ++k) {
+      const size_t a = order[k];
+      if (!status[rows[a]]) continue;
+      const long less = later.below(rank[a]), equal = later.below(rank[a] + 1) - less;
+      concordant += static_cast<double>(less) + 0.5 * static_cast<double>(equal);
+      pairs += static_cast<double>(inserted);
+      if (row_loss) {
+        bad[a] += static_cast<double>(inserted - less - equal) + 0.5 * static_cast<double>(equal);
+        pairs_of[a] += static_cast<double>(inserted);
+      }
+    }
+    for (size_t k = g; k < end; ++k) later.add(rank[order[k]]);
+    inserted += static_cast<long>(end - g);
+    g = end;
+  }
+  if (row_loss) {
+    // earliest first: a row's pairs as the later one are the earlier events
+    RankCounts earlier(levels.size());
+    long events = 0;
+    for (size_t g = m; g > 0;) {
+      size_t begin = g;
+      while (begin > 0 && time[rows[order[begin - 1]]] == time[rows[order[g - 1]]]) --begin;
+      for (size_t k = begin; k < g; ++k) {
+        const size_t a = order[k];
+        const long less = earlier.below(rank[a]), equal = earlier.below(rank[a] + 1) - less;
+        bad[a] += static_cast<double>(less) + 0.5 * static_cast<double>(equal);
+        pairs_of[a] += static_cast<double>(events);
+      }
+      for (size_t k = begin; k < g; ++k)
+        if (status[rows[order[k]]]) {
+          earlier.add(rank[order[k]]);
+          ++events;
+        }
+      g = begin;
+    }
+    row_loss->resize(m);
+    for (size_t a = 0; a < m; ++a) (*row_loss)[a] = pairs_of[a] > 0.0 ? bad[a] / pairs_of[a] : NAN;
+  }
+  return pairs > 0.0 ? concordant / pairs : NAN;
+}
+
+}  // namespace svf
