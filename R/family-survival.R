@@ -28,11 +28,14 @@ NULL
 #' log-rank cut leaves 10 rows or more on either side): `ntree`, 300; `mtry`;
 #' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
 #' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters];
-#' the forest does not grow by out-of-bag error (`ntree_max` above `ntree` is an error).
+#' with `ntree_max` the forest grows by out-of-bag error (1 - Harrell's C),
+#' as the other outcomes do.
 #' Data frames with factors and missing predictor values go through the
 #' default's design ([svforest_missing_values]); a factor held as level
-#' codes (over 10 levels, `factor_coding = "auto"`) enters the trees as its
-#' level numbers. `case_weights` act as for the other outcomes
+#' codes (over 10 levels, `factor_coding = "auto"`) is coded per tree: each
+#' tree orders its levels by the mean martingale score of the tree's in-bag
+#' rows of each level (one Nelson-Aalen hazard per tree, not per node), so
+#' out-of-bag rows never shape the values they are scored with. `case_weights` act as for the other outcomes
 #' ([svforest_weights]); `class_weights` and `calibrate` do not apply.
 #'
 #' Predictions ([predict.svforest()]): `type = "survival"` (the default) and
@@ -60,10 +63,11 @@ NULL
 #' [svforest_future()] in several chunks) adds the sums in another order:
 #' its out-of-bag results agree with the whole forest's to rounding.
 #'
-#' Permutation importance is computed on rows you give,
-#' `svforest_importance(fit, data)` (the drop in Harrell's C when a
-#' predictor is permuted); `importance = "permutation"` at fit time is an
-#' error. `type = "coefficients"` reads the hyperplanes.
+#' Permutation importance: `importance = "permutation"` at fit time gives
+#' each predictor's mean over trees of the drop in the tree's Harrell's C on
+#' its out-of-bag rows when the predictor is permuted among them;
+#' `svforest_importance(fit, data)` the drop in the forest's Harrell's C on
+#' rows you give. `type = "coefficients"` reads the hyperplanes.
 #' @name svforest_survival
 #' @seealso [predict.svforest()] (section "Scoring new data").
 #' @examples

@@ -212,7 +212,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
       // R checks this first; a part that cannot read the outcome must never run
       const auto splitter = svf::make_splitter(rp.text("splitter"), rp);
       const auto leaf = svf::make_leaf_model(rp.text("leaf"), rp);
-      const bool fits = survival     ? splitter->fits_survival() && leaf->fits_survival()
+      const bool fits = survival     ? splitter->fits_any_outcome() && leaf->fits_survival()
                         : regression ? splitter->fits_regression() && leaf->fits_regression()
                                      : leaf->fits_classification() && !leaf->fits_survival();
       if (!fits)

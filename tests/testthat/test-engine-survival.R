@@ -229,3 +229,104 @@ test_that("a node needs min_node_events events to split (default: the square roo
   expect_identical(leaves(min_node_events = sum(status) + 1L), 3L)
   expect_error(survival_fit(x, time, status, params = list(min_node_events = -1)), "min_node_events")
 })
+
+test_that("the engine's Harrell's C counts pairs as Harrell defined them, ties in risk and time included", {
+  skip_if_not_installed("survival")
+  # pairs whose earlier time (strictly earlier) is an event; tied risks count 1/2
+  pairwise <- function(time, status, risk) {
+    num <- den <- 0
+    for (i in which(status == 1L)) {
+      later <- time > time[i]
+      num <- num + sum(risk[i] > risk[later]) + 0.5 * sum(risk[i] == risk[later])
+      den <- den + sum(later)
+    }
+    num / den
+  }
+  set.seed(11)
+  n <- 150
+  time <- round(rexp(n, 0.2), 1)  # ties in time
+  status <- rbinom(n, 1, 0.7)
+  risk <- round(rnorm(n), 1)      # ties in risk
+  expect_identical(svforest:::harrell_concordance(time, status, risk), pairwise(time, status, risk))
+  risk[c(3, 9)] <- NA  # rows without a risk are left out
+  keep <- !is.na(risk)
+  expect_identical(svforest:::harrell_concordance(time, status, risk),
+                   pairwise(time[keep], status[keep], risk[keep]))
+  # without tied times, survival::concordance() counts the same pairs
+  time <- rexp(n, 0.2)
+  risk <- round(rnorm(n), 1)
+  expect_equal(svforest:::harrell_concordance(time, status, risk),
+               survival::concordance(survival::Surv(time, status) ~ risk, reverse = TRUE)$concordance,
+               tolerance = 1e-12)
+  expect_true(is.na(svforest:::harrell_concordance(c(1, 2), c(0L, 0L), c(1, 2))))  # no comparable pair
+})
+
+# Six weak signal predictors among 20: single trees order risks poorly and
+# more trees help.
+wide_survival_frame <- function(n, seed) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 20), n, dimnames = list(NULL, paste0("x", 1:20)))
+  event <- rexp(n, exp(0.6 * rowSums(x[, 1:6])))
+  censor <- rexp(n, 0.3)
+  data.frame(x, time = pmin(event, censor), status = as.integer(event <= censor))
+}
+
+test_that("a survival forest grows by out-of-bag error (1 - Harrell's C) up to ntree_max, the same for any threads", {
+  skip_if_not_installed("survival")
+  d <- wide_survival_frame(800, 1)
+  grown <- svforest(survival::Surv(time, status) ~ ., data = d, ntree = 8, ntree_max = 500, seed = 1, num_threads = 1)
+  expect_gt(length(grown$forest$trees), 8)
+  expect_lte(length(grown$forest$trees), 500)
+  expect_identical(grown$ntree, length(grown$forest$trees))
+  two <- svforest(survival::Surv(time, status) ~ ., data = d, ntree = 8, ntree_max = 500, seed = 1, num_threads = 2)
+  expect_identical(length(two$forest$trees), length(grown$forest$trees))
+  expect_identical(predict(two, d[1:40, ], type = "chf"), predict(grown, d[1:40, ], type = "chf"))
+  # without ntree_max: exactly ntree
+  exact <- svforest(survival::Surv(time, status) ~ ., data = d, ntree = 8, seed = 1, num_threads = 1)
+  expect_identical(length(exact$forest$trees), 8L)
+  # the forest's first 8 trees are those of the exact forest
+  expect_identical(grown$forest$trees[1:8], exact$forest$trees)
+})
+
+test_that("an ID-like factor is coded per tree from in-bag martingale scores: out-of-bag C stays honest", {
+  skip_if_not_installed("survival")
+  sim <- function(n) {
+    x <- matrix(rnorm(n * 2), n, dimnames = list(NULL, c("x1", "x2")))
+    event <- rexp(n, exp(0.9 * x[, 1] - 0.7 * x[, 2]))
+    censor <- runif(n, 0, 3)
+    id <- factor(sample.int(400, n, TRUE), levels = seq_len(400))
+    data.frame(x, id = id, time = pmin(event, censor), status = as.integer(event <= censor))
+  }
+  set.seed(21)
+  train <- sim(600)
+  test <- sim(600)
+  fit <- svforest(survival::Surv(time, status) ~ ., data = train, ntree = 40, seed = 3, num_threads = 1)
+  # the factor enters as level codes that each tree reads through its own values
+  expect_true(all(vapply(fit$forest$trees, function(t) length(t$factor_int) == 2L, TRUE)))
+  risk <- predict(fit, test, type = "risk")
+  test_c <- survival::concordance(survival::Surv(test$time, test$status) ~ risk, reverse = TRUE)$concordance
+  expect_lt(abs(fit$oob_concordance - test_c), 0.04)
+  expect_gt(test_c, 0.65)
+})
+
+test_that("importance = \"permutation\" at fit time ranks the true predictor first (out-of-bag concordance)", {
+  skip_if_not_installed("survival")
+  set.seed(5)
+  n <- 300
+  d <- data.frame(a = rnorm(n), b = rnorm(n), c = rnorm(n), noise = runif(n))
+  event <- rexp(n, exp(1.2 * d$a + 0.3 * d$b))
+  censor <- rexp(n, 0.3)
+  d$time <- pmin(event, censor)
+  d$status <- as.integer(event <= censor)
+  fit <- svforest(survival::Surv(time, status) ~ ., data = d, ntree = 20, seed = 2, num_threads = 1,
+                  importance = "permutation")
+  imp <- fit$variable_importance
+  expect_identical(attr(imp, "type"), "permutation")
+  expect_identical(names(imp), c("a", "b", "c", "noise"))
+  expect_identical(names(which.max(imp)), "a")
+  expect_gt(imp[["a"]], 0.05)
+  expect_lt(abs(imp[["noise"]]), 0.02)
+  two <- svforest(survival::Surv(time, status) ~ ., data = d, ntree = 20, seed = 2, num_threads = 2,
+                  importance = "permutation")
+  expect_identical(two$variable_importance, imp)
+})

@@ -116,7 +116,6 @@ test_that("engine parameters come from the one parameter source and change the f
   expect_error(svforest(Surv(time, status) ~ ., data = d, method = "rsvt"), "use the default, method = \"hybrid\"")
   expect_error(svforest(Surv(time, status) ~ ., data = d, leaf = "ridge"), "Nelson-Aalen leaves")
   expect_error(svforest(Surv(time, status) ~ ., data = d, sampler = "all"), "out-of-bag rows")
-  expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 5, ntree_max = 10), "exactly `ntree`")
   expect_error(svforest(Surv(time, status) ~ ., data = d, class_weights = c(a = 1)), "for classification")
 })
 
@@ -201,8 +200,11 @@ test_that("permutation importance by concordance: the signal predictors matter, 
   expect_gt(imp[["a"]], imp[["noise"]])
   expect_identical(svforest_importance(fit, d[c("a", "b", "g", "noise")], Surv(d$time, d$status), num_threads = 2), imp)
   expect_error(svforest_importance(fit, d, oob = TRUE), "`oob` is not available")
-  expect_error(svforest(Surv(time, status) ~ ., data = d, ntree = 2, importance = "permutation"),
-               "svforest_importance\\(fit, x, y\\)")
+  # at fit time: each tree's out-of-bag drop of Harrell's C (test-engine-survival.R)
+  at_fit <- svforest(Surv(time, status) ~ ., data = d, ntree = 20, seed = 1, num_threads = 1,
+                     importance = "permutation")
+  expect_identical(names(at_fit$variable_importance), c("a", "b", "g", "noise"))
+  expect_identical(names(which.max(at_fit$variable_importance)), "a")
   coef <- svforest_importance(fit, type = "coefficients")
   expect_true(all(is.finite(coef)))
 })

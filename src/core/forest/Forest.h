@@ -60,12 +60,13 @@ struct OobResult {
   std::vector<double> even_shares;
   // regression: exact sums of each row's out-of-bag predictions
   std::vector<double> sum_whole, sum_fraction;
-  // survival: each row's cumulative hazard on the grid summed over its
+  // event times: each row's cumulative hazard on the grid summed over its
   // out-of-bag trees (n x num_times, column-major), and its risk so summed
+  // (outcome/Survival.cpp)
   std::vector<double> chf_sum, risk_sum;
   // classification: share of rows with votes that are misclassified;
   // regression: mean squared error of the rows' mean OOB prediction;
-  // survival: 1 - Harrell's C of the rows' mean out-of-bag risk
+  // event times: 1 - Harrell's C of the rows' mean out-of-bag risk
   double error = NAN;
   std::vector<double> error_curve;  // error after 1, 2, ... trees
   std::vector<int> predicted;       // OOB class of each row, -1 if none

@@ -8,9 +8,9 @@
 // The values: two classes, the level's share of the second class; more
 // classes, its class shares projected on their first principal component
 // (levels weighted by their rows, the sign making the largest entry
-// positive); numbers, its mean outcome; survival, the mean martingale
+// positive); numbers, its mean outcome; event times, the mean martingale
 // score of its rows under the Nelson-Aalen hazard of the tree's in-bag rows
-// (one hazard per tree, not per node: outcome/Survival.cpp). Each is shrunk toward the tree's
+// (one hazard per tree, not per node: Outcome::level_values()). Each is shrunk toward the tree's
 // overall value, (sum + m * overall) / (rows + m) with m = kLevelShrink,
 // and a level with fewer than kLevelMinRows distinct in-bag rows (repeats
 // of a row count once here) takes the overall value: a cut must not

@@ -27,17 +27,17 @@ void NelsonAalenLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& 
 }
 
 std::string NelsonAalenLeafModel::check(const LeafPayload& leaf, const OutcomeShape& shape) const {
-  if (!shape.survival()) return "a survival leaf in a model of another outcome";
+  if (!shape.survival()) return "a Nelson-Aalen leaf in a model of another outcome";
   if (leaf.n_ints < 1 || leaf.ints[0] < 0 || static_cast<size_t>(leaf.ints[0]) >= leaf.n_ints ||
       static_cast<size_t>(leaf.ints[0]) > leaf.n_reals)
-    return "a survival leaf's payload is too short";
+    return "a Nelson-Aalen leaf's payload is too short";
   const size_t m = static_cast<size_t>(leaf.ints[0]);
   const int* grid = leaf.ints + 1;
   for (size_t j = 0; j < m; ++j) {
     const bool increasing = j == 0 || (grid[j] > grid[j - 1] && leaf.reals[j] >= leaf.reals[j - 1]);
     if (grid[j] < 0 || grid[j] >= shape.num_times || !increasing || !std::isfinite(leaf.reals[j]) ||
         !(leaf.reals[j] > 0.0))
-      return "a survival leaf's cumulative hazard is out of range";
+      return "a Nelson-Aalen leaf's cumulative hazard is out of range";
   }
   return "";
 }

@@ -194,8 +194,8 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   node.rows = ctx.rows;
   node.n = n;
   outcome.node_stats(node);
-  // (survival: a log-rank statistic on a handful of events is noise that the
-  // maximum over cuts picks: with rare events, nodes of many rows still split on few)
+  // (a log-rank statistic on a handful of events is noise that the maximum
+  // over cuts picks: with rare events, nodes of many rows still split on few)
   if (!outcome.may_split(node, min_node_events_)) return false;
   // the first mtry drawn predictors for the axis candidates, up to
   // oblique_mtry in all for the oblique ones

@@ -7,20 +7,18 @@
 // - oblique: `n_oblique` hyperplanes through the drawn predictors, each the
 //   direction of a regularised least-squares fit (a proximal SVM on the
 //   node's standardised predictors, ridge penalty `split_ridge` times the
-//   node's rows): of a two-group labelling of the classes (classification:
-//   the two classes, or random overlay groups of the classes present, as in
-//   PSVM trees), of the outcome (regression), or of the rows' martingale
-//   scores under the node's Nelson-Aalen hazard (survival: the direction
-//   that orders the rows by risk; with `oblique_fit = "cox"` instead one
-//   Newton step from zero of the Cox partial likelihood, aorsf's direction,
-//   whose matrix weighs the rows by the hazard they were at risk of). The
-//   cut along the direction is the best one, like an axis cut's.
-// Classification scores cuts by the decrease of Gini impurity, regression by
-// the decrease of the squared error, survival by the log-rank statistic
-// (splitting/LogRank.h), whose cuts leave at least `min_leaf_size` rows on
-// either side; the best candidate wins. A node with
-// fewer than `min_node_size` rows (survival: or fewer than `min_node_events`
-// events), or no cut that lowers the impurity, is a leaf. Oblique rules are
+//   node's rows) to the outcome's target (Outcome::hyperplane_target():
+//   two-group labels of the classes, the outcome, or the rows' martingale
+//   scores); with `oblique_fit = "cox"`, where the outcome has one
+//   (Outcome::likelihood_information()), one Newton step from zero of its
+//   likelihood instead. The cut along the direction is the best one, like
+//   an axis cut's.
+// The outcome scores cuts (Outcome::best_cut(): Gini impurity, squared
+// error, or the log-rank statistic, whose cuts leave at least
+// `min_leaf_size` rows on either side); the best candidate wins. A node with
+// fewer than `min_node_size` rows, one the outcome does not let split
+// (Outcome::may_split(): fewer than `min_node_events` events), or no cut
+// that lowers the impurity, is a leaf. Oblique rules are
 // stored in the predictors' own units, and the cut is found on exactly the
 // projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
@@ -55,7 +53,7 @@ class HybridSplitter : public Splitter {
   // the node and tree choices read out-of-bag rows of their own (Forest.cpp)
   double choosing_share() const override;
   bool fits_regression() const override { return true; }
-  bool fits_survival() const override { return true; }
+  bool fits_any_outcome() const override { return true; }
   size_t min_node_size() const override { return min_node_size_; }
   static std::unique_ptr<Splitter> create(const Params& params);
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
@@ -69,9 +67,9 @@ class HybridSplitter : public Splitter {
   double oblique_rows_;  // oblique candidates only in nodes of at least this many rows per drawn predictor
   bool oob_choice_;      // an oblique rule beats the best axis rule only on the node's out-of-bag rows too
   bool tree_choice_;
-  size_t min_leaf_size_;  // survival cuts: the fewest rows on a side
-  bool cox_step_;         // survival hyperplanes: a Newton step of the Cox partial likelihood
-  int min_node_events_;   // survival: nodes with fewer events are leaves
+  size_t min_leaf_size_;  // cuts that ask for it: the fewest rows on a side
+  bool cox_step_;         // hyperplanes: a Newton step of the outcome's likelihood, where it has one
+  int min_node_events_;   // outcomes with events: nodes with fewer are leaves
   int rivals_;            // the tree choice's rivals: kAxisRival, kObliqueRival or both
 };
 

@@ -41,8 +41,8 @@ class Splitter {
   // The splitter handles a numeric outcome (TrainingData::regression()).
   virtual bool fits_regression() const { return false; }
   // The splitter reads the outcome only through its unit (outcome/Outcome.h),
-  // so it splits any outcome, a survival one too.
-  virtual bool fits_survival() const { return false; }
+  // so it splits every outcome (time-to-event ones too).
+  virtual bool fits_any_outcome() const { return false; }
   // The splitter reads the scaled rows (data.scaled).
   virtual bool needs_scaled_rows() const { return false; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
