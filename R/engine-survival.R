@@ -210,7 +210,8 @@ survival_forest_fit <- function(data, y, weights, params, num_threads) {
   forest <- list(trees = res$forest$trees, times = res$forest$times, num_features = res$forest$num_features,
                  num_classes = 0L, scale_center = double(length(spread)), scale_factor = ifelse(spread > 0, 1 / spread, 0))
   list(forest = forest,
-       oob = list(chf_sum = res$oob$chf_sum, count = res$oob$count, error_curve = res$oob$error_curve),
+       oob = list(chf_sum = res$oob$chf_sum, risk_sum = res$oob$risk_sum, count = res$oob$count,
+                  error_curve = res$oob$error_curve),
        oob_rows = NULL, selection = NULL, sigma = NULL, splitter_uses_oob = FALSE,
        oob_choosing_share = res$oob_choosing_share)
 }

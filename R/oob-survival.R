@@ -119,5 +119,8 @@ combine_survival_oob <- function(out, parts) {
 # A survival model's out-of-bag tally (NULL elements when it holds none).
 survival_oob_tally <- function(model) list(oob_chf_sum = model$oob_chf_sum, oob_count = model$oob_count)
 
-# svforest_future(): the engine tallies of consecutive trees merged.
-merge_survival_tally <- function(a, b) list(chf_sum = a$chf_sum + b$chf_sum, count = a$count + b$count)
+# svforest_future(): the engine tallies of consecutive trees merged (risk
+# sums: what the growth rule reads, .svf_more_trees_help).
+merge_survival_tally <- function(a, b) {
+  list(chf_sum = a$chf_sum + b$chf_sum, risk_sum = a$risk_sum + b$risk_sum, count = a$count + b$count)
+}

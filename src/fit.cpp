@@ -107,10 +107,11 @@ List tuning_to_r(const svf::TuningResult& res) {
 // error_curve); regression
 // list(sum_whole, sum_fraction, count, error, error_curve); survival below.
 List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
-  if (!oob.chf_sum.empty()) {  // survival: list(chf_sum (n x num_times), count, error, error_curve)
+  if (!oob.chf_sum.empty()) {  // survival: list(chf_sum (n x num_times), risk_sum, count, error, error_curve)
     Rcpp::NumericMatrix chf(static_cast<int>(n), static_cast<int>(oob.chf_sum.size() / std::max<size_t>(n, 1)));
     std::copy(oob.chf_sum.begin(), oob.chf_sum.end(), chf.begin());
-    return List::create(Named("chf_sum") = chf, Named("count") = Rcpp::wrap(oob.count), Named("error") = oob.error,
+    return List::create(Named("chf_sum") = chf, Named("risk_sum") = Rcpp::wrap(oob.risk_sum),
+                        Named("count") = Rcpp::wrap(oob.count), Named("error") = oob.error,
                         Named("error_curve") = Rcpp::wrap(oob.error_curve));
   }
   if (num_classes == 0) {
@@ -155,6 +156,27 @@ void read_factor_columns(const List& data, size_t p, svf::TrainingData& td) {
   }
 }
 
+// The (checked) outcome into `td`; for survival, the event-time grid is
+// returned and each row's index in it kept in `time_index`.
+std::vector<double> read_outcome(SEXP y, size_t n, int num_classes, std::vector<int>& time_index,
+                                 svf::TrainingData& td) {
+  std::vector<double> times;
+  td.num_classes = num_classes;
+  if (TYPEOF(y) == VECSXP) {
+    const List s(y);
+    td.time = REAL(s["time"]);
+    td.status = INTEGER(s["status"]);
+    times = svf::event_grid(td.time, td.status, n, time_index);
+    td.time_index = time_index.data();
+    td.num_times = static_cast<int>(times.size());
+  } else if (num_classes == 0) {
+    td.response = REAL(y);
+  } else {
+    td.y = INTEGER(y);
+  }
+  return times;
+}
+
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
@@ -169,20 +191,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   svf::TrainingData td;
   td.x = x.get();
   std::vector<int> time_index;
-  std::vector<double> times;
-  if (survival) {
-    const List s(y);
-    td.time = REAL(s["time"]);
-    td.status = INTEGER(s["status"]);
-    times = svf::event_grid(td.time, td.status, n, time_index);
-    td.time_index = time_index.data();
-    td.num_times = static_cast<int>(times.size());
-  } else if (regression) {
-    td.response = REAL(y);
-  } else {
-    td.y = INTEGER(y);
-  }
-  td.num_classes = num_classes;
+  const std::vector<double> times = read_outcome(y, n, num_classes, time_index, td);
   td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
   read_factor_columns(data, x->n_cols(), td);

@@ -44,7 +44,8 @@ svf::OobResult read_tally(const List& tally, size_t n, int K) {
 
 // Whether a forest grows on after T trees: `half` and `full` are its
 // out-of-bag tallies after T / 2 and T trees, `y` the engine's outcome
-// (0-based classes, or the standardised numbers with num_classes 0),
+// (0-based classes, or the standardised numbers with num_classes 0, or a
+// Surv matrix of time and status with num_classes 0),
 // `rule` list(gain, gain_rows, z) (the fit's ntree_gain, ntree_gain_rows,
 // ntree_gain_z).
 // [[Rcpp::export(.svf_more_trees_help)]]
@@ -55,16 +56,40 @@ bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::str
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
-  const size_t n = static_cast<size_t>(XLENGTH(y));
-  std::vector<double> response;
-  std::vector<int> classes;
-  if (num_classes == 0) response = Rcpp::as<std::vector<double>>(y);
-  else classes = Rcpp::as<std::vector<int>>(y);
+  // a survival outcome: an n x 2 matrix of time and status (a Surv)
+  const bool survival = Rf_isMatrix(y) && Rf_ncols(y) == 2 && num_classes == 0;
+  const size_t n = static_cast<size_t>(survival ? Rf_nrows(y) : XLENGTH(y));
+  std::vector<double> response, time;
+  std::vector<int> classes, status;
+  if (survival) {
+    const Rcpp::NumericMatrix m(y);
+    for (size_t i = 0; i < n; ++i) {
+      time.push_back(m(i, 0));
+      status.push_back(m(i, 1) == 1.0 ? 1 : 0);
+    }
+  } else if (num_classes == 0) {
+    response = Rcpp::as<std::vector<double>>(y);
+  } else {
+    classes = Rcpp::as<std::vector<int>>(y);
+  }
   if (a == svf::Aggregation::MaxConfidence && num_classes > 0 &&
       !(full.containsElementNamed("confident_class") && half.containsElementNamed("confident_class")))
     Rcpp::stop("internal: max_confidence tallies need each row's confident class");
   const svf::GrowthRule growth{Rcpp::as<double>(rule["gain"]), Rcpp::as<double>(rule["gain_rows"]),
                                Rcpp::as<double>(rule["z"])};
+  if (survival) {
+    // the rows' losses of the survival outcome (outcome/Survival.cpp) from
+    // the tallies' risk sums (exact sums, as the engine's, in any grouping)
+    svf::TrainingData td;
+    td.time = time.data();
+    td.status = status.data();
+    svf::OobResult h, f;
+    h.count = tally_part<std::vector<int>>(half, "count", n);
+    h.risk_sum = tally_part<std::vector<double>>(half, "risk_sum", n);
+    f.count = tally_part<std::vector<int>>(full, "count", n);
+    f.risk_sum = tally_part<std::vector<double>>(full, "risk_sum", n);
+    return svf::more_trees_help(svf::oob_row_losses(td, h), svf::oob_row_losses(td, f), growth);
+  }
   return svf::more_trees_help(
       svf::tally_row_losses(read_tally(half, n, num_classes), a, num_classes, response, classes),
       svf::tally_row_losses(read_tally(full, n, num_classes), a, num_classes, response, classes), growth);

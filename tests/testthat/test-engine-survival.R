@@ -286,6 +286,13 @@ test_that("a survival forest grows by out-of-bag error (1 - Harrell's C) up to n
   expect_identical(length(exact$forest$trees), 8L)
   # the forest's first 8 trees are those of the exact forest
   expect_identical(grown$forest$trees[1:8], exact$forest$trees)
+  # svforest_future() reads the same rule on its parts' merged tallies
+  skip_if_not_installed("future.apply")
+  old_plan <- future::plan(future::sequential)
+  on.exit(future::plan(old_plan), add = TRUE)
+  far <- svforest_future(survival::Surv(time, status) ~ ., data = d, ntree = 8, ntree_max = 500, seed = 1,
+                         chunks = 3)
+  expect_identical(far$forest$trees, grown$forest$trees)
 })
 
 test_that("an ID-like factor is coded per tree from in-bag martingale scores: out-of-bag C stays honest", {
