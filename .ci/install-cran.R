@@ -13,7 +13,7 @@ targets <- c("parsnip", "tune", "workflows", "yardstick", "dials")
 # (test-explainers.R, test-butcher.R). Optional: one that CRAN does not offer
 # for this R version (shapviz needs xgboost, which needs R >= 4.3) is
 # skipped with a message, and its tests skip.
-optional <- c("DALEX", "pdp", "iml", "kernelshap", "shapviz", "butcher")
+optional <- c("DALEX", "pdp", "iml", "kernelshap", "shapviz", "butcher", "future.mirai")
 lib <- Sys.getenv("R_LIBS_CRAN", .libPaths()[1])
 dir.create(lib, showWarnings = FALSE, recursive = TRUE)
 

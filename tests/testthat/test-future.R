@@ -28,6 +28,54 @@ test_that("a forest grown on two multisession workers equals the one-process for
   far2 <- svforest_future(y ~ ., data = df, method = "psvm", ntree = 5, seed = 3, chunks = 3)
   whole2 <- svforest(y ~ ., data = df, method = "psvm", ntree = 5, seed = 3, num_threads = 1)
   expect_identical(predict(far2, df, type = "prob"), predict(whole2, df, type = "prob"))
+  # the data went to each worker once (3 chunks, 2 workers)
+  expect_identical(svforest:::future_data_copies(), c(sent = 2L, received = 2L))
+
+  # a forest that grows by its out-of-bag error grows in rounds: the data
+  # still travel once to each worker, and the forest is the one-process one
+  grow <- weak_trees_data(400, 7)
+  far3 <- svforest_future(grow$x, grow$y, ntree = 10, ntree_max = 40, seed = 7)
+  whole3 <- svforest(grow$x, grow$y, ntree = 10, ntree_max = 40, seed = 7, num_threads = 1)
+  expect_gt(length(whole3$forest$trees), 10)
+  expect_identical(far3$forest, whole3$forest)
+  expect_identical(svforest:::future_data_copies(), c(sent = 2L, received = 2L))
+})
+
+test_that("a forest grown on mirai daemons equals the one-process forest, the data sent once per daemon", {
+  skip_if_not_installed("future.mirai")
+  d <- weak_trees_data(400, 7)
+  old <- future::plan(future.mirai::mirai_multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  far <- svforest_future(d$x, d$y, ntree = 10, ntree_max = 40, seed = 7, chunks = 3)
+  whole <- svforest(d$x, d$y, ntree = 10, ntree_max = 40, seed = 7, num_threads = 1)
+  expect_gt(length(whole$forest$trees), 10)
+  expect_identical(far$forest, whole$forest)
+  expect_identical(predict(far, d$x, type = "prob"), predict(whole, d$x, type = "prob"))
+  expect_identical(svforest:::future_data_copies(), c(sent = 2L, received = 2L))
+})
+
+test_that("a worker keeps one call's data, and one without them asks for them", {
+  d <- xor_linear(200, p = 3, seed = 65)
+  # the engine's arguments, as svforest_future() ships them
+  args <- NULL
+  capture <- function(data, y, weights, num_classes, params, validation, threads, verbose) {
+    args <<- list(data = data, y = y, weights = weights, num_classes = num_classes, params = params,
+                  validation = validation, engine = NULL)
+    svforest:::engine_fit(data, y, weights, num_classes, params, validation, threads, verbose)
+  }
+  whole <- svforest(d$x, d$y, ntree = 4, seed = 2, num_threads = 1, .grow_forest = capture)
+  cache <- svforest:::svf_worker_data
+  on.exit(rm(list = ls(cache, all.names = TRUE), envir = cache), add = TRUE)
+  # a worker that kept nothing (a new process) answers so
+  expect_s3_class(svforest:::future_chunk("svf-a", NULL, 2L, 0L, 1L), "svf_need_data")
+  with_data <- svforest:::future_chunk("svf-a", args, 2L, 0L, 1L)
+  expect_true(attr(with_data, "received_data"))
+  kept <- svforest:::future_chunk("svf-a", NULL, 2L, 2L, 1L)
+  expect_false(attr(kept, "received_data"))
+  expect_identical(c(with_data$forest$trees, kept$forest$trees), whole$forest$trees)
+  # a new call's data replace the last call's
+  svforest:::future_chunk("svf-b", args, 1L, 0L, 1L)
+  expect_identical(ls(cache), "svf-b")
 })
 
 test_that("svforest_future() checks its arguments", {

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "ColumnRanks.h"
 #include "DataView.h"
 #include "Scaling.h"
 #include "ScaledRows.h"
@@ -38,6 +39,9 @@ struct TrainingData {
   // factor columns of level codes 1..L, coded per tree
   // (forest/LevelValues.h): their columns and numbers of levels
   std::vector<int> factor_cols, factor_levels;
+  // the numeric predictors' ranks (ColumnRanks.h), when a splitter asked
+  // for them; owned by the trainer
+  const ColumnRanks* ranks = nullptr;
 };
 
 }  // namespace svf

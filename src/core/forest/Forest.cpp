@@ -29,6 +29,21 @@ struct LeafTask {
   int leaf;
 };
 
+// Builds the rank index into `ranks` and lends it to `data` for the fit
+// (data outlives the index: the pointer is taken back at any exit).
+struct RanksInUse {
+  TrainingData& data;
+  bool lent;
+  RanksInUse(TrainingData& d, ColumnRanks* ranks) : data(d), lent(ranks != nullptr) {
+    if (!lent) return;
+    *ranks = ColumnRanks(*data.x, data.factor_cols);
+    data.ranks = ranks;
+  }
+  ~RanksInUse() {
+    if (lent) data.ranks = nullptr;
+  }
+};
+
 }  // namespace
 
 void assemble_leaves(Tree& tree, std::vector<LeafFit>::const_iterator fits) {
@@ -196,6 +211,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   if (data.scaled.empty() && (splitter.needs_scaled_rows() || (leaf_model.needs_scaled_rows() && data.x->is_sparse())))
     data.scaled = ScaledRows(*data.x, data.scaling);
   const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();
+  ColumnRanks ranks;
+  const RanksInUse ranks_in_use(data, splitter.uses_column_ranks() && !data.ranks ? &ranks : nullptr);
 
   FittedForest forest;
   forest.trees.reserve(options.ntree);

@@ -54,6 +54,7 @@ class HybridSplitter : public Splitter {
   double choosing_share() const override;
   bool fits_regression() const override { return true; }
   bool fits_any_outcome() const override { return true; }
+  bool uses_column_ranks() const override { return true; }
   size_t min_node_size() const override { return min_node_size_; }
   static std::unique_ptr<Splitter> create(const Params& params);
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;

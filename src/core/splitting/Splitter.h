@@ -45,6 +45,9 @@ class Splitter {
   virtual bool fits_any_outcome() const { return false; }
   // The splitter reads the scaled rows (data.scaled).
   virtual bool needs_scaled_rows() const { return false; }
+  // Whether it orders nodes along predictors through the forest's rank
+  // index (TrainingData::ranks), which the trainer then builds once.
+  virtual bool uses_column_ranks() const { return false; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
   virtual bool parallel_inside() const { return false; }
   // A rival splitter, or nullptr: each tree is then grown by both on the

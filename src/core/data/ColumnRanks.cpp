@@ -1,0 +1,69 @@
+#include "ColumnRanks.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace svf {
+
+namespace {
+
+// Below this many rows, comparison sorting of (rank, position) keys is as
+// fast as counting.
+const size_t kCountMinRows = 64;
+
+}  // namespace
+
+ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip) {
+  if (x.is_sparse()) return;
+  const size_t n = x.n_rows(), p = x.n_cols();
+  n_rows_ = n;
+  rank_.assign(n * p, 0);
+  distinct_.assign(p, std::vector<double>());
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  std::vector<double> values(n);
+  std::vector<int> order(n);
+  for (size_t col = 0; col < p; ++col) {
+    if (std::find(skip.begin(), skip.end(), static_cast<int>(col)) != skip.end()) continue;
+    x.gather(col, all.data(), n, values.data());
+    for (double& v : values) v += 0.0;  // -0.0 is 0.0, as in sort_with_positions()
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&values](int a, int b) { return values[a] < values[b]; });
+    std::vector<double>& d = distinct_[col];
+    uint32_t* rank = rank_.data() + col * n;
+    for (size_t k = 0; k < n; ++k) {
+      const double v = values[order[k]];
+      if (d.empty() || v > d.back()) d.push_back(v);
+      rank[order[k]] = static_cast<uint32_t>(d.size() - 1);
+    }
+    if (n == 0) d.push_back(0.0);  // has() is true for every ranked column
+  }
+}
+
+void ColumnRanks::sort_rows(size_t col, const int* rows, size_t n, std::vector<std::pair<double, int>>& sorted,
+                            std::vector<uint64_t>& scratch) const {
+  const uint32_t* rank = rank_.data() + col * n_rows_;
+  const std::vector<double>& d = distinct_[col];
+  sorted.resize(n);
+  if (n < kCountMinRows || d.size() > 4 * n) {
+    // (rank, position) as one key: ties stay in position order
+    scratch.resize(n);
+    for (size_t i = 0; i < n; ++i) scratch[i] = (static_cast<uint64_t>(rank[rows[i]]) << 32) | i;
+    std::sort(scratch.begin(), scratch.end());
+    for (size_t i = 0; i < n; ++i) {
+      const int pos = static_cast<int>(scratch[i] & 0xffffffffULL);
+      sorted[i] = std::make_pair(d[scratch[i] >> 32], pos);
+    }
+    return;
+  }
+  // counting sort by rank, stable: positions keep their order within a rank
+  scratch.assign(d.size() + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++scratch[rank[rows[i]] + 1];
+  for (size_t r = 1; r <= d.size(); ++r) scratch[r] += scratch[r - 1];
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t r = rank[rows[i]];
+    sorted[scratch[r]++] = std::make_pair(d[r], static_cast<int>(i));
+  }
+}
+
+}  // namespace svf
