@@ -219,9 +219,11 @@ engine_tally <- function(tally) stats::setNames(tally, engine_tally_names[names(
 # combine(): the out-of-bag elements of the forest made of `parts` (in tree
 # order) set in `out`. The error curve needs every tree's out-of-bag
 # predictions, which are not stored: it is dropped.
-combine_oob <- function(out, parts) {
-  family <- model_family(out)
-  if (!is.null(family$combine_oob)) return(family$combine_oob(out, parts))  # a family's own tally (R/family.R)
+combine_oob <- function(out, parts) model_family(out)$combine_oob(out, parts)  # R/family-*.R
+
+# combine_oob() of the families whose tallies are votes or sums
+# (classification and regression).
+combine_tally_oob <- function(out, parts) {
   oob <- section_of(out, "oob")  # R/section-oob.R
   oob[oob_element_names] <- NULL
   out$oob <- new_oob_section(oob)

@@ -85,12 +85,10 @@ NULL
 svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutation", "coefficients"),
                                 per_class = FALSE, oob = FALSE, num_threads = NULL) {
   check_model(object)
-  regression <- identical(object$type, "regression")
   if (identical(type, c("permutation", "coefficients"))) type <- "permutation"
   type <- check_choice(type, "type", c("permutation", "coefficients"))
   per_class <- check_flag(per_class, "per_class")
   oob <- check_flag(oob, "oob")
-  if (regression && per_class) stop("`per_class` is for classification forests.", call. = FALSE)
   if (type == "coefficients") {
     if (per_class) stop("`per_class` is available for permutation importance only.", call. = FALSE)
     return(coefficient_importance(object))
@@ -106,17 +104,17 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
     }
   }
   if (is.null(x) || is.null(y)) {
-    stop(sprintf("Permutation importance needs labelled data: give `x` (predictors) and `y` (%s).",
-                 if (regression) "the outcome" else "classes"), call. = FALSE)
+    stop("Permutation importance needs labelled data: give `x` (predictors) and `y` (the outcome).", call. = FALSE)
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
-  family <- model_family(object)  # a family's own importance (R/family.R)
-  if (!is.null(family$importance)) {
-    if (oob || per_class) stop(sprintf("`%s` is not available for %s.", if (oob) "oob" else "per_class", family$describe),
-                               call. = FALSE)
-    return(family$importance(object, x, y, num_threads))
-  }
-  yi <- if (regression) importance_response(object, y, NROW(x)) else importance_outcome(object, y, NROW(x))
+  model_family(object)$importance(object, x, y, num_threads, oob, per_class)  # R/family-*.R
+}
+
+# Permutation importance of a classification or regression forest (their
+# families' `importance`): `yi` the outcome as the engine sees it (class
+# codes or the scaled number), `same_y(yi)` whether it is the training
+# outcome the out-of-bag results were scored on.
+forest_permutation_importance <- function(object, x, yi, num_threads, oob, per_class, same_y) {
   if (oob && !is.null(object$rows_used) && NROW(x) == length(object$rows_used)) {
     # the training data as given: leave out the rows of case weight 0, as the fit did
     x <- x[object$rows_used, , drop = FALSE]
@@ -127,9 +125,7 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
       stop("`oob = TRUE` needs a sampler that leaves rows out (\"bootstrap\" or \"subsample\"); this model's trees saw every row.",
            call. = FALSE)
     }
-    same_y <- if (regression) isTRUE(all.equal(yi * object$outcome_scale + object$outcome_center, object$oob_y))
-              else identical(as.integer(yi + 1L), as.integer(object$oob_y))
-    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !same_y)) {
+    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !same_y(yi))) {
       stop(sprintf("`oob = TRUE` needs the training data (%d rows, in the training order) as `x` and `y`.",
                    object$num_rows), call. = FALSE)
     }
@@ -219,15 +215,14 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   fraction <- object$params$sample_fraction
   if (is.null(fraction)) fraction <- 1
   sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
-  regression <- identical(object$type, "regression")
-  res <- .svf_importance(object$forest, data, if (regression) as.double(yi) else as.integer(yi), g$groups, seeds,
+  res <- .svf_importance(object$forest, data, yi, g$groups, seeds,
                          streams$index, oob,
                          sampler, as.double(fraction), if (oob) object$sampling_weights,
                          if (oob && is.numeric(object$oob_choosing_share)) object$oob_choosing_share else 0, per_class,
-                         if (regression) "regression" else "classification", num_threads,
+                         object$type, num_threads,
                          fast)
   # regression: the increase of the mean squared error on the outcome's scale
-  imp <- stats::setNames(res$importance * if (regression) object$outcome_scale^2 else 1, g$names)
+  imp <- stats::setNames(res$importance * if (is.null(object$outcome_scale)) 1 else object$outcome_scale^2, g$names)
   if (!per_class) return(structure(imp, type = "permutation"))
   out <- cbind(res$per_class, overall = imp)
   dimnames(out) <- list(g$names, c(object$levels, "overall"))
@@ -365,8 +360,8 @@ predict_local <- function(object, newdata, num_threads) {
   if (is.null(feat)) feat <- paste0("V", seq_len(ncol(x)))
   lev <- object$levels
   centred <- as.matrix(x) - matrix(means, n, length(means), byrow = TRUE)
-  if (identical(object$type, "regression")) {
-    # per unit of the predictor, in units of the outcome
+  if (identical(object$forest$num_classes, 0L)) {
+    # a number: per unit of the predictor, in units of the outcome
     coef <- matrix(res$coef * object$outcome_scale, n, length(feat), dimnames = list(NULL, feat))
     return(structure(list(coefficients = coef, contributions = coef * centred, trees = res$trees[, 1],
                           centre = means, class = NULL), class = "svforest_local"))

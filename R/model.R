@@ -77,6 +77,10 @@ NULL
 # The sections of the current format, in order.
 model_section_names <- c("outcome", "design", "rows", "params", "forest", "provenance", "oob", "stages")
 
+# Out-of-bag elements besides the families' results: the outcome the
+# results were scored on, and the fit's notes on the rows that chose splits.
+oob_extra_names <- c("oob_y", "oob_choosing_share", "oob_optimistic")
+
 # Where each name of the flat formats (2 and 3) lives in the sections.
 model_legacy_paths <- c(
   list(type = c("outcome", "type"), outcome = c("outcome", "expression"), levels = c("outcome", "levels"),
@@ -93,8 +97,7 @@ model_legacy_paths <- c(
        package_version = c("provenance", "package_version"),
        variable_importance = c("stages", "variable_importance"), conformal = c("stages", "conformal"),
        calibration = c("stages", "calibration")),
-  sapply(c(oob_element_names, "oob_y", "oob_choosing_share", "oob_optimistic"), function(n) c("oob", n),
-         simplify = FALSE))
+  sapply(c(oob_element_names, oob_extra_names), function(n) c("oob", n), simplify = FALSE))
 
 # Names derived from the sections, not stored.
 model_derived <- list(ntree = function(x) length(.subset2(section_of(x, "forest"), "engine")$trees))
@@ -118,6 +121,19 @@ model_field_path <- function(x, name) {
   NULL
 }
 
+# Where a name the model does not hold yet may be written: a known
+# out-of-bag element goes to `oob`, the field of a stage (R/stages.R) or of
+# an outcome family (its `fields`, R/family.R) to `stages` or `outcome`.
+# Any other name is an error: a typo (`fit$calibraton <- 1`) must not become
+# a silent new stage.
+model_new_field_path <- function(name) {
+  if (name %in% c(oob_element_names, oob_extra_names, family_section_fields("oob"))) return(c("oob", name))
+  if (name %in% family_section_fields("outcome")) return(c("outcome", name))
+  if (name %in% c(stage_field_names(), family_section_fields("stages"))) return(c("stages", name))
+  stop(sprintf("`%s` is not a field of an svforest model (see ?svforest_model); its fields are the sections (%s), the names of the table there, and the fields of the outcome families and stages.",
+               name, paste(model_section_names, collapse = ", ")), call. = FALSE)
+}
+
 model_get <- function(x, name) {
   if (model_is_flat(x)) return(.subset2(x, name))
   if (!is.null(model_derived[[name]])) return(model_derived[[name]](x))
@@ -138,7 +154,7 @@ model_set <- function(x, name, value) {
     }
   } else {
     path <- model_field_path(x, name)
-    if (is.null(path)) path <- c(if (startsWith(name, "oob_")) "oob" else "stages", name)
+    if (is.null(path)) path <- model_new_field_path(name)
     if (length(path) == 1) {
       x[[path]] <- value
     } else {

@@ -262,12 +262,16 @@ predict.svforest <- function(object, newdata,
   names(args) <- spec$args
   if (!is.null(spec$check)) args <- spec$check(args)
   if (missing(newdata) || is.null(newdata)) {
-    if (!is.null(family$predict_oob)) return(family$predict_oob(object, spec$name, args))  # out of bag
-    stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
+    return(family$predict_oob(object, spec$name, args))  # out of bag (R/family-*.R)
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
   spec$run(object, newdata, args, num_threads)
+}
+
+# predict() without newdata where the family has no out-of-bag predictions.
+newdata_required <- function() {
+  stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
 }
 
 # The types every family with a forest of trees predicts: each tree's leaf

@@ -70,7 +70,8 @@ summary.svforest <- function(object, ...) {
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
   family <- model_family(object)  # the family's own elements (R/family.R)
-  if (!is.null(family$summary)) out[names(family$summary(object))] <- family$summary(object)
+  own <- family$summary(object)
+  out[names(own)] <- own
   out
 }
 

@@ -164,16 +164,15 @@ fit_context <- function(design, y, method, user) {
   family <- outcome_family(y)
   check_outcome_kind(y, family)
   outcome <- family$name
-  engine_outcome <- family$engine_outcome  # what presets and parts fit
-  preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
-  check_family_method(family, preset$name)  # R/family.R
+  preset <- svf_method(if (is.null(method)) default_method(outcome) else method)
+  family$preset(preset)  # a method that does not fit the outcome is an error here (R/family-*.R)
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
   y <- family$check(y, n)
   take_step_args(list(design = design, x = x, y = y, n = n, family = family, outcome = outcome,
-                      engine_outcome = engine_outcome, preset = preset, method = preset$name, user = user))
+                      preset = preset, method = preset$name, user = user))
 }
 
 # Progress, trees, threads, seed, and the validation data (never stored).
@@ -181,14 +180,14 @@ fit_settings <- function(ctx, ntree, num_threads, seed, verbose) {
   user <- ctx$user
   # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
   ctx$grow_forest <- if (!is.null(user[[".grow_forest"]])) user[[".grow_forest"]]
-                     else if (!is.null(ctx$family$engine_fit)) ctx$family$engine_fit else engine_fit
+                     else ctx$family$engine_fit
   user[[".grow_forest"]] <- NULL
   # NULL: progress only in interactive sessions and only once a fit is slow
   ctx$progress_delay <- if (is.null(verbose)) 2 else 0
   ctx$verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
   ctx$first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  ctx$trees <- tree_count(family_preset(ctx$family, outcome_preset(ctx$preset, ctx$engine_outcome)), ntree,
+  ctx$trees <- tree_count(ctx$family$preset(ctx$preset), ntree,
                           user[["ntree_max"]])  # exact name
   user[["ntree_max"]] <- NULL
   ctx$num_threads <- engine_threads(resolve_threads(num_threads))
@@ -219,7 +218,8 @@ fit_hold_out <- function(ctx) {
 # The fit's parameters as the user and the method give them (the design
 # steps read them; finished by fit_checks() for the final columns).
 fit_parameters <- function(ctx) {
-  ctx$requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
+  ctx$family$check_parameters(ctx$user)  # parameters the family refuses (R/family-*.R)
+  ctx$requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$outcome)
   ctx$params <- ctx$requested
   ctx
 }
@@ -228,7 +228,6 @@ fit_parameters <- function(ctx) {
 # checks, the outcome's scaling and the validation rows.
 fit_checks <- function(ctx) {
   params <- finish_parameters(ctx$params, ncol(ctx$x))
-  if (!is.null(ctx$family$parameters)) params <- ctx$family$parameters(params, ctx$user)  # R/family.R
   ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   check_predictor_draws(ctx$requested, ncol(ctx$x))
   parts <- used_parts(ctx$params)
@@ -262,7 +261,7 @@ fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling, grow
 # its own.
 fit_rows <- function(ctx, rows) {
   sub <- ctx$family$scaling(ctx$y[rows])
-  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$engine_outcome), ncol(ctx$x))
+  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$outcome), ncol(ctx$x))
   params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   fit <- fit_engine(ctx, rows, params, ctx$trees$ntree, sub)
   list(forest = fit$forest, scaling = sub)
@@ -348,7 +347,7 @@ check_numeric_outcome <- function(y, n) {
 # Outcomes of a kind no forest fits: a clear error before any other check
 # (a family of its own may hold an outcome in columns).
 check_outcome_kind <- function(y, family) {
-  if (is.matrix(y) && ncol(y) > 1 && !isTRUE(family$matrix_outcome)) {
+  if (is.matrix(y) && ncol(y) > 1 && !family$matrix_outcome) {
     stop(sprintf("`y` must be a vector (one outcome), not a matrix with %d columns.", ncol(y)), call. = FALSE)
   }
 }
