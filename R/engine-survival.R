@@ -154,7 +154,7 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
   # the step function: the CHF at the last grid time at or before each time
   chf <- cbind(0, grid)[, findInterval(times, fit$times) + 1L, drop = FALSE]
   colnames(chf) <- format(times)
-  if (type == "survival") exp(-chf) else chf
+  if (identical(type, "chf")) chf else exp(-chf)
 }
 
 # The survival family's engine call (engine_fit()'s role for a Surv outcome,

@@ -32,18 +32,24 @@ register_family(
     }
     # each row's tally of its even-numbered trees: the error at the forest's size
     if (!is.null(oob$even_count)) tally[oob_even_names] <- list(oob$even_votes, oob$even_shares, oob$even_count)
-    out <- oob_from_tally(tally, "classification", as.integer(y), levels(y), aggregation, n_trees = ntree)
+    out <- oob_class_results(tally, as.integer(y), levels(y), aggregation, n_trees = ntree)  # R/oob-classification.R
     out$oob_error_curve <- oob$error_curve  # (none from a forest grown in parts, svforest_future())
     out
   },
   merge_oob = function(a, b) merge_engine_tallies(a, b),
-  combine_oob = function(out, parts) combine_tally_oob(out, parts),
+  combine_oob = function(out, parts) {
+    aggregation <- out$params$aggregation
+    combine_tally_oob(out, parts, oob_class_tally_names(aggregation), function(tally, y) {
+      oob_class_results(tally, y, out$levels, aggregation, n_trees = length(out$forest$trees))
+    })
+  },
   predict_oob = function(object, type, args) newdata_required(),
   importance = function(object, x, y, num_threads, oob, per_class) {
     yi <- importance_outcome(object, y, NROW(x))  # R/importance.R: class codes from 0
     forest_permutation_importance(object, x, yi, num_threads, oob, per_class,
                                   function(yi) identical(as.integer(yi + 1L), as.integer(object$oob_y)))
   },
+  fit_importance = TRUE,
   check_model = function(object, fail) {
     lev <- object$levels
     if (!is.character(lev) || length(lev) < 2 || anyNA(lev) || anyDuplicated(lev)) fail("'levels' is damaged")
@@ -55,8 +61,38 @@ register_family(
   combining = function(x) x$params$aggregation,
   oob_text = function(x) sprintf("%.2f%%", 100 * x$oob_error),
   oob_label = "OOB error",
-  summary = no_summary_elements,
+  summary = function(object, out) {
+    list(leaf_line = sprintf("Leaves with an SVM: %.1f%%, with class frequencies: %.1f%%",
+                             100 * out$svm_leaf_share, 100 * (1 - out$svm_leaf_share)))
+  },
   glance = no_glance_figures,
+  tree_table = list(  # svforest_tree() and svforest_sql() (R/tree-leaves.R, R/tree-sql.R)
+    leaf_predictions = function(object, tr, L) {
+      counts <- tree_leaf_counts(object$forest, tr)
+      lapply(seq_len(L), function(l) stats::setNames(counts[, l] / sum(counts[, l]), object$levels))
+    },
+    linear_leaf = function(object, w, b, lin) {
+      cls <- object$levels[lin$classes]
+      colnames(w) <- if (length(cls) == 2L) cls[2] else cls
+      attr(w, "classes") <- cls
+      list(w = w, b = b)
+    },
+    node_means = TRUE,
+    sql_check = function(object, fail) {
+      if (!object$params$aggregation %in% c("prob", "vote")) fail(sprintf("the \"%s\" aggregation", object$params$aggregation))
+    }),
+  methods = function() method_names(),
+  holdout_score = list(metric = "accuracy", better = "higher", score = function(fit, newdata, truth, num_threads) {
+    mean(stats::predict(fit, newdata, num_threads = num_threads) == truth)
+  }),
+  score_type = "prob",
+  calibration_stage = "calibration",
+  calibration_method = function(calibrate, fraction) {
+    if (identical(calibrate, "conformal")) {
+      stop("`calibrate = \"conformal\"` calibrates prediction intervals of a regression forest (a numeric outcome); for class probabilities use \"platt\", \"temperature\" or \"isotonic\".", call. = FALSE)
+    }
+    if (is.null(calibrate)) "none" else calibrate
+  },
   default_type = "class",
   describe = "a factor"
 )

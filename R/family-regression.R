@@ -22,12 +22,15 @@ register_family(
   fields = list(outcome = character(), oob = character(), stages = character()),
   oob = function(oob, y, aggregation, scaling, ntree) {
     tally <- list(oob_sum_whole = oob$sum_whole, oob_sum_fraction = oob$sum_fraction, oob_count = oob$count)
-    out <- oob_from_tally(tally, "regression", y, NULL, NULL, scaling)
+    out <- oob_regression_results(tally, y, scaling)  # R/oob-regression.R
     if (!is.null(oob$error_curve)) out$oob_error_curve <- oob$error_curve * scaling$scale^2  # (none from svforest_future())
     out
   },
   merge_oob = function(a, b) merge_engine_tallies(a, b),
-  combine_oob = function(out, parts) combine_tally_oob(out, parts),
+  combine_oob = function(out, parts) {
+    scaling <- list(center = out$outcome_center, scale = out$outcome_scale)
+    combine_tally_oob(out, parts, oob_regression_tally_names, function(tally, y) oob_regression_results(tally, y, scaling))
+  },
   predict_oob = function(object, type, args) newdata_required(),
   importance = function(object, x, y, num_threads, oob, per_class) {
     if (per_class) stop("`per_class` is for classification forests.", call. = FALSE)
@@ -35,6 +38,7 @@ register_family(
     forest_permutation_importance(object, x, yi, num_threads, oob, per_class,
                                   function(yi) isTRUE(all.equal(yi * object$outcome_scale + object$outcome_center, object$oob_y)))
   },
+  fit_importance = TRUE,
   check_model = function(object, fail) {
     ok <- function(v) is.numeric(v) && length(v) == 1 && is.finite(v)
     if (!ok(object$outcome_center) || !ok(object$outcome_scale) || !(object$outcome_scale > 0)) {
@@ -46,8 +50,43 @@ register_family(
   combining = function(x) "average",
   oob_text = function(x) sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared),
   oob_label = "OOB error",
-  summary = no_summary_elements,
+  summary = function(object, out) {
+    list(leaf_line = sprintf("Leaves with a model: %.1f%%, with the mean: %.1f%%",
+                             100 * out$svm_leaf_share, 100 * (1 - out$svm_leaf_share)))
+  },
   glance = no_glance_figures,
+  tree_table = list(  # svforest_tree() and svforest_sql() (R/tree-leaves.R, R/tree-sql.R)
+    leaf_predictions = function(object, tr, L) {
+      prediction <- vector("list", L)
+      means <- tree_leaf_values(object$forest, tr, "mean", NA_real_)
+      for (l in which(tree_leaf_payload_kinds(tr) == "mean")) {
+        prediction[[l]] <- means[l] * object$outcome_scale + object$outcome_center
+      }
+      prediction
+    },
+    linear_leaf = function(object, w, b, lin) {  # in the outcome's units
+      w <- w * object$outcome_scale
+      colnames(w) <- ".pred"
+      list(w = w, b = b * object$outcome_scale + object$outcome_center)
+    },
+    node_means = TRUE,
+    sql_check = function(object, fail) invisible(NULL)),
+  methods = function() regression_methods(),
+  holdout_score = list(metric = "rmse", better = "lower", score = function(fit, newdata, truth, num_threads) {
+    sqrt(mean((stats::predict(fit, newdata, num_threads = num_threads) - truth)^2))
+  }),
+  score_type = "response",
+  calibration_stage = "conformal",  # R/uncertainty.R
+  calibration_method = function(calibrate, fraction) {
+    # prediction intervals: the conformal stage's values
+    if (is.null(calibrate) || isTRUE(calibrate %in% c("conformal", "cv", "oob"))) return("none")
+    calibrate <- check_choice(calibrate, "calibrate", calibration_methods)
+    if (calibrate != "none") {
+      stop(sprintf("For a numeric outcome `calibrate` must be \"oob\" (the default), \"conformal\", \"cv\" or \"none\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
+                   describe(calibrate), describe(calibrate)), call. = FALSE)
+    }
+    calibrate
+  },
   default_type = "response",
   describe = "numeric"
 )

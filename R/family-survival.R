@@ -101,7 +101,7 @@ register_family(
     }
   },
   preset = function(preset) {
-    check_family_method("a survival outcome (Surv)", preset$name, survival_methods)
+    check_family_method("a survival outcome (Surv)", preset$name, survival_methods)  # R/family.R
     apply_family_defaults(preset, "survival")  # R/parameters.R: its leaf, node sizes, sampler, trees
   },
   check_parameters = function(user) check_survival_parameters(user),
@@ -128,6 +128,7 @@ register_family(
                                        if (oob) "oob" else "per_class"), call. = FALSE)
     survival_importance(object, x, y, num_threads)
   },
+  fit_importance = FALSE,  # its trees keep no out-of-bag rows to score
   check_model = function(object, fail) check_survival_model(object, fail),
   print_outcome = function(x) {
     sprintf("  Outcome:               survival (right-censored; %d events)", as.integer(x$survival$events))
@@ -137,14 +138,44 @@ register_family(
     sprintf("Harrell's C %.4f, integrated Brier score %.4f", 1 - x$oob_error, x$oob_ibs)
   },
   oob_label = "OOB performance",
-  summary = function(object) {
+  summary = function(object, out) {
     list(oob_ibs = object$oob_ibs, survival = object$survival,
          leaf_line = sprintf("Leaves: Nelson-Aalen cumulative hazards on %d event times", length(object$forest$times)))
   },
   glance = function(x) c(oob_concordance = 1 - x$oob_error, oob_ibs = x$oob_ibs),
+  tree_table = list(leaf_predictions = function(object, tr, L) survival_leaf_summaries(object$forest, tr, L),
+                    linear_leaf = function(object, w, b, lin) stop("Internal error: survival leaves are not linear.", call. = FALSE),
+                    node_means = FALSE,  # a node's curve is not the mean of its leaves'
+                    sql_check = function(object, fail) fail("a survival forest")),
+  methods = function() survival_methods,
+  holdout_score = list(metric = "concordance", better = "higher", score = function(fit, newdata, truth, num_threads) {
+    risk <- stats::predict(fit, newdata, type = "risk", num_threads = num_threads)
+    survival::concordance(truth ~ risk, reverse = TRUE)$concordance
+  }),
+  score_type = "risk",
+  calibration_stage = "none",
+  calibration_method = function(calibrate, fraction) {
+    if (!is.null(c(calibrate, fraction))) {
+      stop("`calibrate` and `calibration_fraction` are for class probabilities and regression intervals; they do not apply to a survival outcome (Surv).",
+           call. = FALSE)
+    }
+    "none"
+  },
   default_type = "survival",
   describe = "a survival outcome (Surv)"
 )
+
+# A survival leaf's curve in three numbers: its Nelson-Aalen survival
+# exp(-CHF) at the quartiles of the forest's event times, named "S(time)".
+survival_leaf_summaries <- function(forest, tr, L) {
+  times <- forest$times
+  at <- unique(ceiling(length(times) * c(0.25, 0.5, 0.75)))
+  lapply(tree_describe(forest, tr, "leaf", seq_len(L)), function(leaf) {
+    steps <- findInterval(at - 1L, as.vector(leaf$time_index))  # the leaf's steps at or before each time
+    chf <- c(0, as.vector(leaf$cumulative_hazard))[steps + 1L]
+    stats::setNames(exp(-chf), sprintf("S(%s)", format_number(times[at])))
+  })
+}
 
 # The methods that fit a survival outcome.
 survival_methods <- "hybrid"

@@ -53,6 +53,8 @@ NULL
 #   importance,    function(object, x, y, num_threads, oob, per_class):
 #                  permutation importance of a model on predictors `x` (as
 #                  newdata) and outcome `y` (svforest_importance())
+#   fit_importance, TRUE when svforest(importance = "permutation") scores
+#                  the trees' out-of-bag rows at fit time
 #   check_model,   function(object, fail): stops (via fail(what)) when the
 #                  family's elements of a model are damaged
 #   print_outcome, function(x): print()'s line naming the outcome
@@ -60,9 +62,27 @@ NULL
 #   oob_text,      function(x): the out-of-bag figure as print() shows it
 #   oob_label,     print()'s name for it ("OOB error", or another name for a
 #                  figure that is not an error)
-#   summary,       function(object): elements summary() adds (`leaf_line`:
-#                  its line on the leaves)
+#   summary,       function(object, out): elements summary() adds to its
+#                  result `out` (`leaf_line`: its line on the leaves)
 #   glance,        function(object): named numbers glance() adds as columns
+#   tree_table,    list(leaf_predictions = function(object, tr, L): what
+#                  each leaf of tree `tr` predicts, linear_leaf =
+#                  function(object, w, b, lin): a linear leaf's weights `w`
+#                  and intercepts `b` on the outcome's scale, named,
+#                  node_means: whether a split node predicts the mean of its
+#                  leaves, sql_check = function(object, fail): what
+#                  svforest_sql() cannot express of the model)
+#   methods,       function(): the methods that fit the outcome
+#   holdout_score, list(metric, better ("higher" or "lower"), score =
+#                  function(fit, newdata, truth, num_threads)): how
+#                  svforest_select() scores a fit on held-out rows
+#   score_type,    the prediction type explainers read (R/explainers.R)
+#   calibration_stage, the post-fit stage `calibrate` configures
+#                  ("calibration", "conformal" or "none")
+#   calibration_method, function(calibrate, fraction): the calibration
+#                  stage's method for svforest()'s `calibrate` ("none" when
+#                  another stage, or none, takes it; an error for a value
+#                  that does not apply to the outcome)
 #   default_type,  predict()'s type when none is given
 #   describe,      how the outcome is named in messages ("numeric", ...)
 svf_registry$families <- list()
@@ -71,8 +91,9 @@ svf_registry$families <- list()
 # leaves one out or adds another).
 family_hooks <- c("name", "priority", "detects", "matrix_outcome", "check", "check_rows", "preset",
                   "check_parameters", "scaling", "engine_y", "num_classes", "engine_fit", "validation_outcome",
-                  "model_fields", "fields", "oob", "merge_oob", "combine_oob", "predict_oob", "importance",
+                  "model_fields", "fields", "oob", "merge_oob", "combine_oob", "predict_oob", "importance", "fit_importance",
                   "check_model", "print_outcome", "combining", "oob_text", "oob_label", "summary", "glance",
+                  "tree_table", "methods", "holdout_score", "score_type", "calibration_stage", "calibration_method",
                   "default_type", "describe")
 
 register_family <- function(...) {
@@ -94,7 +115,6 @@ register_family <- function(...) {
 # A family's hooks that have nothing to add (each family names them itself).
 no_row_checks <- function(y) invisible(NULL)
 no_parameter_checks <- function(user) invisible(NULL)
-no_summary_elements <- function(object) list()
 no_glance_figures <- function(x) numeric()
 
 # Names of the registered families, the most general first.

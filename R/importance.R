@@ -463,7 +463,7 @@ importance_stage <- new_stage(
   },
   prepare = function(settings, params, outcome) {
     kind <- check_importance_arg(settings$kind)
-    if (kind == "permutation" && !is.null(svf_registry$families[[outcome]]$importance)) {
+    if (kind == "permutation" && !svf_registry$families[[outcome]]$fit_importance) {
       # a family with its own importance keeps no trees' out-of-bag rows to score
       stop(sprintf("`importance = \"permutation\"` at fit time is not available for %s: compute it on rows of your choice with svforest_importance(fit, x, y).",
                    svf_registry$families[[outcome]]$describe), call. = FALSE)

@@ -10,6 +10,16 @@ family_parameter_defaults <- function(family) {
   values[!vapply(values, is.null, TRUE)]
 }
 
+# "a factor", "numeric", "a survival outcome": an outcome family in a help page.
+family_outcome_words <- function(family) sub(" \\(.*\\)$", "", svf_registry$families[[family]]$describe)
+
+# A fit option's defaults by outcome family, for ?svforest_parameters (NULL: none).
+family_defaults_doc <- function(spec) {
+  if (!length(spec$family)) return(NULL)
+  sprintf("Default for %s: %s.", paste(vapply(names(spec$family), family_outcome_words, ""), collapse = ", "),
+          paste(vapply(spec$family, default_code, ""), collapse = ", "))  # R/docs.R
+}
+
 # A method's preset with the table's defaults of outcome family `family`
 # when the method takes them (the family's `preset` hook, R/family-*.R).
 apply_family_defaults <- function(preset, family) {
@@ -38,7 +48,7 @@ used_parameter_names <- function(parts) {
 parameter_owners <- function(name) {
   owners <- character()
   for (type in names(svf_registry$parts)) {
-    names_of_type <- Filter(function(part) name %in% svf_part(type, part)$parameters, part_names(type))
+    names_of_type <- Filter(function(part) name %in% svf_part(type, part)$parameters, names(svf_registry$parts[[type]]))
     if (length(names_of_type)) {
       listed <- if (length(names_of_type) == 1) names_of_type
                 else paste(paste(utils::head(names_of_type, -1), collapse = ", "), "and", utils::tail(names_of_type, 1))

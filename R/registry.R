@@ -60,6 +60,18 @@ register_part <- function(type, name, parameters = character(), tune = character
   invisible(name)
 }
 
+# Outcome family `family` fits with the parts that fit family `like` (a
+# family that grows its trees on another's outcome kind, e.g. a 0/1
+# outcome on regression's); remove = TRUE takes it off them again.
+share_parts <- function(family, like, remove = FALSE) {
+  for (type in names(svf_registry$parts)) for (name in names(svf_registry$parts[[type]])) {
+    outcomes <- svf_registry$parts[[type]][[name]]$outcomes
+    if (remove) outcomes <- setdiff(outcomes, family) else if (like %in% outcomes) outcomes <- union(outcomes, family)
+    svf_registry$parts[[type]][[name]]$outcomes <- outcomes
+  }
+  invisible(family)
+}
+
 # Stops when a part of the fit does not handle its outcome type.
 check_part_outcomes <- function(params, outcome) {
   for (part in used_parts(params)) {

@@ -380,7 +380,7 @@ conformal_stage <- new_stage(
   field = "conformal",
   args = c("calibrate", "calibration_fraction"),
   setup = function(args, y, outcome, seed) {
-    if (outcome != "regression") return(NULL)
+    if (!identical(svf_registry$families[[outcome]]$calibration_stage, "conformal")) return(NULL)
     if (isTRUE(args$calibrate %in% c("conformal", "cv"))) {
       conformal_rows(args$calibrate, args$calibration_fraction, length(y), seed)
     } else if (is.null(args$calibrate) || identical(args$calibrate, "oob")) {
