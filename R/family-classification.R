@@ -20,7 +20,7 @@ register_family(
   scaling = function(y) NULL,
   engine_y = function(y, scaling) as.integer(y) - 1L,
   num_classes = function(y) nlevels(y),
-  engine_fit = engine_fit,
+  engine_fit = function(...) engine_fit(...),  # R/engine.R (looked up when called)
   validation_outcome = function(y, scaling) levels(y),
   model_fields = function(y, scaling) list(levels = levels(y), class_counts = tabulate(y, nlevels(y))),
   fields = list(outcome = character(), oob = character(), stages = character()),
@@ -61,10 +61,7 @@ register_family(
   combining = function(x) x$params$aggregation,
   oob_text = function(x) sprintf("%.2f%%", 100 * x$oob_error),
   oob_label = "OOB error",
-  summary = function(object, out) {
-    list(leaf_line = sprintf("Leaves with an SVM: %.1f%%, with class frequencies: %.1f%%",
-                             100 * out$svm_leaf_share, 100 * (1 - out$svm_leaf_share)))
-  },
+  summary = leaf_share_summary("an SVM", "class frequencies"),
   glance = no_glance_figures,
   tree_table = list(  # svforest_tree() and svforest_sql() (R/tree-leaves.R, R/tree-sql.R)
     leaf_predictions = function(object, tr, L) {
@@ -106,3 +103,34 @@ for (type in c("class", "prob", "votes")) {
   }))
 }
 rm(type)
+
+# A classification outcome: a factor (characters and logicals made one) of
+# one class per row, at least two classes with rows.
+check_outcome <- function(y, n) {
+  if (is.character(y) || is.logical(y)) y <- factor(y)
+  if (!is.factor(y)) {
+    stop(sprintf("`y` must be a factor (classification) or a numeric vector (regression), not %s.",
+                 describe(y)), call. = FALSE)
+  }
+  if (length(y) != n) {
+    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
+  }
+  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
+  if (anyNA(levels(y))) stop("`y` has a level that is NA (see addNA()); give the missing class a name.", call. = FALSE)
+  # tabulate(), not table(): table() makes several n-long temporaries
+  counts <- stats::setNames(tabulate(y, nlevels(y)), levels(y))
+  if (sum(counts > 0) < 2) {
+    stop("`y` must have at least two classes with rows; found ",
+         if (sum(counts > 0) == 1) paste0('only "', names(counts)[counts > 0], '"') else "none", ".",
+         call. = FALSE)
+  }
+  if (any(counts == 0)) {
+    warning(sprintf("Level%s %s of `y` %s no rows; the model keeps %s but never predicts %s.",
+                    if (sum(counts == 0) > 1) "s" else "",
+                    paste0('"', names(counts)[counts == 0], '"', collapse = ", "),
+                    if (sum(counts == 0) > 1) "have" else "has",
+                    if (sum(counts == 0) > 1) "them" else "it",
+                    if (sum(counts == 0) > 1) "them" else "it"), call. = FALSE)
+  }
+  y
+}

@@ -16,7 +16,7 @@ register_family(
   scaling = function(y) outcome_scaling(y),
   engine_y = function(y, scaling) (y - scaling$center) / scaling$scale,
   num_classes = function(y) 0L,
-  engine_fit = engine_fit,
+  engine_fit = function(...) engine_fit(...),  # R/engine.R (looked up when called)
   validation_outcome = function(y, scaling) scaling,
   model_fields = function(y, scaling) list(outcome_center = scaling$center, outcome_scale = scaling$scale),
   fields = list(outcome = character(), oob = character(), stages = character()),
@@ -50,10 +50,7 @@ register_family(
   combining = function(x) "average",
   oob_text = function(x) sprintf("MSE %s, R-squared %.3f", format(signif(x$oob_error, 4)), x$oob_rsquared),
   oob_label = "OOB error",
-  summary = function(object, out) {
-    list(leaf_line = sprintf("Leaves with a model: %.1f%%, with the mean: %.1f%%",
-                             100 * out$svm_leaf_share, 100 * (1 - out$svm_leaf_share)))
-  },
+  summary = leaf_share_summary("a model", "the mean"),
   glance = no_glance_figures,
   tree_table = list(  # svforest_tree() and svforest_sql() (R/tree-leaves.R, R/tree-sql.R)
     leaf_predictions = function(object, tr, L) {
@@ -130,4 +127,34 @@ uncertainty_type_hint <- function(type, family = "classification") {
   }
   stop(sprintf("`type = \"%s\"` is for regression forests (a numeric outcome); this forest's outcome is %s.",
                type, svf_registry$families[[family]]$describe), call. = FALSE)
+}
+
+# A numeric outcome: finite, one value per row. A constant outcome is fitted
+# (every prediction is that constant).
+check_numeric_outcome <- function(y, n) {
+  if (length(y) != n) {
+    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
+  }
+  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
+  if (any(!is.finite(y))) stop(sprintf("`y` has %d infinite values.", sum(!is.finite(y))), call. = FALSE)
+  # the engine sees (y - centre) / scale; a spread beyond the largest double
+  # (values near +-1.8e308 of both signs) cannot be centred
+  if (!is.finite(max(y) - min(y))) {
+    stop(sprintf("`y` ranges from %s to %s: its spread exceeds the largest double. Rescale it (e.g. divide by 1e10).",
+                 format(min(y)), format(max(y))), call. = FALSE)
+  }
+  as.double(y)
+}
+
+# The outcome's scale inside the model: the engine sees (y - center) / scale,
+# scale the standard deviation (1 for a constant outcome). Computed without
+# overflow for values near the largest double.
+outcome_scaling <- function(y) {
+  m <- max(abs(y))
+  center <- if (m > 0) mean(y / m) * m else 0
+  dev <- y - center
+  s <- max(abs(dev))
+  scale <- if (s > 0) s * stats::sd(dev / s) else 1
+  if (!is.finite(scale) || !(scale > 0)) scale <- 1
+  list(center = center, scale = scale)
 }

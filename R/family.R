@@ -117,6 +117,15 @@ no_row_checks <- function(y) invisible(NULL)
 no_parameter_checks <- function(user) invisible(NULL)
 no_glance_figures <- function(x) numeric()
 
+# A `summary` hook whose line on the leaves gives the shares of leaves with
+# a model (`model`) and with a constant (`constant`).
+leaf_share_summary <- function(model, constant) {
+  function(object, out) {
+    list(leaf_line = sprintf("Leaves with %s: %.1f%%, with %s: %.1f%%", model, 100 * out$svm_leaf_share, constant,
+                             100 * (1 - out$svm_leaf_share)))
+  }
+}
+
 # Names of the registered families, the most general first.
 family_names <- function() rev(names(svf_registry$families))
 

@@ -17,3 +17,9 @@ oob_regression_results <- function(tally, y, scaling) {
   c(tally, list(oob_error = mse, oob_rsquared = oob_rsquared(mse, y[has]), oob_predictions = pred,
                 oob_sum = sum, oob_y = y))
 }
+
+# 1 - MSE / variance of the outcome (NA without rows or variance).
+oob_rsquared <- function(mse, y) {
+  v <- if (length(y) > 1) mean((y - mean(y))^2) else NA_real_
+  if (is.na(v) || !(v > 0)) NA_real_ else 1 - mse / v
+}

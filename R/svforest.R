@@ -321,29 +321,6 @@ tree_growth_rows <- 10
 tree_growth_z <- 2
 
 
-# 1 - MSE / variance of the outcome (NA without rows or variance).
-oob_rsquared <- function(mse, y) {
-  v <- if (length(y) > 1) mean((y - mean(y))^2) else NA_real_
-  if (is.na(v) || !(v > 0)) NA_real_ else 1 - mse / v
-}
-
-# A numeric outcome: finite, one value per row. A constant outcome is fitted
-# (every prediction is that constant).
-check_numeric_outcome <- function(y, n) {
-  if (length(y) != n) {
-    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
-  }
-  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
-  if (any(!is.finite(y))) stop(sprintf("`y` has %d infinite values.", sum(!is.finite(y))), call. = FALSE)
-  # the engine sees (y - centre) / scale; a spread beyond the largest double
-  # (values near +-1.8e308 of both signs) cannot be centred
-  if (!is.finite(max(y) - min(y))) {
-    stop(sprintf("`y` ranges from %s to %s: its spread exceeds the largest double. Rescale it (e.g. divide by 1e10).",
-                 format(min(y)), format(max(y))), call. = FALSE)
-  }
-  as.double(y)
-}
-
 # Outcomes of a kind no forest fits: a clear error before any other check
 # (a family of its own may hold an outcome in columns).
 check_outcome_kind <- function(y, family) {
@@ -364,46 +341,4 @@ check_predictor_draws <- function(requested, p) {
            call. = FALSE)
     }
   }
-}
-
-# The outcome's scale inside the model: the engine sees (y - center) / scale,
-# scale the standard deviation (1 for a constant outcome). Computed without
-# overflow for values near the largest double.
-outcome_scaling <- function(y) {
-  m <- max(abs(y))
-  center <- if (m > 0) mean(y / m) * m else 0
-  dev <- y - center
-  s <- max(abs(dev))
-  scale <- if (s > 0) s * stats::sd(dev / s) else 1
-  if (!is.finite(scale) || !(scale > 0)) scale <- 1
-  list(center = center, scale = scale)
-}
-
-check_outcome <- function(y, n) {
-  if (is.character(y) || is.logical(y)) y <- factor(y)
-  if (!is.factor(y)) {
-    stop(sprintf("`y` must be a factor (classification) or a numeric vector (regression), not %s.",
-                 describe(y)), call. = FALSE)
-  }
-  if (length(y) != n) {
-    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
-  }
-  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
-  if (anyNA(levels(y))) stop("`y` has a level that is NA (see addNA()); give the missing class a name.", call. = FALSE)
-  # tabulate(), not table(): table() makes several n-long temporaries
-  counts <- stats::setNames(tabulate(y, nlevels(y)), levels(y))
-  if (sum(counts > 0) < 2) {
-    stop("`y` must have at least two classes with rows; found ",
-         if (sum(counts > 0) == 1) paste0('only "', names(counts)[counts > 0], '"') else "none", ".",
-         call. = FALSE)
-  }
-  if (any(counts == 0)) {
-    warning(sprintf("Level%s %s of `y` %s no rows; the model keeps %s but never predicts %s.",
-                    if (sum(counts == 0) > 1) "s" else "",
-                    paste0('"', names(counts)[counts == 0], '"', collapse = ", "),
-                    if (sum(counts == 0) > 1) "have" else "has",
-                    if (sum(counts == 0) > 1) "them" else "it",
-                    if (sum(counts == 0) > 1) "them" else "it"), call. = FALSE)
-  }
-  y
 }

@@ -18,8 +18,13 @@ local({
     function(x) sprintf("Brier %.4f", x$oob_error),
     "prob", "a 0/1 outcome")
   do.call(svforest:::register_family, family)
-  svforest:::share_parts("test_binary", "regression")  # it grows regression forests
 })
+# it grows regression forests: a test that fits it takes the regression
+# parts for it (and gives them back, so that no other test's messages name it)
+use_test_binary_parts <- function(env = parent.frame()) {
+  svforest:::share_parts("test_binary", "regression")
+  withr::defer(svforest:::share_parts("test_binary", remove = TRUE), envir = env)
+}
 
 test_binary_prob <- function(object, newdata, num_threads) {
   p <- svforest:::predict_chunked(object, newdata, "response", num_threads)
