@@ -1,11 +1,12 @@
 #!/bin/sh
 # The code-size and layering guards that `make test` runs before the test
 # suite: C++ file and function sizes, includes of concrete part headers in
-# forest/ and the bindings, R function lengths, machine paths in bench/results. Runs every guard, then exits
+# forest/ and the bindings, R function lengths, machine paths in bench/results,
+# outcome names used as branches outside the families' files. Runs every guard, then exits
 # 1 when any failed, so one report lists every offender.
 cd "$(dirname "$0")/.."
 status=0
-for guard in .ci/check-cpp-sizes.py .ci/check-includes.py .ci/check-bench-results.py; do
+for guard in .ci/check-cpp-sizes.py .ci/check-includes.py .ci/check-bench-results.py .ci/check-outcome-branches.py; do
   echo "== $guard"
   python3 "$guard" || status=1
 done

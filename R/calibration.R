@@ -61,7 +61,7 @@ NULL
 svforest_calibrate <- function(object, x, y, method = c("platt", "temperature", "isotonic", "none"),
                                num_threads = NULL) {
   check_model(object)
-  if (identical(object$type, "regression")) {
+  if (identical(model_family(object)$calibration_stage, "conformal")) {
     return(calibrate_conformal(object, x, y, method, num_threads))  # R/uncertainty.R
   }
   if (identical(method, c("platt", "temperature", "isotonic", "none"))) method <- "platt"
@@ -204,25 +204,16 @@ calibration_ok <- function(cal, K) {
   }, TRUE))
 }
 
+# The calibration stage's methods of class probabilities.
+calibration_methods <- c("none", "platt", "temperature", "isotonic")
+
 # svforest(..., calibrate = ): the held-out rows (a stratified share of each
 # class, drawn from the seed's stream), or NULL for no calibration.
 calibration_rows <- function(calibrate, fraction, y, outcome, seed) {
-  if (!outcome %in% c("classification", "regression") && !is.null(c(calibrate, fraction))) {
-    stop(sprintf("`calibrate` and `calibration_fraction` are for class probabilities and regression intervals; they do not apply to %s.",
-                 svf_registry$families[[outcome]]$describe), call. = FALSE)
-  }
-  if (is.null(calibrate)) calibrate <- "none"
-  # regression intervals: the conformal stage's (R/uncertainty.R)
-  if (outcome == "regression" && isTRUE(calibrate %in% c("conformal", "cv", "oob"))) return(NULL)
-  if (identical(calibrate, "conformal") && outcome == "classification") {
-    stop("`calibrate = \"conformal\"` calibrates prediction intervals of a regression forest (a numeric outcome); for class probabilities use \"platt\", \"temperature\" or \"isotonic\".", call. = FALSE)
-  }
-  calibrate <- check_choice(calibrate, "calibrate", c("none", "platt", "temperature", "isotonic"))
+  # the family says which values apply to it (R/family-*.R)
+  calibrate <- svf_registry$families[[outcome]]$calibration_method(calibrate, fraction)
+  calibrate <- check_choice(calibrate, "calibrate", calibration_methods)
   if (calibrate == "none") return(NULL)
-  if (outcome == "regression") {
-    stop(sprintf("For a numeric outcome `calibrate` must be \"oob\" (the default), \"conformal\", \"cv\" or \"none\" (prediction intervals, see predict.svforest()), not %s: %s calibrates class probabilities.",
-                 describe(calibrate), describe(calibrate)), call. = FALSE)
-  }
   fraction <- if (is.null(fraction)) 0.25 else fraction
   if (!is.numeric(fraction) || length(fraction) != 1 || is.na(fraction) || fraction <= 0 || fraction >= 1) {
     stop("`calibration_fraction` must be a number between 0 and 1 (exclusive).", call. = FALSE)

@@ -116,10 +116,8 @@ svforest_caret <- function(method = default_method(), ..., tune = NULL, ntree = 
     grid = grid,
     fit = fit,
     predict = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
-      if (identical(modelFit$type, "regression")) {
-        return(stats::predict(modelFit, newdata, type = "response", num_threads = num_threads))
-      }
-      as.character(stats::predict(modelFit, newdata, type = "class", num_threads = num_threads))
+      pred <- stats::predict(modelFit, newdata, num_threads = num_threads)  # classes, or numbers
+      if (is.factor(pred)) as.character(pred) else pred
     },
     prob = function(modelFit, newdata, preProc = NULL, submodels = NULL) {
       as.data.frame(stats::predict(modelFit, newdata, type = "prob", num_threads = num_threads),

@@ -31,14 +31,14 @@ default_code <- function(value) {
 parameter_default_doc <- function(name) {
   cases <- list()
   for (m in method_names()) {
-    outcomes <- if (is.null(svf_method(m)$regression)) "classification" else c("classification", "regression")
+    outcomes <- Filter(function(f) m %in% svf_registry$families[[f]]$methods(), package_family_names)  # R/zzz.R
     texts <- vapply(outcomes, function(outcome) method_default_doc(name, m, outcome), "")
     texts <- texts[!is.na(texts)]
-    if (length(unique(texts)) == 1) {
+    if (length(unique(texts)) == 1 && length(texts) == length(outcomes)) {
       cases[[texts[1]]] <- c(cases[[texts[1]]], sprintf("`\"%s\"`", m))
     } else {
       for (outcome in names(texts)) {
-        where <- sprintf("`\"%s\"` (%s)", m, c(classification = "classes", regression = "numeric outcome")[[outcome]])
+        where <- sprintf("`\"%s\"` (%s)", m, family_outcome_words(outcome))
         cases[[texts[[outcome]]]] <- c(cases[[texts[[outcome]]]], where)
       }
     }
@@ -87,7 +87,7 @@ parameter_item <- function(name, spec, option = FALSE) {
             paste0("`", spec$alias, "`", collapse = ", "), name)
   }
   tuning <- if (!option || !is.null(spec$tune)) parameter_tuning_doc(spec, name)
-  text <- c(spec$help, if (!option) parameter_default_doc(name), parts, tuning, alias)
+  text <- c(spec$help, if (!option) parameter_default_doc(name) else family_defaults_doc(spec), parts, tuning, alias)
   sprintf("\\item{`%s`}{%s}", name, paste(text, collapse = " "))
 }
 

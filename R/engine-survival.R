@@ -13,34 +13,24 @@
 
 # The engine's survival leaf kind, named as the engine names it (the
 # outcome family chooses it; no other outcome can).
-register_part("leaf", "nelson_aalen", outcomes = "survival")
+register_part("leaf", "nelson_aalen", outcomes = "survival", family_only = TRUE,
+              parameters = c("min_leaf_size", "min_node_events", "tree_rival", "oblique_fit"))
 
-# The engine parameters of a survival fit and their defaults. Survival
-# leaves estimate a curve, not a mean: nodes of 20 rows or more split, and
-# a log-rank cut leaves 10 rows or more on either side (a maximum over cuts
-# otherwise picks a group of one or two early deaths); trees draw 63.2% of
-# the rows without replacement. (Chosen on the test halves of other random
-# splits than the harness's, seeds 501-503, of pbc, veteran, gbsg, lung and
-# colon: C 0.7042 and IPA 0.165 against 0.6959 and 0.154 with the
-# regression defaults, bootstrap and nodes of 5.) A node also needs
-# `min_node_events` events to split, by default the square root of the
-# training events (NA: survival_min_node_events()): nafld1's 8,775 rows
-# hold 682 events, and its nodes of 20 rows one or two. (Chosen on the
-# same splits of 10 sets: mean C 0.7322 and IPA 0.1868 against 0.7293 and
-# 0.1830 without it; nafld1 0.8277 against 0.8117; 10, 15, 20 or 30 events
-# for every set gave C 0.7311-0.7327, IPA 0.1818-0.1863.) 300 trees and
-# both rivals (tree_rival) were chosen on the same splits of those sets
-# and sim_wide (200 predictors, 5 that matter): mean IPA 0.1815 against
-# 0.1798 with 100 trees and the axis rival, 0.1810 with 300 trees and the
-# axis rival, 0.1790 with the oblique rival alone (sim_wide: 0.078 against
-# 0.112; its hyperplanes through noise predictors fit the in-bag rows);
-# 200 or 500 trees were no better than 300, choosing by integrated Brier
-# score instead of Harrell's C worse (IPA 0.1849 against 0.1868 on 10 sets).
+# The engine parameters of a survival fit and their defaults, read from the
+# parameter table (its survival defaults, R/parameters.R: the one place
+# they are written; the reasons for each are there). `mtry` and
+# `oblique_mtry` 0 are the engine's "automatic" (svforest()'s NA); `seed`
+# is this internal entry's own.
 survival_engine_defaults <- function() {
-  list(ntree = 300L, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = 20L, min_leaf_size = 10L,
-       n_oblique = 1L, split_ridge = 0.01, oblique_rows = 0, oblique_choice = "oob", tree_choice = "oob",
-       sampler = "subsample", sample_fraction = 0.632, max_depth = 0L, oblique_fit = "ridge",
-       min_node_events = NA_integer_, tree_rival = "both")
+  own <- family_parameter_defaults("survival")
+  preset <- apply_family_defaults(svf_method(survival_methods[1]), "survival")
+  value <- function(name) parameter_default(name, preset, 0L, own)
+  list(ntree = own$ntree, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = value("min_node_size"),
+       min_leaf_size = value("min_leaf_size"), n_oblique = value("n_oblique"), split_ridge = value("split_ridge"),
+       oblique_rows = value("oblique_rows"), oblique_choice = value("oblique_choice"),
+       tree_choice = value("tree_choice"), sampler = value("sampler"), sample_fraction = value("sample_fraction"),
+       max_depth = value("max_depth"), oblique_fit = value("oblique_fit"), min_node_events = value("min_node_events"),
+       tree_rival = value("tree_rival"))
 }
 
 # The events a node needs to split when the fit gives no `min_node_events`:
@@ -49,16 +39,6 @@ survival_engine_defaults <- function() {
 survival_min_node_events <- function(status, weights = NULL) {
   events <- if (is.null(weights)) sum(status) else sum(weights[status == 1])
   as.integer(ceiling(sqrt(events)))
-}
-
-# The svforest() parameters of a survival fit (R/family-survival.R): the
-# engine's survival defaults for those the user left out (`user`: the
-# arguments as given, NULL meaning the default), the default's others.
-survival_default_parameters <- function(params, user) {
-  own <- survival_engine_defaults()
-  for (name in c("min_node_size", "sampler")) if (is.null(user[[name]])) params[[name]] <- own[[name]]
-  if (is.null(user$sample_fraction) && identical(params$sampler, "subsample")) params$sample_fraction <- own$sample_fraction
-  params
 }
 
 # `params` over the defaults, each checked (a typo must not pass silently).
@@ -180,7 +160,7 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
   # the step function: the CHF at the last grid time at or before each time
   chf <- cbind(0, grid)[, findInterval(times, fit$times) + 1L, drop = FALSE]
   colnames(chf) <- format(times)
-  if (type == "survival") exp(-chf) else chf
+  if (identical(type, "chf")) chf else exp(-chf)
 }
 
 # The survival family's engine call (engine_fit()'s role for a Surv outcome,
@@ -197,7 +177,7 @@ survival_forest_fit <- function(data, y, weights, params, num_threads) {
   engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
   engine$seed <- as.double(params$seed)
   engine$ntree <- as.integer(params$ntree)
-  engine$min_node_events <- survival_min_node_events(survival_status(y), weights)
+  if (is.na(engine$min_node_events)) engine$min_node_events <- survival_min_node_events(survival_status(y), weights)
   # growth by out-of-bag error (1 - Harrell's C), as for every outcome
   growth <- c("ntree_max", "ntree_gain", "ntree_gain_rows", "ntree_gain_z")
   if (!is.null(params$ntree_max)) engine[intersect(growth, names(params))] <- params[intersect(growth, names(params))]

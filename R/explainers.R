@@ -46,8 +46,7 @@ NULL
 #' @export
 svforest_explainer_predict <- function(object, newdata) {
   check_model(object)
-  if (identical(object$type, "regression")) return(stats::predict(object, newdata, type = "response"))
-  stats::predict(object, newdata, type = "prob")
+  stats::predict(object, newdata, type = model_family(object)$score_type)  # R/family-*.R
 }
 
 # --- DALEX -------------------------------------------------------------------
@@ -63,7 +62,8 @@ yhat.svforest <- function(X.model, newdata, ...) {
 
 #' @exportS3Method DALEX::model_info
 model_info.svforest <- function(model, is_multiclass = FALSE, ...) {
-  type <- if (identical(model$type, "regression")) "regression"
+  # DALEX's task: class probabilities (two classes or more), or a number per row
+  type <- if (!identical(model_family(model)$score_type, "prob")) "regression"
           else if (length(model$levels) > 2 || isTRUE(is_multiclass)) "multiclass" else "classification"
   structure(list(package = "svforest", ver = as.character(utils::packageVersion("svforest")), type = type),
             class = "model_info")
@@ -170,7 +170,7 @@ svforest_shap <- function(object, X_pred, X = X_pred, num_threads = NULL, ...) {
     baseline <- stats::setNames(rep(0, length(S)), names(S))
   } else {
     S <- collapse(contrib)
-    baseline <- if (identical(object$type, "regression")) {
+    baseline <- if (!identical(model_family(object)$score_type, "prob")) {
       mean(stats::predict(object, X_pred, num_threads = num_threads) - rowSums(S))
     } else 0
   }

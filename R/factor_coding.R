@@ -48,7 +48,7 @@ factor_many_levels <- 10L
 design_level_codes <- function(method, user, y) {
   coding <- user[["factor_coding"]]
   if (is.null(coding)) {
-    outcome <- outcome_family(y)$engine_outcome  # R/family.R
+    outcome <- outcome_family(y)$name  # R/family.R
     preset <- tryCatch(outcome_preset(svf_method(if (is.null(method)) default_method(outcome) else method), outcome),
                        error = function(e) NULL)
     if (is.null(preset)) return(NULL)

@@ -23,11 +23,15 @@ NULL
 #' hyperplane winning in-bag. Leaves hold the Nelson-Aalen cumulative hazard of their
 #' in-bag rows on the training event times; the forest's cumulative hazard
 #' (CHF) is the trees' average and its survival `exp(-CHF)`. The
-#' parameters are the default's, with a survival forest's own defaults where you give none
-#' (`sampler = "subsample"`, `sample_fraction = 0.632`, `min_node_size = 20`; a
-#' log-rank cut leaves 10 rows or more on either side): `ntree`, 300; `mtry`;
-#' `n_oblique`, `split_ridge`, `oblique_choice`, `tree_choice`, `max_depth`,
-#' `sample_fraction`, `scale`, `factor_coding`; see [svforest_parameters];
+#' parameters are the default method's, with a survival forest's own defaults
+#' where you give none (`ntree`, `sampler`, `min_node_size`, `min_leaf_size`:
+#' the rows a log-rank cut leaves on either side), and its own knobs
+#' `min_node_events`, `tree_rival` and `oblique_fit`: each with its survival
+#' default on [svforest_parameters], tuned by the censored regression
+#' engine of parsnip ([svforest_dials]). `mtry`, `oblique_mtry`,
+#' `n_oblique`, `split_ridge`, `oblique_rows`, `oblique_choice`,
+#' `tree_choice`, `max_depth`, `sample_fraction`, `scale` and
+#' `factor_coding` act as for the default method;
 #' with `ntree_max` the forest grows by out-of-bag error (1 - Harrell's C),
 #' as the other outcomes do.
 #' Data frames with factors and missing predictor values go through the
@@ -89,8 +93,10 @@ NULL
 # (R/predict-survival.R), its out-of-bag results Harrell's C and an
 # integrated Brier score (R/oob-survival.R).
 register_family(
-  "survival",
+  name = "survival",
+  priority = 3,  # a Surv object is numeric too: asked before regression
   detects = function(y) inherits(y, "Surv"),
+  matrix_outcome = TRUE,
   check = function(y, n) check_survival_outcome(y, n),
   check_rows = function(y) {
     if (!any(survival_status(y) == 1L)) {
@@ -98,16 +104,35 @@ register_family(
            call. = FALSE)
     }
   },
+  preset = function(preset) {
+    check_family_method("a survival outcome (Surv)", preset$name, survival_methods)  # R/family.R
+    apply_family_defaults(preset, "survival")  # R/parameters.R: its leaf, node sizes, sampler, trees
+  },
+  check_parameters = function(user) check_survival_parameters(user),
   scaling = function(y) NULL,
   engine_y = function(y, scaling) y,
   num_classes = function(y) 0L,
+  engine_fit = function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
+    survival_forest_fit(data, y, weights, params, num_threads)
+  },
   validation_outcome = function(y, scaling) NULL,
   model_fields = function(y, scaling) {
     list(survival = list(time_max = max(survival_time(y)), events = sum(survival_status(y))))
   },
+  # the censoring distribution the parsnip engine keeps (R/parsnip-censored.R)
+  fields = list(outcome = "survival", oob = c("oob_chf_sum", "oob_concordance", "oob_ibs"), stages = "censoring"),
   oob = function(oob, y, aggregation, scaling, ntree) {
     survival_oob_results(list(oob_chf_sum = oob$chf_sum, oob_count = oob$count), y)
   },
+  merge_oob = function(a, b) merge_survival_tally(a, b),
+  combine_oob = function(out, parts) combine_survival_oob(out, parts),
+  predict_oob = function(object, type, args) predict_survival_oob(object, type, args),
+  importance = function(object, x, y, num_threads, oob, per_class) {
+    if (oob || per_class) stop(sprintf("`%s` is not available for a survival outcome (Surv).",
+                                       if (oob) "oob" else "per_class"), call. = FALSE)
+    survival_importance(object, x, y, num_threads)
+  },
+  fit_importance = TRUE,  # each tree's out-of-bag drop of Harrell's C (the engine's survival strategy)
   check_model = function(object, fail) check_survival_model(object, fail),
   print_outcome = function(x) {
     sprintf("  Outcome:               survival (right-censored; %d events)", as.integer(x$survival$events))
@@ -117,48 +142,67 @@ register_family(
     sprintf("Harrell's C %.4f, integrated Brier score %.4f", 1 - x$oob_error, x$oob_ibs)
   },
   oob_label = "OOB performance",
-  matrix_outcome = TRUE,
-  ntree = survival_engine_defaults()$ntree,
-  glance = function(x) c(oob_concordance = 1 - x$oob_error, oob_ibs = x$oob_ibs),
-  default_type = "survival",
-  describe = "a survival outcome (Surv)",
-  engine_outcome = "regression",
-  engine_fit = function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
-    survival_forest_fit(data, y, weights, params, num_threads)
-  },
-  methods = "hybrid",
-  parameters = function(params, user) survival_parameters(params, user),
-  predict_oob = function(object, type, args) predict_survival_oob(object, type, args),
-  merge_oob = function(a, b) merge_survival_tally(a, b),
-  combine_oob = function(out, parts) combine_survival_oob(out, parts),
-  importance = function(object, x, y, num_threads) survival_importance(object, x, y, num_threads),
-  summary = function(object) {
+  summary = function(object, out) {
     list(oob_ibs = object$oob_ibs, survival = object$survival,
          leaf_line = sprintf("Leaves: Nelson-Aalen cumulative hazards on %d event times", length(object$forest$times)))
-  }
+  },
+  glance = function(x) c(oob_concordance = 1 - x$oob_error, oob_ibs = x$oob_ibs),
+  tree_table = list(leaf_predictions = function(object, tr, L) survival_leaf_summaries(object$forest, tr, L),
+                    linear_leaf = function(object, w, b, lin) stop("Internal error: survival leaves are not linear.", call. = FALSE),
+                    node_means = FALSE,  # a node's curve is not the mean of its leaves'
+                    sql_check = function(object, fail) fail("a survival forest")),
+  methods = function() survival_methods,
+  holdout_score = list(metric = "concordance", better = "higher", score = function(fit, newdata, truth, num_threads) {
+    risk <- stats::predict(fit, newdata, type = "risk", num_threads = num_threads)
+    survival::concordance(truth ~ risk, reverse = TRUE)$concordance
+  }),
+  score_type = "risk",
+  calibration_stage = "none",
+  calibration_method = function(calibrate, fraction) {
+    if (!is.null(c(calibrate, fraction))) {
+      stop("`calibrate` and `calibration_fraction` are for class probabilities and regression intervals; they do not apply to a survival outcome (Surv).",
+           call. = FALSE)
+    }
+    "none"
+  },
+  default_type = "survival",
+  describe = "a survival outcome (Surv)"
 )
 
-# The default's regression parameters as a survival forest uses them: its
-# hybrid splitter (log-rank criteria) and Nelson-Aalen leaves, on bootstrap
-# or subsample trees (out-of-bag rows score it).
-survival_parameters <- function(params, user) {
+# A survival leaf's curve in three numbers: its Nelson-Aalen survival
+# exp(-CHF) at the quartiles of the forest's event times, named "S(time)".
+survival_leaf_summaries <- function(forest, tr, L) {
+  times <- forest$times
+  at <- unique(ceiling(length(times) * c(0.25, 0.5, 0.75)))
+  lapply(tree_describe(forest, tr, "leaf", seq_len(L)), function(leaf) {
+    steps <- findInterval(at - 1L, as.vector(leaf$time_index))  # the leaf's steps at or before each time
+    chf <- c(0, as.vector(leaf$cumulative_hazard))[steps + 1L]
+    stats::setNames(exp(-chf), sprintf("S(%s)", format_number(times[at])))
+  })
+}
+
+# The methods that fit a survival outcome.
+survival_methods <- "hybrid"
+
+# A survival forest sets its splitter and leaf itself (log-rank cuts and
+# hyperplanes, Nelson-Aalen leaves), and its out-of-bag rows choose and
+# score its trees: the user's parameters that would change that.
+check_survival_parameters <- function(user) {
   for (part in c("splitter", "leaf")) {
     if (!is.null(user[[part]])) {
       stop(sprintf("`%s`: a survival forest has the hybrid splitter (log-rank cuts and hyperplanes) and Nelson-Aalen leaves; leave `%s` out.",
                    part, part), call. = FALSE)
     }
   }
-  params <- survival_default_parameters(params, user)  # R/engine-survival.R
-  if (!params$sampler %in% c("bootstrap", "subsample")) {
+  if (!is.null(user$sampler) && !identical(user$sampler, "bootstrap") && !identical(user$sampler, "subsample")) {
     stop("`sampler` must be \"bootstrap\" or \"subsample\" for a survival forest: its out-of-bag rows choose and score the trees.",
          call. = FALSE)
   }
-  params$leaf <- "nelson_aalen"
-  params
 }
 
 # The columns of a checked right-censored Surv outcome.
 survival_time <- function(y) as.double(unclass(y)[, 1L])
+engine_outcome_value.Surv <- function(y) list(time = survival_time(y), status = survival_status(y))
 survival_status <- function(y) as.integer(unclass(y)[, 2L])
 
 # A right-censored outcome: positive finite times, status 0/1 (Surv() codes

@@ -7,105 +7,146 @@ NULL
 # family of the outcome instead of branching on its name. A new outcome kind
 # (survival, ...) is a file of its own plus its register_family() call.
 #
-# A family is list(
-#   name,          the model's `type` ("classification", "regression", ...)
+# A family is a list of these hooks, every one given by every family (a
+# family with nothing to add says so with its own function, e.g. no extra
+# summary elements: function(object) list()):
+#   name,          the model's `type`
+#   priority,      detection order: families are asked from the highest
+#                  priority down, so a specific family (a Surv object) is
+#                  asked before a general one (classification takes any)
 #   detects,       function(y): TRUE when y is this family's outcome
-#                  (families are asked in order of registration, last first)
+#   matrix_outcome, TRUE when the outcome is a matrix (a Surv object) that
+#                  the family's own `check` validates; other families refuse
+#                  a matrix `y` before any check
 #   check,         function(y, n): the outcome checked and coded (an error
 #                  for bad values), e.g. characters made a factor
-#   check_rows,    optional function(y): checks of the rows left after zero
-#                  case weights dropped some
+#   check_rows,    function(y): checks of the rows left after zero case
+#                  weights dropped some
+#   preset,        function(preset): a method's preset as the family fits it
+#                  (its leaf, defaults, trees; an error for a method that
+#                  does not fit the outcome), with the parameter table's
+#                  family defaults (apply_family_defaults(), R/parameters.R)
+#   check_parameters, function(user): the user's parameters the family
+#                  refuses before any is resolved (e.g. parts it sets itself)
 #   scaling,       function(y): list(center, scale) of the outcome as the
 #                  engine sees it, or NULL
-#   engine_y,      function(y, scaling): the engine's outcome vector
-#   num_classes,   function(y): the engine's number of classes (0: numeric)
+#   engine_y,      function(y, scaling): the engine's outcome
+#   num_classes,   function(y): the engine's number of classes (0: none)
+#   engine_fit,    a function with engine_fit()'s arguments and result
+#                  (R/engine.R): the engine call, also used by
+#                  svforest_future()'s workers
 #   validation_outcome, function(y, scaling): what validation_data() needs
 #                  to code a validation outcome as the training one
-#   model_fields,  function(y, scaling): the family's elements of the model
+#   model_fields,  function(y, scaling): the family's fields of the model's
+#                  `outcome` section
+#   fields,        list(outcome, oob, stages): names of the fields the family
+#                  may write into those sections after the fit (a model
+#                  refuses other new names, R/model.R)
 #   oob,           function(oob, y, aggregation, scaling, ntree): the model's
 #                  out-of-bag elements from the engine's tallies (`ntree`:
 #                  the forest's trees, the size its figures are carried to)
-#   check_model,   function(object, fail): stops (via fail(what)) when the
-#                  family's elements of a model are damaged
-#   print_outcome, function(x): print()'s line naming the outcome
-#   combining,     function(x): how print() names the trees' combination
-#   oob_text,      function(x): the out-of-bag error as print() shows it
-#   oob_label,     print()'s name for it (default "OOB error"; a family whose
-#                  figure is not an error names it otherwise)
-#   engine_outcome, the outcome kind the engine, presets and parts fit
-#                  ("classification" or "regression"; default: `name`)
-#   default_type,  predict()'s type when none is given
-#   describe,      how the outcome is named in messages ("numeric", ...)
-# and optional hooks for a family the classification/regression engine does
-# not fit (NULL: the package's own behaviour):
-#   engine_fit,    a function with engine_fit()'s arguments and result
-#                  (R/engine.R): the family's own engine call, also used by
-#                  svforest_future()'s workers
-#   methods,       the methods that fit this outcome (others are an error)
-#   parameters,    function(params, user): the fit's resolved parameters as
-#                  the family fits them (its own parts; an error for a part
-#                  it cannot use)
 #   merge_oob,     function(a, b): the engine tallies (`oob` of engine_fit())
 #                  of consecutive trees merged (svforest_future())
 #   combine_oob,   function(out, parts): combine()'s out-of-bag elements of
 #                  the combined model `out` from its parts
 #   predict_oob,   function(object, type, args): predict() without newdata
-#                  (the training rows out of bag)
-#   importance,    function(object, x, y, num_threads): permutation importance
-#                  of a model on predictors `x` (as newdata) and outcome `y`
-#                  (svforest_importance(); such a family has no out-of-bag
-#                  or fit-time permutation importance)
-#   summary,       function(object): elements summary() adds (`leaf_line`:
-#                  its line on the leaves)
+#   importance,    function(object, x, y, num_threads, oob, per_class):
+#                  permutation importance of a model on predictors `x` (as
+#                  newdata) and outcome `y` (svforest_importance())
+#   fit_importance, TRUE when svforest(importance = "permutation") scores
+#                  the trees' out-of-bag rows at fit time
+#   check_model,   function(object, fail): stops (via fail(what)) when the
+#                  family's elements of a model are damaged
+#   print_outcome, function(x): print()'s line naming the outcome
+#   combining,     function(x): how print() names the trees' combination
+#   oob_text,      function(x): the out-of-bag figure as print() shows it
+#   oob_label,     print()'s name for it ("OOB error", or another name for a
+#                  figure that is not an error)
+#   summary,       function(object, out): elements summary() adds to its
+#                  result `out` (`leaf_line`: its line on the leaves)
 #   glance,        function(object): named numbers glance() adds as columns
-#   ntree,         the trees of a fit that gives no `ntree` (NULL: the
-#                  method's default); the family's forest grows exactly so many
-#   matrix_outcome, TRUE when the family's outcome is a matrix (a Surv
-#                  object) that its own `check` validates; other families
-#                  refuse a matrix `y` before any check
-# )
+#   tree_table,    list(leaf_predictions = function(object, tr, L): what
+#                  each leaf of tree `tr` predicts, linear_leaf =
+#                  function(object, w, b, lin): a linear leaf's weights `w`
+#                  and intercepts `b` on the outcome's scale, named,
+#                  node_means: whether a split node predicts the mean of its
+#                  leaves, sql_check = function(object, fail): what
+#                  svforest_sql() cannot express of the model)
+#   methods,       function(): the methods that fit the outcome
+#   holdout_score, list(metric, better ("higher" or "lower"), score =
+#                  function(fit, newdata, truth, num_threads)): how
+#                  svforest_select() scores a fit on held-out rows
+#   score_type,    the prediction type explainers read (R/explainers.R)
+#   calibration_stage, the post-fit stage `calibrate` configures
+#                  ("calibration", "conformal" or "none")
+#   calibration_method, function(calibrate, fraction): the calibration
+#                  stage's method for svforest()'s `calibrate` ("none" when
+#                  another stage, or none, takes it; an error for a value
+#                  that does not apply to the outcome)
+#   default_type,  predict()'s type when none is given
+#   describe,      how the outcome is named in messages ("numeric", ...)
 svf_registry$families <- list()
 
-# A method's preset with the outcome family's own tree count, if any (a
-# family's forest then grows exactly that many trees).
-family_preset <- function(family, preset) {
-  if (!is.null(family$ntree)) preset$ntree <- preset$ntree_max <- as.integer(family$ntree)
-  preset
+# The hooks every family registers (register_family() refuses a family that
+# leaves one out or adds another).
+family_hooks <- c("name", "priority", "detects", "matrix_outcome", "check", "check_rows", "preset",
+                  "check_parameters", "scaling", "engine_y", "num_classes", "engine_fit", "validation_outcome",
+                  "model_fields", "fields", "oob", "merge_oob", "combine_oob", "predict_oob", "importance", "fit_importance",
+                  "check_model", "print_outcome", "combining", "oob_text", "oob_label", "summary", "glance",
+                  "tree_table", "methods", "holdout_score", "score_type", "calibration_stage", "calibration_method",
+                  "default_type", "describe")
+
+register_family <- function(...) {
+  family <- list(...)
+  missing <- setdiff(family_hooks, names(family))
+  extra <- setdiff(names(family), family_hooks)
+  if (length(missing) || length(extra) || any(vapply(family, is.null, TRUE))) {
+    stop(sprintf("Internal error: family %s must give every hook once (missing: %s; unknown: %s).",
+                 format(family$name), paste(missing, collapse = ", "), paste(extra, collapse = ", ")), call. = FALSE)
+  }
+  family <- family[family_hooks]
+  families <- svf_registry$families
+  families[[family$name]] <- family
+  # kept in detection order (highest priority first), whatever the order of registration
+  svf_registry$families <- families[order(-vapply(families, `[[`, 0, "priority"))]
+  invisible(family$name)
 }
 
-register_family <- function(name, detects, check, scaling, engine_y, num_classes, validation_outcome, model_fields,
-                            oob, check_model, print_outcome, combining, oob_text, default_type, describe = name,
-                            check_rows = NULL, engine_outcome = name, engine_fit = NULL, methods = NULL,
-                            parameters = NULL, merge_oob = NULL, combine_oob = NULL, predict_oob = NULL, summary = NULL,
-                            importance = NULL, oob_label = "OOB error", glance = NULL,
-                            matrix_outcome = FALSE, ntree = NULL) {
-  svf_registry$families[[name]] <- list(
-    name = name, detects = detects, check = check, check_rows = check_rows, scaling = scaling,
-    engine_y = engine_y, num_classes = num_classes, validation_outcome = validation_outcome,
-    model_fields = model_fields, oob = oob,
-    check_model = check_model, print_outcome = print_outcome, combining = combining, oob_text = oob_text,
-    oob_label = oob_label, default_type = default_type, describe = describe, engine_outcome = engine_outcome, engine_fit = engine_fit,
-    methods = methods, parameters = parameters, merge_oob = merge_oob, combine_oob = combine_oob, predict_oob = predict_oob, summary = summary,
-    importance = importance, glance = glance, matrix_outcome = matrix_outcome, ntree = ntree)
-  invisible(name)
+# A family's hooks that have nothing to add (each family names them itself).
+no_row_checks <- function(y) invisible(NULL)
+no_parameter_checks <- function(user) invisible(NULL)
+no_glance_figures <- function(x) numeric()
+
+# A `summary` hook whose line on the leaves gives the shares of leaves with
+# a model (`model`) and with a constant (`constant`).
+leaf_share_summary <- function(model, constant) {
+  function(object, out) {
+    list(leaf_line = sprintf("Leaves with %s: %.1f%%, with %s: %.1f%%", model, 100 * out$svm_leaf_share, constant,
+                             100 * (1 - out$svm_leaf_share)))
+  }
 }
 
-# Names of the registered families.
-family_names <- function() names(svf_registry$families)
+# Names of the registered families, the most general first.
+family_names <- function() rev(names(svf_registry$families))
 
-# The family of an outcome `y`: the last registered family that detects it
-# (so a later, more specific family wins over a general one).
+# The family of an outcome `y`: the first family, by priority, that detects it.
 outcome_family <- function(y) {
-  for (family in rev(svf_registry$families)) if (isTRUE(family$detects(y))) return(family)
+  for (family in svf_registry$families) if (isTRUE(family$detects(y))) return(family)
   stop(sprintf("`y` must be one of the outcomes svforest fits (%s), not %s.",
                paste(family_names(), collapse = ", "), describe(y)), call. = FALSE)
 }
 
-# A method the family cannot fit (its `methods`) is an error naming its default.
-check_family_method <- function(family, method) {
-  if (!is.null(family$methods) && !method %in% family$methods) {
+# The names of the fields the families write into section `section` after
+# a fit (their `fields`, R/model.R).
+family_section_fields <- function(section) {
+  unique(unlist(lapply(svf_registry$families, function(f) f$fields[[section]]), use.names = FALSE))
+}
+
+# A method the family cannot fit is an error naming the family's default.
+check_family_method <- function(family, method, methods) {
+  if (!method %in% methods) {
     stop(sprintf("Method \"%s\" does not fit %s; use the default, method = \"%s\" (or method = NULL).", method,
-                 family$describe, family$methods[1]), call. = FALSE)
+                 family, methods[1]), call. = FALSE)
   }
 }
 

@@ -195,11 +195,14 @@ merge_engine_fits <- function(a, b, merge_oob = NULL) {
   a$forest$trees <- c(a$forest$trees, b$forest$trees)
   a$oob_rows <- c(a$oob_rows, b$oob_rows)
   if (!is.null(a$oob)) {
-    a$oob <- if (!is.null(merge_oob)) merge_oob(a$oob, b$oob)
-             else engine_tally(oob_add_tally(model_tally(a$oob), model_tally(b$oob)))
+    a$oob <- if (!is.null(merge_oob)) merge_oob(a$oob, b$oob) else merge_engine_tallies(a$oob, b$oob)
   }
   a
 }
+# The engine tallies of votes or sums of consecutive trees (the families'
+# `merge_oob`, classification and regression) added up.
+merge_engine_tallies <- function(a, b) engine_tally(oob_add_tally(model_tally(a), model_tally(b)))
+
 # The outcome among svforest()'s arguments (x/y or formula/data), for the
 # default method.
 future_outcome <- function(args) {

@@ -85,12 +85,10 @@ NULL
 svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutation", "coefficients"),
                                 per_class = FALSE, oob = FALSE, num_threads = NULL) {
   check_model(object)
-  regression <- identical(object$type, "regression")
   if (identical(type, c("permutation", "coefficients"))) type <- "permutation"
   type <- check_choice(type, "type", c("permutation", "coefficients"))
   per_class <- check_flag(per_class, "per_class")
   oob <- check_flag(oob, "oob")
-  if (regression && per_class) stop("`per_class` is for classification forests.", call. = FALSE)
   if (type == "coefficients") {
     if (per_class) stop("`per_class` is available for permutation importance only.", call. = FALSE)
     return(coefficient_importance(object))
@@ -106,17 +104,17 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
     }
   }
   if (is.null(x) || is.null(y)) {
-    stop(sprintf("Permutation importance needs labelled data: give `x` (predictors) and `y` (%s).",
-                 if (regression) "the outcome" else "classes"), call. = FALSE)
+    stop("Permutation importance needs labelled data: give `x` (predictors) and `y` (the outcome).", call. = FALSE)
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
-  family <- model_family(object)  # a family's own importance (R/family.R)
-  if (!is.null(family$importance)) {
-    if (oob || per_class) stop(sprintf("`%s` is not available for %s.", if (oob) "oob" else "per_class", family$describe),
-                               call. = FALSE)
-    return(family$importance(object, x, y, num_threads))
-  }
-  yi <- if (regression) importance_response(object, y, NROW(x)) else importance_outcome(object, y, NROW(x))
+  model_family(object)$importance(object, x, y, num_threads, oob, per_class)  # R/family-*.R
+}
+
+# Permutation importance of a classification or regression forest (their
+# families' `importance`): `yi` the outcome as the engine sees it (class
+# codes or the scaled number), `same_y(yi)` whether it is the training
+# outcome the out-of-bag results were scored on.
+forest_permutation_importance <- function(object, x, yi, num_threads, oob, per_class, same_y) {
   if (oob && !is.null(object$rows_used) && NROW(x) == length(object$rows_used)) {
     # the training data as given: leave out the rows of case weight 0, as the fit did
     x <- x[object$rows_used, , drop = FALSE]
@@ -127,9 +125,7 @@ svforest_importance <- function(object, x = NULL, y = NULL, type = c("permutatio
       stop("`oob = TRUE` needs a sampler that leaves rows out (\"bootstrap\" or \"subsample\"); this model's trees saw every row.",
            call. = FALSE)
     }
-    same_y <- if (regression) isTRUE(all.equal(yi * object$outcome_scale + object$outcome_center, object$oob_y))
-              else identical(as.integer(yi + 1L), as.integer(object$oob_y))
-    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !same_y)) {
+    if (NROW(x) != object$num_rows || (!is.null(object$oob_y) && !same_y(yi))) {
       stop(sprintf("`oob = TRUE` needs the training data (%d rows, in the training order) as `x` and `y`.",
                    object$num_rows), call. = FALSE)
     }
@@ -219,20 +215,14 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
   fraction <- object$params$sample_fraction
   if (is.null(fraction)) fraction <- 1
   sampler <- if (is.null(object$params$sampler)) "all" else object$params$sampler
-  regression <- identical(object$type, "regression")
-  # a Surv outcome: each tree's drop of Harrell's C (the engine's survival strategy)
-  survival <- inherits(yi, "Surv")
-  y_engine <- if (survival) {
-    list(time = as.double(survival_time(yi)), status = as.integer(survival_status(yi)))
-  } else if (regression) as.double(yi) else as.integer(yi)
-  res <- .svf_importance(object$forest, data, y_engine, g$groups, seeds,
+  res <- .svf_importance(object$forest, data, engine_outcome_value(yi), g$groups, seeds,
                          streams$index, oob,
                          sampler, as.double(fraction), if (oob) object$sampling_weights,
                          if (oob && is.numeric(object$oob_choosing_share)) object$oob_choosing_share else 0, per_class,
-                         if (survival) "survival" else if (regression) "regression" else "classification",
-                         num_threads, fast)
+                         object$type, num_threads,
+                         fast)
   # regression: the increase of the mean squared error on the outcome's scale
-  imp <- stats::setNames(res$importance * if (regression) object$outcome_scale^2 else 1, g$names)
+  imp <- stats::setNames(res$importance * if (is.null(object$outcome_scale)) 1 else object$outcome_scale^2, g$names)
   if (!per_class) return(structure(imp, type = "permutation"))
   out <- cbind(res$per_class, overall = imp)
   dimnames(out) <- list(g$names, c(object$levels, "overall"))
@@ -242,6 +232,11 @@ permutation_importance <- function(object, data, yi, oob, per_class, num_threads
 # Importance computed right after a fit: on the out-of-bag rows when the
 # sampler leaves rows out, else on all training rows. `x` is the design
 # matrix (dense or dgCMatrix), `y` the factor outcome.
+# The outcome as the engine's entry points read it (a family's outcome class
+# may add a method: a Surv gives its times and statuses).
+engine_outcome_value <- function(y) UseMethod("engine_outcome_value")
+engine_outcome_value.default <- function(y) y
+
 fit_importance <- function(object, x, y, importance, num_threads) {
   if (importance == "none") return(NULL)
   if (importance == "coefficients") {
@@ -345,90 +340,6 @@ coefficient_importance <- function(object) {
   structure(stats::setNames(out, g$names), type = "coefficients")
 }
 
-# --- local explanations ------------------------------------------------------
-
-# predict(type = "local"): see predict.svforest().
-predict_local <- function(object, newdata, num_threads) {
-  means <- object$feature_means
-  if (is.null(means)) {
-    stop("This model stores no training column means (fitted by an older svforest): refit it for local explanations.",
-         call. = FALSE)
-  }
-  linear <- linear_leaf_parts()
-  if (!any(vapply(object$forest$trees, function(t) any(tree_leaf_kinds(t) %in% linear), TRUE))) {
-    stop(sprintf("Local explanations need linear leaves (leaf = %s); this %s model has %s leaves only.",
-                 paste0("\"", linear, "\"", collapse = ", "), object$method, paste0("\"", unique(unlist(lapply(object$forest$trees, tree_leaf_kinds))), "\"",
-                                       collapse = " and ")), call. = FALSE)
-  }
-  data <- new_engine_data(object, newdata)
-  x <- if (data$type == "dense") data$x else {
-    Matrix::t(Matrix::sparseMatrix(i = data$j + 1L, p = data$p, x = data$x, dims = c(data$ncol, data$nrow)))
-  }
-  res <- .svf_local_linear(object$forest, data, num_threads)
-  n <- nrow(x)
-  feat <- object$design$feature_names
-  if (is.null(feat)) feat <- paste0("V", seq_len(ncol(x)))
-  lev <- object$levels
-  centred <- as.matrix(x) - matrix(means, n, length(means), byrow = TRUE)
-  if (identical(object$type, "regression")) {
-    # per unit of the predictor, in units of the outcome
-    coef <- matrix(res$coef * object$outcome_scale, n, length(feat), dimnames = list(NULL, feat))
-    return(structure(list(coefficients = coef, contributions = coef * centred, trees = res$trees[, 1],
-                          centre = means, class = NULL), class = "svforest_local"))
-  }
-  if (length(lev) == 2) {
-    coef <- matrix(res$coef, n, length(feat), dimnames = list(NULL, feat))
-    contrib <- coef * centred
-    trees <- res$trees[, 1]
-  } else {
-    coef <- array(res$coef, c(n, length(feat), length(lev)), dimnames = list(NULL, feat, lev))
-    contrib <- coef * as.vector(centred)  # recycled over the classes
-    trees <- res$trees
-    colnames(trees) <- lev
-  }
-  structure(list(coefficients = coef, contributions = contrib, trees = trees, centre = means,
-                 class = if (length(lev) == 2) lev[2] else lev),
-            class = "svforest_local")
-}
-
-#' @export
-print.svforest_local <- function(x, ...) {
-  d <- dim(x$coefficients)
-  cat(sprintf("Local linear explanations of %d rows, %d predictor columns", d[1], d[2]))
-  if (is.null(x$class)) cat(" (regression)\n")
-  else if (length(d) == 2) cat(sprintf(", towards class \"%s\"\n", x$class))
-  else cat(sprintf(", %d classes\n", d[3]))
-  cat("Elements: coefficients, contributions, trees, centre\n")
-  invisible(x)
-}
-
-# Training column means, stored in the model as the centre of the local
-# contributions.
-design_means <- function(x) {
-  m <- if (methods::is(x, "dgCMatrix")) Matrix::colMeans(x) else colMeans(x)
-  stats::setNames(as.double(m), colnames(x))
-}
-
-# --- plot and vip ------------------------------------------------------------
-
-# Horizontal bar chart of an importance vector, largest on top.
-plot_importance <- function(imp, n_max = 30, ...) {
-  if (is.null(imp)) {
-    stop("The model holds no variable importance: fit with `importance = \"permutation\"` (or \"coefficients\"), or plot svforest_importance().",
-         call. = FALSE)
-  }
-  type <- attr(imp, "type")
-  if (is.matrix(imp)) imp <- imp[, "overall"]
-  imp <- utils::head(sort(imp, decreasing = TRUE), n_max)
-  old <- graphics::par(mar = c(4.2, max(4, 0.6 * max(nchar(names(imp)))), 2.5, 1))
-  on.exit(graphics::par(old))
-  graphics::barplot(rev(imp), horiz = TRUE, las = 1, col = "steelblue", border = NA,
-                    main = "Variable importance",
-                    xlab = if (identical(type, "coefficients")) "mean |coefficient| (scaled predictors)"
-                           else "mean decrease in accuracy", ...)
-  invisible(imp)
-}
-
 # vip::vi_model() method (registered in .onLoad when vip is installed):
 # the importance stored in the model, or computed from its coefficients.
 vi_model_svforest <- function(object, type = NULL, ...) {
@@ -473,6 +384,11 @@ importance_stage <- new_stage(
   },
   prepare = function(settings, params, outcome) {
     kind <- check_importance_arg(settings$kind)
+    if (kind == "permutation" && !svf_registry$families[[outcome]]$fit_importance) {
+      # a family with its own importance keeps no trees' out-of-bag rows to score
+      stop(sprintf("`importance = \"permutation\"` at fit time is not available for %s: compute it on rows of your choice with svforest_importance(fit, x, y).",
+                   svf_registry$families[[outcome]]$describe), call. = FALSE)
+    }
     if (kind == "none") NULL else list(kind = kind)
   },
   run = function(model, settings, data) fit_importance(model, data$x, data$y, settings$kind, data$num_threads)

@@ -4,15 +4,15 @@ NULL
 # Method "hybrid": svforest's default. Bootstrap trees grown deep, each node
 # choosing between axis-aligned cuts and proximal-SVM (regularised least
 # squares) hyperplanes through the same `mtry` predictors by impurity.
+# Its node size and factor coding by outcome family, and a survival
+# forest's own defaults, are the parameter table's (`family`, R/parameters.R).
 
 register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "constant",
-                aggregation = "prob", ntree = 100L, ntree_max = 300L,
-                defaults = list(min_node_size = 2L, factor_coding = "order"),
-                regression = list(leaf = "constant", ntree_max = 100L,
-                                  defaults = list(min_node_size = 5L, factor_coding = "auto")))
+                aggregation = "prob", ntree = 100L, ntree_max = 300L, family_defaults = TRUE,
+                regression = list(leaf = "constant", ntree_max = 100L))
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
-              tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression"),
+              tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression", "survival"),
               node_size = "min_node_size", predictors = "mtry",
               print_lines = function(x) {
                 m <- hybrid_mtry(x)

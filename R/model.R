@@ -18,8 +18,9 @@ NULL
 #'     `sampling_weights` and `used` (the rows of positive case weight).}
 #'   \item{`params`}{`method` and `values`, the resolved parameters.}
 #'   \item{`forest`}{the engine's forest (`engine`: trees, number of classes
-#'     and features, scaling), the model selection of the `"tdsvm"` method
-#'     (`selection`) and the column means of the design (`feature_means`).}
+#'     and features, scaling), the state a method keeps beside its trees
+#'     (`selection`: the `"tdsvm"` method's model selection, `fit$tdsvm`) and
+#'     the column means of the design (`feature_means`).}
 #'   \item{`provenance`}{`call`, `seed`, `first_tree`, `tree_streams` (a
 #'     combined forest's per-tree streams), `format_version` and
 #'     `package_version`.}
@@ -37,9 +38,17 @@ NULL
 #' a section's name not in the table gives the section; any other name is
 #' looked up in the sections `outcome`, `oob` and `stages` (so a field that
 #' an outcome family or a stage adds is read by its own name). `ntree` is
-#' derived from the forest, not stored. Assigning through a name
-#' (`fit$name <- value`) writes where reading finds it; a new name beginning
-#' with `oob_` goes to `oob`, any other to `stages`.
+#' derived from the forest, not stored. Three names are those of a section
+#' and mean one thing each, the field of the table below: `fit$forest` is the
+#' engine's forest (`forest$engine`), `fit$outcome` the outcome's expression
+#' and `fit$params` the resolved parameter values; the sections themselves
+#' are `model_section(fit, "forest")` and so on. Assigning through a name
+#' (`fit$name <- value`) writes where reading finds it; a name the model does
+#' not hold yet must be an out-of-bag element, the field of a stage or one an
+#' outcome family declares, or one caret's `train()` writes (`xNames`,
+#' `problemType`, `tuneValue`, `obsLevels`, `param`; it goes to `oob`,
+#' `stages` or `outcome`): any
+#' other name, e.g. a misspelt `fit$calibraton <- 1`, is an error.
 #' `model_section(fit, "rows")` gives a section itself, also of a model of
 #' format 2 or 3 (arranged in sections as [upgrade_model()] does).
 #'
@@ -77,6 +86,10 @@ NULL
 # The sections of the current format, in order.
 model_section_names <- c("outcome", "design", "rows", "params", "forest", "provenance", "oob", "stages")
 
+# Out-of-bag elements besides the families' results: the outcome the
+# results were scored on, and the fit's notes on the rows that chose splits.
+oob_extra_names <- c("oob_y", "oob_choosing_share", "oob_optimistic")
+
 # Where each name of the flat formats (2 and 3) lives in the sections.
 model_legacy_paths <- c(
   list(type = c("outcome", "type"), outcome = c("outcome", "expression"), levels = c("outcome", "levels"),
@@ -93,8 +106,7 @@ model_legacy_paths <- c(
        package_version = c("provenance", "package_version"),
        variable_importance = c("stages", "variable_importance"), conformal = c("stages", "conformal"),
        calibration = c("stages", "calibration")),
-  sapply(c(oob_element_names, "oob_y", "oob_choosing_share", "oob_optimistic"), function(n) c("oob", n),
-         simplify = FALSE))
+  sapply(c(oob_element_names, oob_extra_names), function(n) c("oob", n), simplify = FALSE))
 
 # Names derived from the sections, not stored.
 model_derived <- list(ntree = function(x) length(.subset2(section_of(x, "forest"), "engine")$trees))
@@ -118,6 +130,23 @@ model_field_path <- function(x, name) {
   NULL
 }
 
+# The fields other packages write on a model they fitted: caret's train()
+# (through svforest_caret(), R/caret.R).
+model_foreign_fields <- c("xNames", "problemType", "tuneValue", "obsLevels", "param")
+
+# Where a name the model does not hold yet may be written: a known
+# out-of-bag element goes to `oob`, the field of a stage (R/stages.R) or of
+# an outcome family (its `fields`, R/family.R) to `stages` or `outcome`.
+# Any other name is an error: a typo (`fit$calibraton <- 1`) must not become
+# a silent new stage.
+model_new_field_path <- function(name) {
+  if (name %in% c(oob_element_names, oob_extra_names, family_section_fields("oob"))) return(c("oob", name))
+  if (name %in% family_section_fields("outcome")) return(c("outcome", name))
+  if (name %in% c(stage_field_names(), family_section_fields("stages"), model_foreign_fields)) return(c("stages", name))
+  stop(sprintf("`%s` is not a field of an svforest model (see ?svforest_model); its fields are the sections (%s), the names of the table there, and the fields of the outcome families and stages.",
+               name, paste(model_section_names, collapse = ", ")), call. = FALSE)
+}
+
 model_get <- function(x, name) {
   if (model_is_flat(x)) return(.subset2(x, name))
   if (!is.null(model_derived[[name]])) return(model_derived[[name]](x))
@@ -138,7 +167,7 @@ model_set <- function(x, name, value) {
     }
   } else {
     path <- model_field_path(x, name)
-    if (is.null(path)) path <- c(if (startsWith(name, "oob_")) "oob" else "stages", name)
+    if (is.null(path)) path <- model_new_field_path(name)
     if (length(path) == 1) {
       x[[path]] <- value
     } else {

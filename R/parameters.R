@@ -60,7 +60,8 @@ tune_values <- function(label, values = NULL) list(label = label, values = value
 # ?svforest_parameters, the dials objects (R/parsnip.R), caret's ranges
 # (R/caret.R) and the foreign names (R/generics.R) are generated from it.
 svf_parameter_table <- list(
-  sampler = list(default = function(preset, n) preset$sampler, choices = quote(part_names("sampler")),
+  sampler = list(default = function(preset, n) preset_default(preset, "sampler", preset$sampler),
+                 family = list(survival = "subsample"), choices = quote(part_names("sampler")),
                  tune = tune_values("Row sampler"),
                  help = "How each tree draws its rows: `\"all\"` rows, `\"bootstrap\"` (with replacement) or `\"subsample\"` (without); these two give an out-of-bag error and out-of-bag probabilities."),
   sample_fraction = list(default = function(preset, n, args) if (identical(args$sampler, "subsample")) 0.632 else 1,
@@ -71,7 +72,8 @@ svf_parameter_table <- list(
   splitter = list(default = function(preset, n) preset$splitter, choices = quote(part_names("splitter")),
                   tune = tune_values("Splitter"),
                   help = "How nodes split: `\"hybrid\"` (axis cuts and proximal-SVM hyperplanes, the default method), `\"random_axis\"` (RSVT), `\"psvm\"` (proximal SVM planes), `\"oob_svm\"` (RSVF's out-of-bag scored SVM splits), `\"transform\"` (learned transformations) or `\"cart\"` (entropy splits, TD-SVM). Each parameter below names the parts that read it; only the parameters of the parts a fit uses are accepted (another one is an error naming its part) and stored in the model's `params`."),
-  leaf = list(default = function(preset, n) preset$leaf, choices = quote(part_names("leaf")),
+  leaf = list(default = function(preset, n) preset_default(preset, "leaf", preset$leaf),
+              family = list(survival = "nelson_aalen"), choices = quote(part_names("leaf")),
               tune = tune_values("Leaf model"),
               help = "The leaves' model: `\"constant\"` (class frequencies, or the mean), `\"linear_svm\"`, `\"logistic\"` (L2-regularised logistic regression, LIBLINEAR, with the parameters of `\"linear_svm\"`) or `\"kernel_svm\"` (RBF SVM with the first `cost` and `gamma` outside method \"tdsvm\"); for a numeric outcome `\"ridge\"`, `\"linear_svr\"`, `\"kernel_svr\"` or `\"constant\"` (see [svforest_regression])."),
   aggregation = list(default = function(preset, n) preset$aggregation, choices = c("vote", "prob", "max_confidence"),
@@ -86,8 +88,9 @@ svf_parameter_table <- list(
                                         as.integer(ceiling((if (is.null(args$leaf_size_factor)) 1 else args$leaf_size_factor) * sqrt(n)))),
                        check = function(x) check_count(x, "min_leaf_size", 1),
                        default_doc = "`ceiling(leaf_size_factor * sqrt(n))` (`n` training rows)",
+                       family = list(survival = 10L),
                        tune = tune_range("Fewest rows per leaf", 2, 200, rows = TRUE),
-                       help = "Fewest rows a leaf holds: a node splits only into children of at least this many rows."),
+                       help = "Fewest rows a leaf holds: a node splits only into children of at least this many rows (a survival forest's log-rank cut leaves this many on either side)."),
   split_rule = list(default = function(preset, n) "admissible", choices = c("admissible", "published"),
                     tune = tune_values("Random axis split rule"),
                     help = "Where a random axis split cuts: `\"admissible\"` among the positions that leave both children at least `min_leaf_size` rows; `\"published\"` (the published code) uniformly between the node's min and max, a cut that leaves a child too small making the node a leaf."),
@@ -147,6 +150,7 @@ svf_parameter_table <- list(
                     help = "Random draws per node (groups of classes, and predictors for PSVM splits), keeping the split of largest information gain."),
   min_node_size = list(default = function(preset, n) preset_default(preset, "min_node_size", 5L),
                        check = function(x) check_count(x, "min_node_size", 2),
+                       family = list(classification = 2L, regression = 5L, survival = 20L),
                        tune = tune_range("Fewest rows to split", 2, 40, rows = TRUE),
                        help = "Nodes with fewer rows are leaves."),
   mtry = list(default = function(preset, n) NA_integer_,
@@ -177,6 +181,20 @@ svf_parameter_table <- list(
                       check = function(x) check_number(x, "oblique_rows", 0),
                       tune = tune_range("Rows per hyperplane predictor", 0, 5, "double"),
                       help = "Rows per predictor of a hyperplane a node needs to try hyperplanes."),
+  # the survival forest's own knobs (its Nelson-Aalen leaf reads them,
+  # R/engine-survival.R). A survival forest's defaults (`family`: its node
+  # sizes, sampler, trees, rivals) were chosen on held-out splits of the
+  # survival harness's sets (bench/results/harness_survival*.txt).
+  min_node_events = list(default = function(preset, n) NA_integer_,
+                         check = function(x) check_count_or_na(x, "min_node_events", 1),
+                         tune = tune_range("Fewest events to split", 1, 40),
+                         help = "Events a survival forest's node needs to split (`NA`: the square root of the training events, rounded up; with case weights, of their weighted count)."),
+  tree_rival = list(default = function(preset, n) "both", choices = c("both", "axis", "oblique"),
+                    tune = tune_values("Rival tree structures"),
+                    help = "The structures a survival tree grown with `tree_choice = \"oob\"` competes with on its sample: `\"both\"` (one with axis cuts alone and one keeping every hyperplane that wins in-bag), `\"axis\"` or `\"oblique\"` (one of them)."),
+  oblique_fit = list(default = function(preset, n) "ridge", choices = c("ridge", "cox"),
+                     tune = tune_values("Survival hyperplane fit"),
+                     help = "How a survival forest fits a node's hyperplane: `\"ridge\"` (a ridge fit to the node's martingale residuals) or `\"cox\"` (one Newton step of the Cox partial likelihood)."),
   cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),
               check = function(x) sort(unique(check_numbers(x, "cost"))),
               tune = tune_range("SVM cost (C)", 0.01, 1000, "double", trans = "log10"),
@@ -247,6 +265,7 @@ svf_parameter_table <- list(
                help = "How predictors are scaled for the SVMs and oblique splits (see [svforest_scaling]): `\"minmax\"`, `\"rank\"`, `\"auto\"` (ranks only the columns whose central 90% of values spans less than a quarter of their range) or `\"none\"` (`TRUE` and `FALSE`, the values of earlier versions, mean `\"minmax\"` and `\"none\"`)."),
   factor_coding = list(default = function(preset, n) preset_default(preset, "factor_coding", "indicator"),
                        choices = factor_coding_choices, tune = tune_values("Factor coding"),
+                       family = list(classification = "order", regression = "auto", survival = "auto"),
                        help = "How factor (and character) predictors of a data frame reach the trees: `\"indicator\"` (one 0/1 column per level; the paper presets'), `\"order\"` (the default method's for classes) or `\"auto\"` (the default method's for numbers: `\"order\"` for factors of more than 10 levels, indicators for the others). With `\"order\"` a factor is one column of level codes, and each tree gives every level a value learnt from the tree's own in-bag rows alone: the level's share of the second class with two classes, its class shares projected on their first principal component (levels weighted by their rows) with more, its mean outcome for a number; each shrunk toward the tree's overall value, (sum + 5 * overall) / (rows + 5), and a level with fewer than 5 distinct in-bag rows at that overall value. The tree stores its values and reads new rows through them, so an out-of-bag row's own label never shapes the column its trees read: out-of-bag error stays honest with an ID-like factor of many rare levels. A cut on the column splits the levels into two groups (the best such split for two classes or a number), `mtry` draws a factor once rather than once per level, and no n x levels matrix is built. A level of the training factor without training rows, and a missing value that reaches the trees, read as the tree's overall value; a level the training data did not have is an error at prediction time, as with indicators. The default method's hyperplanes read the coded column; SVM leaves and the RSVF splitter, which read scaled rows, do not. A factor in an interaction of the formula keeps its indicators; ordered factors are coded like the others. Matrix input has no factors: the parameter changes nothing there. Importance and explanations name the factor's column(s) after the factor. Models saved by versions that ordered the levels once for all trees predict as they did."),
   # tree decomposition (splitter "cart") and kernel SVM leaves
   sigma = list(default = function(preset, n) NA_integer_,
@@ -327,6 +346,8 @@ svf_parameters <- complete_parameters(svf_parameter_table)
 # parameters of a part (svforest() and its stages take them out of `...`):
 # their help, foreign names and tuning range, as in svf_parameters.
 svf_fit_options <- list(
+  ntree = list(family = list(survival = 300L),
+               help = "svforest()'s `ntree`: the trees of the forest (`NULL`: the method's; a survival forest's own default grows exactly that many)."),
   ntree_max = list(tune = tune_range("Most trees", 100, 2000),
                    help = "Most trees a forest may grow (default: `ntree` when `ntree` is given; with `ntree = NULL`, 300 for a `\"hybrid\"` classification forest and the method's `ntree` otherwise; at least `ntree`). Above `ntree` the forest grows by its out-of-bag error: after `T` trees (`T = ntree, 2 ntree, ...`) it grows `ntree` more while its out-of-bag error after `T` trees is below its error after `T / 2` by at least 2 points and at least 10 rows, and the rows the added trees set right outnumber those they set wrong beyond chance (by twice its standard deviation). Forests of many weak trees (many noise predictors) keep growing; where 100 trees have settled, none are added. The rule reads the error as trees are added in a fixed order, so the model does not depend on `num_threads` or on [svforest_future()]'s workers. It needs out-of-bag rows (a bootstrap or subsample)."),
   first_tree = list(help = "Index (from 0) of the first tree grown (default 0): a fit with `ntree = m, first_tree = k` grows trees `k + 1` to `k + m` of the forest with that `seed`, so machines can grow parts of one forest that [combine()] merges; see [svforest_future()]."),
@@ -342,115 +363,3 @@ svf_fit_options <- list(
   calibration_fraction = list(help = "Share of the rows held out for `calibrate` (default 0.25), see [svforest_calibration].")
 )
 
-# Parameters of the forest itself, used by every fit (besides `ntree`,
-# `seed` and `first_tree`, which svforest() handles), and the parameters that
-# choose the parts.
-forest_parameters <- c("max_depth", "aggregation", "scale", "factor_coding")
-part_selectors <- c("sampler", "splitter", "leaf")
-
-# Names of the parameters a fit with these parts uses, in table order.
-used_parameter_names <- function(parts) {
-  used <- c(part_selectors, forest_parameters, unlist(lapply(parts, `[[`, "parameters")))
-  intersect(names(svf_parameters), used)
-}
-
-# "the psvm splitter", "the oob_svm splitter and the linear_svm, logistic and
-# kernel_svm leaves": the parts that read parameter `name`.
-parameter_owners <- function(name) {
-  owners <- character()
-  for (type in names(svf_registry$parts)) {
-    names_of_type <- Filter(function(part) name %in% svf_part(type, part)$parameters, part_names(type))
-    if (length(names_of_type)) {
-      listed <- if (length(names_of_type) == 1) names_of_type
-                else paste(paste(utils::head(names_of_type, -1), collapse = ", "), "and", utils::tail(names_of_type, 1))
-      plural <- c(sampler = "samplers", splitter = "splitters", leaf = "leaves")[[type]]
-      owners <- c(owners, paste0(listed, " ", if (length(names_of_type) > 1) plural else type))
-    }
-  }
-  paste("the", paste(owners, collapse = " and the "))
-}
-
-# The default of parameter `name` given the preset, the rows and the
-# parameters resolved so far.
-parameter_default <- function(name, preset, n, args) {
-  f <- svf_parameters[[name]]$default
-  if ("args" %in% names(formals(f))) f(preset, n, args) else f(preset, n)
-}
-
-# Resolves the parameters of a fit: the parts (user choice or preset), then
-# the parameters of those parts only, each from the user or the preset's
-# defaults, each checked. Unknown names are an error (a typo must not be
-# silently ignored), and so is a known parameter of a part the fit does not
-# use (it would have no effect). The result holds exactly the parameters of
-# the fit's parts (and of the forest).
-resolve_parameters <- function(method, user, n, outcome = "classification") {
-  preset <- outcome_preset(svf_method(method), outcome)
-  unknown <- setdiff(names(user), names(svf_parameters))
-  # ranger's and randomForest's names (num.trees, min.node.size, ...): say
-  # what they are called here (R/generics.R)
-  for (name in intersect(unknown, names(foreign_arguments()))) {
-    selectors <- tryCatch(lapply(stats::setNames(nm = part_selectors), function(s)
-      if (is.null(user[[s]])) parameter_default(s, preset, n, list()) else user[[s]]), error = function(e) NULL)
-    stop(foreign_argument_message(name, selectors), call. = FALSE)
-  }
-  if (length(unknown) > 0 || (length(user) > 0 && is.null(names(user))) || any(names(user) == "")) {
-    stop(sprintf("Unknown argument%s %s. Method parameters are: %s.",
-                 if (length(unknown) > 1) "s" else "",
-                 if (length(unknown)) paste0("`", unknown, "`", collapse = ", ") else "(unnamed)",
-                 paste(names(svf_parameters), collapse = ", ")), call. = FALSE)
-  }
-  args <- list()
-  for (name in part_selectors) {
-    value <- if (is.null(user[[name]])) parameter_default(name, preset, n, args) else user[[name]]
-    args[[name]] <- svf_parameters[[name]]$check(value)
-  }
-  check_part_outcomes(args, outcome)
-  used <- used_parameter_names(used_parts(args))
-  unused <- setdiff(names(user)[!vapply(user, is.null, TRUE)], used)  # NULL: the default
-  if (length(unused)) {
-    # ranger's name of a parameter of another splitter (`mtry` is the hybrid
-    # splitter's): name this fit's own one
-    own <- if (unused[1] %in% names(foreign_arguments())) foreign_argument_message(unused[1], args)
-    if (!is.null(own) && !startsWith(own, sprintf("`%s` is called `%s`", unused[1], unused[1]))) stop(own, call. = FALSE)
-    owners <- parameter_owners(unused[1])
-    stop(sprintf("`%s` is a parameter of %s, %s (its parts: %s sampler, %s splitter, %s leaves).",
-                 unused[1], owners, if (grepl(" and |, ", owners)) "none of which this fit uses" else "which this fit does not use",
-                 args$sampler, args$splitter, args$leaf), call. = FALSE)
-  }
-  for (name in setdiff(used, part_selectors)) {
-    value <- user[[name]]
-    if (is.null(value)) value <- parameter_default(name, preset, n, args)
-    args[[name]] <- svf_parameters[[name]]$check(value)
-  }
-  args[used]
-}
-
-# Parameters that depend on the data, set once the design is known (e.g.
-# `m_max = NA`: all `p` predictor columns).
-finish_parameters <- function(params, p) {
-  for (name in names(params)) {
-    finish <- svf_parameters[[name]]$finish
-    if (!is.null(finish)) params[[name]] <- finish(params[[name]], p)
-  }
-  params
-}
-
-#' Methods available in svforest
-#'
-#' Lists the method presets with the engine parts each one combines.
-#' @return A data frame with one row per method.
-#' @examples
-#' svforest_methods()
-#' @export
-svforest_methods <- function() {
-  presets <- svf_registry$methods
-  data.frame(
-    method = names(presets),
-    sampler = vapply(presets, `[[`, "", "sampler"),
-    splitter = vapply(presets, `[[`, "", "splitter"),
-    leaf = vapply(presets, `[[`, "", "leaf"),
-    aggregation = vapply(presets, `[[`, "", "aggregation"),
-    default_ntree = vapply(presets, function(p) p$ntree, 0L),
-    row.names = NULL, stringsAsFactors = FALSE
-  )
-}

@@ -234,11 +234,11 @@ multi_predict._svforest <- function(object, new_data, type = NULL, trees = NULL,
   if (is.null(trees)) trees <- model$ntree
   trees <- sort(unique(as.integer(trees)))
   mode <- object$spec$mode
-  types <- switch(mode, classification = c("class", "prob"), `censored regression` = c("time", "linear_pred", "survival"),
+  types <- switch(mode, classification = c("class", "prob"), `censored regression` = c("time", "linear_pred", "survival"),  # not an outcome: parsnip's modes
                   "numeric")
   if (is.null(type)) type <- types[1]
   type <- check_choice(type, "type", types)
-  if (type == "survival" && (!is.numeric(eval_time) || !length(eval_time))) {
+  if (type == "survival" && (!is.numeric(eval_time) || !length(eval_time))) {  # not an outcome: a prediction type
     stop("`eval_time` (numbers) is needed for type = \"survival\".", call. = FALSE)
   }
   n <- nrow(new_data)

@@ -75,7 +75,7 @@ register_parsnip_uncertainty <- function() {
     )
   }
   pred <- env$rand_forest_predict
-  if (!any(pred$engine == "svforest" & pred$mode == "regression" & pred$type == "pred_int")) {
+  if (!any(pred$engine == "svforest" & pred$mode == "regression" & pred$type == "pred_int")) {  # not an outcome: parsnip's mode
     parsnip::set_pred(
       model = "rand_forest", eng = "svforest", mode = "regression", type = "pred_int",
       value = list(

@@ -70,7 +70,8 @@ summary.svforest <- function(object, ...) {
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
   family <- model_family(object)  # the family's own elements (R/family.R)
-  if (!is.null(family$summary)) out[names(family$summary(object))] <- family$summary(object)
+  own <- family$summary(object, out)
+  out[names(own)] <- own
   out
 }
 
@@ -88,15 +89,7 @@ print.summary.svforest <- function(x, ...) {
   cat("Tree depth      (min / q1 / median / q3 / max):", q(x$depth), "\n")
   cat("Leaf size       (min / q1 / median / q3 / max):", q(x$leaf_size), "\n")
   if (!is.null(x$min_leaf_size)) cat("Minimum leaf size:", x$min_leaf_size, "\n")
-  if (!is.null(x$leaf_line)) {
-    cat(x$leaf_line, "\n")  # a family's own leaves (R/family.R)
-  } else if (identical(x$type, "regression")) {
-    cat(sprintf("Leaves with a model: %.1f%%, with the mean: %.1f%%\n",
-                100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
-  } else {
-    cat(sprintf("Leaves with an SVM: %.1f%%, with class frequencies: %.1f%%\n",
-                100 * x$svm_leaf_share, 100 * (1 - x$svm_leaf_share)))
-  }
+  cat(x$leaf_line, "\n")  # the family's line on its leaves (R/family-*.R)
   if (sum(x$cost) > 0) {
     grid <- if (is.null(x$leaf_grid)) "cost" else x$leaf_grid
     kind <- c(linear_svm = "SVM", kernel_svm = "SVM", linear_svr = "SVR", kernel_svr = "SVR")[x$leaf]

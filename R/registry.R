@@ -19,28 +19,17 @@ svf_registry$parts <- list(sampler = list(), splitter = list(), leaf = list())
 # optionally defaults and ntree_max) replacing the leaf and adding defaults
 # for a numeric outcome.
 register_method <- function(name, sampler, splitter, leaf, aggregation, ntree, ntree_max = ntree,
-                            defaults = list(), tune = NULL, regression = NULL) {
+                            defaults = list(), tune = NULL, regression = NULL, family_defaults = FALSE) {
   svf_registry$methods[[name]] <- list(
     name = name, sampler = sampler, splitter = splitter, leaf = leaf, aggregation = aggregation,
     ntree = as.integer(ntree), ntree_max = as.integer(ntree_max), defaults = defaults, tune = tune,
-    regression = regression)
+    regression = regression, family_defaults = family_defaults)
   invisible(name)
 }
 
-# The preset of a method for an outcome type ("classification" or
-# "regression"): a method without a regression preset is an error for a
-# numeric outcome.
-outcome_preset <- function(preset, outcome) {
-  if (outcome == "classification") return(preset)
-  if (is.null(preset$regression)) {
-    stop(sprintf("Method \"%s\" is for classification only (a factor outcome); for a numeric outcome use method %s.",
-                 preset$name, paste0("\"", regression_methods(), "\"", collapse = ", ")), call. = FALSE)
-  }
-  preset$leaf <- preset$regression$leaf
-  if (!is.null(preset$regression$ntree_max)) preset$ntree_max <- as.integer(preset$regression$ntree_max)
-  preset$defaults <- utils::modifyList(preset$defaults, as.list(preset$regression$defaults))
-  preset
-}
+# The preset of a method for an outcome family (its `preset` hook,
+# R/family-*.R): a family the method does not fit is the hook's error.
+outcome_preset <- function(preset, outcome) svf_registry$families[[outcome]]$preset(preset)
 
 # Methods that fit a numeric outcome.
 regression_methods <- function() {
@@ -57,17 +46,30 @@ regression_methods <- function() {
 # - `node_size`: a splitter's parameter for the size of a node (parsnip's
 #   `min_n`, ranger's `min.node.size`), `predictors`: its parameter for the
 #   predictors a split draws (`mtry`); NULL when it has none (R/generics.R).
-# `outcomes`: the outcome types the part handles ("classification",
-# "regression").
+# `outcomes`: the outcome families the part handles (names of R/family-*.R);
+# `family_only`: a part the family sets by itself, which users do not choose
+# (the survival leaf).
 register_part <- function(type, name, parameters = character(), tune = character(), print_lines = NULL,
                           summary = NULL, check = NULL, uses_validation = FALSE,
-                          outcomes = "classification", node_size = NULL, predictors = NULL) {
+                          outcomes = "classification", node_size = NULL, predictors = NULL, family_only = FALSE) {
   stopifnot(type %in% names(svf_registry$parts))
   svf_registry$parts[[type]][[name]] <- list(
     type = type, name = name, parameters = parameters, tune = tune, print_lines = print_lines,
     summary = summary, check = check, uses_validation = uses_validation, outcomes = outcomes,
-    node_size = node_size, predictors = predictors)
+    node_size = node_size, predictors = predictors, family_only = family_only)
   invisible(name)
+}
+
+# Outcome family `family` fits with the parts that fit family `like` (a
+# family that grows its trees on another's outcome kind, e.g. a 0/1
+# outcome on regression's); remove = TRUE takes it off them again.
+share_parts <- function(family, like, remove = FALSE) {
+  for (type in names(svf_registry$parts)) for (name in names(svf_registry$parts[[type]])) {
+    outcomes <- svf_registry$parts[[type]][[name]]$outcomes
+    if (remove) outcomes <- setdiff(outcomes, family) else if (like %in% outcomes) outcomes <- union(outcomes, family)
+    svf_registry$parts[[type]][[name]]$outcomes <- outcomes
+  }
+  invisible(family)
 }
 
 # Stops when a part of the fit does not handle its outcome type.
@@ -77,7 +79,7 @@ check_part_outcomes <- function(params, outcome) {
       fits <- names(Filter(function(p) outcome %in% p$outcomes, svf_registry$parts[[part$type]]))
       stop(sprintf("The \"%s\" %s is for %s only, and this outcome is %s (%s). %s %ss for %s: %s.",
                    part$name, part$type, paste(part$outcomes, collapse = " and "),
-                   if (outcome == "regression") "numeric" else "a factor", outcome,
+                   svf_registry$families[[outcome]]$describe, outcome,
                    tools::toTitleCase(outcome), part$type, outcome, paste0("\"", fits, "\"", collapse = ", ")),
            call. = FALSE)
     }
@@ -97,7 +99,7 @@ svf_method <- function(name) {
 # Names of the registered parts of `type` a user may choose: not those an
 # outcome family sets by itself (the survival leaf, R/engine-survival.R).
 part_names <- function(type) {
-  names(Filter(function(part) !identical(part$outcomes, "survival"), svf_registry$parts[[type]]))
+  names(Filter(function(part) !part$family_only, svf_registry$parts[[type]]))
 }
 
 # Part `name` of `type`, NULL when there is none.

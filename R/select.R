@@ -53,16 +53,17 @@ svforest_select <- function(..., methods = NULL, folds = 5L, repeats = 1L, seed 
   }
   data <- selection_data(args)
   y <- data$y
-  outcome <- outcome_type(y)
-  allowed <- if (outcome == "regression") regression_methods() else svforest_methods()$method
+  family <- outcome_family(y)
+  outcome <- family$name
+  allowed <- family$methods()
   if (is.null(methods)) methods <- allowed
   if (!is.character(methods) || length(methods) == 0 || anyNA(methods) || anyDuplicated(methods)) {
     stop("`methods` must be distinct method names, e.g. c(\"rsvt\", \"psvm\").", call. = FALSE)
   }
   bad <- setdiff(methods, allowed)
   if (length(bad)) {
-    stop(sprintf("Method%s %s cannot fit a %s outcome; choose among %s.", if (length(bad) > 1) "s" else "",
-                 paste0("\"", bad, "\"", collapse = ", "), if (outcome == "regression") "numeric" else "factor",
+    stop(sprintf("Method%s %s cannot fit %s; choose among %s.", if (length(bad) > 1) "s" else "",
+                 paste0("\"", bad, "\"", collapse = ", "), family$describe,
                  paste0("\"", allowed, "\"", collapse = ", ")), call. = FALSE)
   }
   folds <- check_count(folds, "folds", 2, 20)
@@ -79,9 +80,7 @@ svforest_select <- function(..., methods = NULL, folds = 5L, repeats = 1L, seed 
     fit_args <- c(selection_subset(data, rows), fit_args,
                   list(method = jobs$method[j], seed = seed, num_threads = num_threads))
     secs <- system.time(fit <- do.call(svforest, fit_args))[["elapsed"]]
-    pred <- stats::predict(fit, selection_subset(data, !rows, newdata = TRUE), num_threads = num_threads)
-    truth <- y[!rows]
-    score <- if (outcome == "regression") sqrt(mean((pred - truth)^2)) else mean(pred == truth)
+    score <- family$holdout_score$score(fit, selection_subset(data, !rows, newdata = TRUE), y[!rows], num_threads)
     c(score = score, seconds = secs)
   }
   use_future <- requireNamespace("future", quietly = TRUE) && requireNamespace("future.apply", quietly = TRUE) &&
@@ -98,14 +97,15 @@ svforest_select <- function(..., methods = NULL, folds = 5L, repeats = 1L, seed 
     paste0("rep", rep(seq_len(repeats), each = folds), ".fold", seq_len(folds))
   scores <- matrix(results[, "score"], length(methods), k, byrow = TRUE, dimnames = list(methods, fold_names))
   seconds <- rowSums(matrix(results[, "seconds"], length(methods), k, byrow = TRUE))
-  metric <- if (outcome == "regression") "rmse" else "accuracy"
+  metric <- family$holdout_score$metric
+  lower <- identical(family$holdout_score$better, "lower")
   table <- data.frame(method = methods, mean = rowMeans(scores),
                       se = apply(scores, 1, stats::sd) / sqrt(k), fit_seconds = seconds,
                       row.names = NULL, stringsAsFactors = FALSE)
   names(table)[2:3] <- paste0(metric, c("", "_se"))
   # best mean score; ties go to the earlier method in `methods`
-  best <- if (metric == "rmse") which.min(table[[2]]) else which.max(table[[2]])
-  table <- table[order(if (metric == "rmse") table[[2]] else -table[[2]], seq_along(methods)), , drop = FALSE]
+  best <- if (lower) which.min(table[[2]]) else which.max(table[[2]])
+  table <- table[order(if (lower) table[[2]] else -table[[2]], seq_along(methods)), , drop = FALSE]
   rownames(table) <- NULL
   fit <- NULL
   if (refit) {

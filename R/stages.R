@@ -41,6 +41,10 @@ svf_stages <- function() {
   ), unname(stage_registry$added))
 }
 
+# The model fields the stages write (R/model.R lets only these names, and
+# the families' fields, be added to a model).
+stage_field_names <- function() unlist(lapply(svf_stages(), `[[`, "field"), use.names = FALSE)
+
 # Stages added after the package's own (e.g. by another package or a test),
 # run after them in the order added; a stage of the same name replaces the
 # earlier one.

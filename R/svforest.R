@@ -164,16 +164,15 @@ fit_context <- function(design, y, method, user) {
   family <- outcome_family(y)
   check_outcome_kind(y, family)
   outcome <- family$name
-  engine_outcome <- family$engine_outcome  # what presets and parts fit
-  preset <- svf_method(if (is.null(method)) default_method(engine_outcome) else method)
-  check_family_method(family, preset$name)  # R/family.R
+  preset <- svf_method(if (is.null(method)) default_method(outcome) else method)
+  family$preset(preset)  # a method that does not fit the outcome is an error here (R/family-*.R)
   x <- design$x
   n <- nrow(x)
   if (n == 0) stop("The training data has no rows.", call. = FALSE)
   if (ncol(x) == 0) stop("The training data has no predictor columns.", call. = FALSE)
   y <- family$check(y, n)
   take_step_args(list(design = design, x = x, y = y, n = n, family = family, outcome = outcome,
-                      engine_outcome = engine_outcome, preset = preset, method = preset$name, user = user))
+                      preset = preset, method = preset$name, user = user))
 }
 
 # Progress, trees, threads, seed, and the validation data (never stored).
@@ -181,14 +180,14 @@ fit_settings <- function(ctx, ntree, num_threads, seed, verbose) {
   user <- ctx$user
   # svforest_future() grows the trees in futures (R/future.R): engine_fit()'s stand-in
   ctx$grow_forest <- if (!is.null(user[[".grow_forest"]])) user[[".grow_forest"]]
-                     else if (!is.null(ctx$family$engine_fit)) ctx$family$engine_fit else engine_fit
+                     else ctx$family$engine_fit
   user[[".grow_forest"]] <- NULL
   # NULL: progress only in interactive sessions and only once a fit is slow
   ctx$progress_delay <- if (is.null(verbose)) 2 else 0
   ctx$verbose <- if (is.null(verbose)) interactive() else check_flag(verbose, "verbose")
   ctx$first_tree <- check_count(if (is.null(user$first_tree)) 0L else user$first_tree, "first_tree", 0, 1e9)
   user$first_tree <- NULL
-  ctx$trees <- tree_count(family_preset(ctx$family, outcome_preset(ctx$preset, ctx$engine_outcome)), ntree,
+  ctx$trees <- tree_count(ctx$family$preset(ctx$preset), ntree,
                           user[["ntree_max"]])  # exact name
   user[["ntree_max"]] <- NULL
   ctx$num_threads <- engine_threads(resolve_threads(num_threads))
@@ -219,7 +218,8 @@ fit_hold_out <- function(ctx) {
 # The fit's parameters as the user and the method give them (the design
 # steps read them; finished by fit_checks() for the final columns).
 fit_parameters <- function(ctx) {
-  ctx$requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$engine_outcome)
+  ctx$family$check_parameters(ctx$user)  # parameters the family refuses (R/family-*.R)
+  ctx$requested <- resolve_parameters(ctx$method, ctx$user, ctx$n, ctx$outcome)
   ctx$params <- ctx$requested
   ctx
 }
@@ -228,7 +228,6 @@ fit_parameters <- function(ctx) {
 # checks, the outcome's scaling and the validation rows.
 fit_checks <- function(ctx) {
   params <- finish_parameters(ctx$params, ncol(ctx$x))
-  if (!is.null(ctx$family$parameters)) params <- ctx$family$parameters(params, ctx$user)  # R/family.R
   ctx$params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   check_predictor_draws(ctx$requested, ncol(ctx$x))
   parts <- used_parts(ctx$params)
@@ -262,7 +261,7 @@ fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling, grow
 # its own.
 fit_rows <- function(ctx, rows) {
   sub <- ctx$family$scaling(ctx$y[rows])
-  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$engine_outcome), ncol(ctx$x))
+  params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$outcome), ncol(ctx$x))
   params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   fit <- fit_engine(ctx, rows, params, ctx$trees$ntree, sub)
   list(forest = fit$forest, scaling = sub)
@@ -322,33 +321,10 @@ tree_growth_rows <- 10
 tree_growth_z <- 2
 
 
-# 1 - MSE / variance of the outcome (NA without rows or variance).
-oob_rsquared <- function(mse, y) {
-  v <- if (length(y) > 1) mean((y - mean(y))^2) else NA_real_
-  if (is.na(v) || !(v > 0)) NA_real_ else 1 - mse / v
-}
-
-# A numeric outcome: finite, one value per row. A constant outcome is fitted
-# (every prediction is that constant).
-check_numeric_outcome <- function(y, n) {
-  if (length(y) != n) {
-    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
-  }
-  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
-  if (any(!is.finite(y))) stop(sprintf("`y` has %d infinite values.", sum(!is.finite(y))), call. = FALSE)
-  # the engine sees (y - centre) / scale; a spread beyond the largest double
-  # (values near +-1.8e308 of both signs) cannot be centred
-  if (!is.finite(max(y) - min(y))) {
-    stop(sprintf("`y` ranges from %s to %s: its spread exceeds the largest double. Rescale it (e.g. divide by 1e10).",
-                 format(min(y)), format(max(y))), call. = FALSE)
-  }
-  as.double(y)
-}
-
 # Outcomes of a kind no forest fits: a clear error before any other check
 # (a family of its own may hold an outcome in columns).
 check_outcome_kind <- function(y, family) {
-  if (is.matrix(y) && ncol(y) > 1 && !isTRUE(family$matrix_outcome)) {
+  if (is.matrix(y) && ncol(y) > 1 && !family$matrix_outcome) {
     stop(sprintf("`y` must be a vector (one outcome), not a matrix with %d columns.", ncol(y)), call. = FALSE)
   }
 }
@@ -365,46 +341,4 @@ check_predictor_draws <- function(requested, p) {
            call. = FALSE)
     }
   }
-}
-
-# The outcome's scale inside the model: the engine sees (y - center) / scale,
-# scale the standard deviation (1 for a constant outcome). Computed without
-# overflow for values near the largest double.
-outcome_scaling <- function(y) {
-  m <- max(abs(y))
-  center <- if (m > 0) mean(y / m) * m else 0
-  dev <- y - center
-  s <- max(abs(dev))
-  scale <- if (s > 0) s * stats::sd(dev / s) else 1
-  if (!is.finite(scale) || !(scale > 0)) scale <- 1
-  list(center = center, scale = scale)
-}
-
-check_outcome <- function(y, n) {
-  if (is.character(y) || is.logical(y)) y <- factor(y)
-  if (!is.factor(y)) {
-    stop(sprintf("`y` must be a factor (classification) or a numeric vector (regression), not %s.",
-                 describe(y)), call. = FALSE)
-  }
-  if (length(y) != n) {
-    stop(sprintf("`y` has %d values but the predictors have %d rows.", length(y), n), call. = FALSE)
-  }
-  if (anyNA(y)) stop(sprintf("`y` has %d missing values.", sum(is.na(y))), call. = FALSE)
-  if (anyNA(levels(y))) stop("`y` has a level that is NA (see addNA()); give the missing class a name.", call. = FALSE)
-  # tabulate(), not table(): table() makes several n-long temporaries
-  counts <- stats::setNames(tabulate(y, nlevels(y)), levels(y))
-  if (sum(counts > 0) < 2) {
-    stop("`y` must have at least two classes with rows; found ",
-         if (sum(counts > 0) == 1) paste0('only "', names(counts)[counts > 0], '"') else "none", ".",
-         call. = FALSE)
-  }
-  if (any(counts == 0)) {
-    warning(sprintf("Level%s %s of `y` %s no rows; the model keeps %s but never predicts %s.",
-                    if (sum(counts == 0) > 1) "s" else "",
-                    paste0('"', names(counts)[counts == 0], '"', collapse = ", "),
-                    if (sum(counts == 0) > 1) "have" else "has",
-                    if (sum(counts == 0) > 1) "them" else "it",
-                    if (sum(counts == 0) > 1) "them" else "it"), call. = FALSE)
-  }
-  y
 }

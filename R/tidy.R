@@ -54,16 +54,15 @@ tidy.svforest <- function(x, tree = NULL, ...) {
 glance.svforest <- function(x, ...) {
   check_tidy_dots(...)
   check_model(x)
-  regression <- identical(x$type, "regression")
   figure <- function(v) if (is.numeric(v) && length(v) == 1) as.double(v) else NA_real_
   leaves <- vapply(x$forest$trees, function(t) as.double(tree_n_leaves(t)), 0)
   out <- data.frame(method = x$method, type = x$type, ntree = length(x$forest$trees),
                     nobs = as.integer(x$num_rows), mean_leaves = mean(leaves),
-                    oob_error = figure(x$oob_error), oob_rsquared = if (regression) figure(x$oob_rsquared) else NA_real_,
+                    oob_error = figure(x$oob_error), oob_rsquared = figure(x$oob_rsquared),
                     oob_brier = figure(x$oob_brier), oob_logloss = figure(x$oob_logloss),
                     oob_optimistic = isTRUE(x$oob_optimistic), stringsAsFactors = FALSE)
-  own <- model_family(x)$glance  # the family's own figures (survival: concordance, Brier score)
-  if (!is.null(own)) out <- cbind(out, as.data.frame(as.list(own(x))))
+  own <- model_family(x)$glance(x)  # the family's own figures (survival: concordance, Brier score)
+  if (length(own)) out <- cbind(out, as.data.frame(as.list(own)))
   as_tidy_table(out)
 }
 

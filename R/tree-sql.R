@@ -119,10 +119,7 @@ sql_num <- function(x) {
 sql_check_expressible <- function(object, trees) {
   what <- sprintf("method \"%s\"", object$method)
   fail <- function(msg) stop(sprintf("svforest_sql() cannot express %s (%s).", msg, what), call. = FALSE)
-  if (!object$type %in% c("classification", "regression")) fail(sprintf("a %s forest", object$type))
-  if (!object$type == "regression" && !object$params$aggregation %in% c("prob", "vote")) {
-    fail(sprintf("the \"%s\" aggregation", object$params$aggregation))
-  }
+  model_family(object)$tree_table$sql_check(object, fail)  # R/family-*.R
   for (stage in svf_stages()) {
     if (!is.null(stage$predict_prob) && !is.null(stage$field) && !is.null(object[[stage$field]])) {
       fail(sprintf("the model's `%s` stage (probabilities changed after the trees)", stage$field))
@@ -306,116 +303,4 @@ sql_route_steps <- function(forest, trees, cols, base, as) {
             if (d == 1L) "design" else sprintf("route%d", d - 1L))
   }, "")
   structure(paste(steps, collapse = ",\n"), last = levels)
-}
-
-# Per tree, the SQL of each output of each leaf: a list (one element per
-# leaf) of K class shares (rounded to the engine's grid of 2^-32; a linear
-# leaf one-hot on its class) or one regression value on the engine's scale.
-# Linear leaves score the scaled columns, (value - center) * factor.
-sql_leaf_outputs <- function(object, tr, cols) {
-  forest <- object$forest
-  K <- forest$num_classes
-  p <- forest$num_features
-  scaled <- sprintf("((%s - %s) * %s)", cols, sql_num(forest$scale_center), sql_num(forest$scale_factor))
-  linear <- tree_linear_leaves(forest, tr)
-  score <- function(w) {
-    nz <- which(w[seq_len(p)] != 0)
-    paste(c(sprintf("%s * %s", sql_num(w[nz]), scaled[nz]), sql_num(w[p + 1L])), collapse = " + ")
-  }
-  if (K == 0) {
-    means <- tree_leaf_values(forest, tr, "mean", NA_real_)
-    return(lapply(seq_along(linear), function(l) {
-      if (is.null(linear[[l]])) sql_num(means[l]) else sprintf("(%s)", score(linear[[l]]$coef[, 1]))
-    }))
-  }
-  counts <- tree_leaf_counts(forest, tr)
-  lapply(seq_along(linear), function(l) {
-    lin <- linear[[l]]
-    if (is.null(lin)) return(sql_num(round(counts[, l] / sum(counts[, l]) * 2^32) / 2^32))
-    cls <- lin$classes
-    s <- vapply(seq_along(cls), function(o) if (length(cls) == 2L && o == 2L) "" else score(lin$coef[, o]), "")
-    pick <- if (length(cls) == 2L) {
-      c(sprintf("CASE WHEN (%s) > 0 THEN 0.0 ELSE 1.0 END", s[1]), sprintf("CASE WHEN (%s) > 0 THEN 1.0 ELSE 0.0 END", s[1]))
-    } else {
-      # the first largest score wins, as in the engine
-      vapply(seq_along(cls), function(o) {
-        beats <- c(sprintf("(%s) > (%s)", s[o], s[seq_len(o - 1L)]), sprintf("(%s) >= (%s)", s[o], s[-seq_len(o)]))
-        sprintf("CASE WHEN %s THEN 1.0 ELSE 0.0 END", paste(beats, collapse = " AND "))
-      }, "")
-    }
-    out <- rep("0.0", K)
-    out[cls] <- pick
-    out
-  })
-}
-
-# The sums over trees of each leaf output (named s1..sK, or s for a number)
-# and, for the "vote" aggregation, of each class's votes (v1..vK).
-sql_sums <- function(object, trees, cols) {
-  K <- object$forest$num_classes
-  vote <- K > 0 && identical(object$params$aggregation, "vote")
-  per_tree <- lapply(seq_along(trees), function(t) {
-    tr <- object$forest$trees[[trees[t]]]
-    outputs <- sql_leaf_outputs(object, tr, cols)
-    ids <- tree_nodes(tr)$leaf_id
-    node_of_leaf <- match(seq_along(outputs) - 1L, ids)
-    leaf_case <- function(values) {
-      used <- values != "0.0"
-      if (!any(used)) return("0.0")
-      sprintf("CASE n%d %s ELSE 0.0 END", t,
-              paste(sprintf("WHEN %d THEN %s", node_of_leaf[used], values[used]), collapse = " "))
-    }
-    if (K == 0) return(list(s = leaf_case(unlist(outputs))))
-    out <- lapply(seq_len(K), function(k) leaf_case(vapply(outputs, `[`, "", k)))
-    names(out) <- sprintf("s%d", seq_len(K))
-    if (vote) {
-      votes <- sql_leaf_votes(object$forest, tr, outputs)
-      v <- lapply(seq_len(K), function(k) leaf_case(vapply(votes, `[`, "", k)))
-      out <- c(out, stats::setNames(v, sprintf("v%d", seq_len(K))))
-    }
-    out
-  })
-  vapply(names(per_tree[[1]]), function(nm) {
-    paste(vapply(per_tree, `[[`, "", nm), collapse = " + ")
-  }, "")
-}
-
-# Each leaf's vote (one-hot): a linear leaf's class, or the first largest
-# class count of a constant leaf.
-sql_leaf_votes <- function(forest, tr, outputs) {
-  counts <- tree_leaf_counts(forest, tr)
-  linear <- !vapply(tree_linear_leaves(forest, tr), is.null, TRUE)
-  lapply(seq_along(outputs), function(l) {
-    if (linear[l]) return(outputs[[l]])
-    out <- rep("0.0", nrow(counts))
-    out[which.max(counts[, l])] <- "1.0"
-    out
-  })
-}
-
-# The final columns: .pred_<class> and .pred_class, or .pred.
-sql_outputs <- function(object, ntree) {
-  K <- object$forest$num_classes
-  if (K == 0) {
-    return(sprintf("CASE WHEN ok = 1 THEN (s / %s) * %s + %s END AS %s", sql_num(ntree),
-                   sql_num(object$outcome_scale), sql_num(object$outcome_center), sql_ident(".pred")))
-  }
-  lev <- object$levels
-  prob <- sprintf("CASE WHEN ok = 1 THEN s%d / %s END AS %s", seq_len(K), sql_num(ntree),
-                  sql_ident(paste0(".pred_", lev)))
-  vote <- identical(object$params$aggregation, "vote")
-  # class k wins over an earlier class only when strictly better, over a later one when not worse
-  better <- function(k, j, strict) {
-    op <- if (strict) ">" else ">="
-    if (!vote) return(sprintf("s%d %s s%d", k, op, j))
-    sprintf("(v%d > v%d OR (v%d = v%d AND s%d %s s%d))", k, j, k, j, k, op, j)
-  }
-  wins <- vapply(seq_len(K - 1L), function(k) {
-    paste(c(vapply(seq_len(k - 1L), function(j) better(k, j, TRUE), ""),
-            vapply(setdiff(seq_len(K), seq_len(k)), function(j) better(k, j, FALSE), "")), collapse = " AND ")
-  }, "")
-  cls <- sprintf("CASE WHEN ok = 1 THEN (CASE %s ELSE %s END) END AS %s",
-                 paste(sprintf("WHEN %s THEN %s", wins, sql_string(lev[-K])), collapse = " "),
-                 sql_string(lev[K]), sql_ident(".pred_class"))
-  paste(c(prob, cls), collapse = ", ")
 }

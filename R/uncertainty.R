@@ -253,119 +253,6 @@ conformal_calibration <- function(object) {
   cal
 }
 
-# Order statistics of the sorted scores for quantile levels tau: the
-# ceiling(tau (n + 1))-th for tau >= 1/2 (Inf beyond n), the
-# floor(tau (n + 1))-th for tau < 1/2 (-Inf below 1), so that a new row's
-# score is at most the upper one with probability >= tau and below the lower
-# one with probability <= tau.
-conformal_levels <- function(scores, tau) {
-  n <- length(scores)
-  k <- ifelse(tau >= 0.5, ceiling(tau * (n + 1) - 1e-9), floor(tau * (n + 1) + 1e-9))
-  ifelse(k > n, Inf, ifelse(k < 1, -Inf, scores[pmin(pmax(k, 1), n)]))
-}
-
-# Quantiles (n x length(tau), original scale) of rows reaching `leaves`: the
-# quantile forest's, each shifted by the calibration's shift for its level
-# (a level between the calibrated ones taken outward: lower levels down,
-# upper levels up; beyond them an infinite bound), then made non-decreasing
-# across increasing levels.
-conformal_quantiles <- function(object, leaves, cal, tau, num_threads) {
-  qf <- object$conformal$quantile_forest
-  if (is.null(qf) || !identical(as.integer(qf$ntree), ncol(leaves))) {
-    stop(if (is.null(qf)) "This model holds no quantile forest (the leaves of its training rows: fitted by an older version, or combined from parts grown on different rows); refit it for quantiles and intervals."
-         else sprintf("The model's quantile forest describes %d trees and the model has %d (trees removed after the fit); refit it for quantiles and intervals.",
-                      as.integer(qf$ntree), ncol(leaves)), call. = FALSE)
-  }
-  at <- tau
-  shift <- double(length(tau))
-  if (!is.null(cal)) {
-    grid <- cal$taus
-    idx <- ifelse(tau >= 0.5, findInterval(tau - 1e-12, grid) + 1L, findInterval(tau + 1e-12, grid))
-    inside <- idx >= 1 & idx <= length(grid)
-    at <- ifelse(inside, grid[pmin(pmax(idx, 1L), length(grid))], 0.5)
-    shift <- ifelse(inside, cal$adjust[pmin(pmax(idx, 1L), length(grid))], ifelse(tau >= 0.5, Inf, -Inf))
-  }
-  q <- leaf_quantiles(qf, leaves, at, num_threads) + rep(shift, each = nrow(leaves))
-  dim(q) <- c(nrow(leaves), length(tau))
-  o <- order(tau)
-  if (length(o) > 1) for (j in 2:length(o)) q[, o[j]] <- pmax(q[, o[j]], q[, o[j - 1]])
-  colnames(q) <- quantile_names(tau)
-  q
-}
-
-quantile_names <- function(tau) paste0("quantile_", format(tau, trim = TRUE, drop0trailing = TRUE, scientific = FALSE))
-
-check_quantile_levels <- function(quantiles) {
-  if (!is.numeric(quantiles) || length(quantiles) == 0 || anyNA(quantiles) || any(quantiles <= 0 | quantiles >= 1)) {
-    stop(sprintf("`quantiles` must be numbers strictly between 0 and 1, not %s.", describe(quantiles)), call. = FALSE)
-  }
-  as.double(quantiles)
-}
-
-check_level <- function(level) {
-  if (!is.numeric(level) || length(level) != 1 || is.na(level) || level <= 0 || level >= 1) {
-    stop(sprintf("`level` must be one number strictly between 0 and 1 (e.g. 0.9 for a 90%% interval), not %s.",
-                 describe(level)), call. = FALSE)
-  }
-  as.double(level)
-}
-
-# Quantiles or intervals of a regression forest for `newdata` (predict()),
-# in chunks of rows (as predict_chunked()): one engine pass gives each
-# chunk's leaves and predictions, whose quantiles are computed at once, so
-# no leaf matrix of all rows is ever held.
-predict_uncertainty <- function(object, newdata, type, quantiles, level, num_threads) {
-  cal <- conformal_calibration(object)
-  threads <- engine_threads(resolve_threads(num_threads))
-  taus <- if (type == "quantiles") quantiles else c((1 - level) / 2, (1 + level) / 2)
-  n <- NROW(newdata)
-  chunk <- predict_chunk_rows(object)  # R/predict.svforest.R
-  if (!is.data.frame(newdata) && !is.matrix(newdata) && !inherits(newdata, "Matrix")) chunk <- Inf
-  q <- matrix(0, n, length(taus), dimnames = list(NULL, quantile_names(taus)))
-  fit <- double(n)
-  for (start in if (n > 0) seq(1, n, by = min(n, chunk)) else integer()) {
-    idx <- start:min(n, start + chunk - 1)
-    rows <- if (length(idx) == n) newdata else slice_rows(newdata, idx)
-    leaves <- predict_rows(object, rows, "leaf0", num_threads)
-    q[idx, ] <- conformal_quantiles(object, leaves, cal, taus, threads)
-    fit[idx] <- attr(leaves, "fit")
-  }
-  if (type == "quantiles") return(q)
-  out <- cbind(fit = fit, lower = q[, 1], upper = q[, 2])
-  attr(out, "level") <- level
-  out
-}
-
-# A stored conformal calibration: a shift (finite or infinite, never NA) per
-# increasing level.
-conformal_calibration_ok <- function(cal) {
-  is.list(cal) && isTRUE(cal$method %in% c("split", "cv", "oob")) && is.numeric(cal$taus) && length(cal$taus) >= 1 &&
-    !anyNA(cal$taus) && !is.unsorted(cal$taus, strictly = TRUE) && all(cal$taus > 0 & cal$taus < 1) &&
-    is.numeric(cal$adjust) && length(cal$adjust) == length(cal$taus) && !anyNA(cal$adjust) &&
-    is.numeric(cal$rows) && length(cal$rows) == 1 && cal$rows >= 1
-}
-
-# A stored quantile forest: the training outcomes and their leaves in every
-# tree (pack_quantile_forest()).
-quantile_forest_ok <- function(qf, model) {
-  # its own tree count: a model whose trees were subset (multi_predict(),
-  # first k trees) stays usable, and predict() refuses its quantiles
-  if (!is.list(qf) || !is.double(qf$y) || length(qf$y) < 1 || !all(is.finite(qf$y)) ||
-      !is.numeric(qf$ntree) || length(qf$ntree) != 1 || !isTRUE(qf$ntree >= 1)) return(FALSE)
-  if (!is.null(qf$leaves16)) return(is.raw(qf$leaves16) && length(qf$leaves16) == 2 * length(qf$y) * qf$ntree)
-  leaves <- qf[["leaves"]]
-  is.integer(leaves) && is.matrix(leaves) && identical(dim(leaves), c(length(qf$y), as.integer(qf$ntree))) &&
-    !anyNA(leaves) && all(leaves >= 0L) && leaves_in_trees(leaves, model$forest$trees)
-}
-
-# Whether each column of `leaves` (0-based leaf numbers) names leaves of the
-# matching tree (a model whose trees were subset is checked by the engine's
-# bound alone: QuantileForest.h).
-leaves_in_trees <- function(leaves, trees) {
-  if (ncol(leaves) != length(trees)) return(TRUE)
-  all(apply(leaves, 2, max) < vapply(trees, tree_n_leaves, 0L))
-}
-
 # The post-fit stage (R/stages.R) of every regression fit: `conformal` holds
 # whether out-of-bag rows chose splits or trees, the quantile forest (the
 # leaves of the training rows, quantile_forest()), and the calibration: by
@@ -380,7 +267,7 @@ conformal_stage <- new_stage(
   field = "conformal",
   args = c("calibrate", "calibration_fraction"),
   setup = function(args, y, outcome, seed) {
-    if (outcome != "regression") return(NULL)
+    if (!identical(svf_registry$families[[outcome]]$calibration_stage, "conformal")) return(NULL)
     if (isTRUE(args$calibrate %in% c("conformal", "cv"))) {
       conformal_rows(args$calibrate, args$calibration_fraction, length(y), seed)
     } else if (is.null(args$calibrate) || identical(args$calibrate, "oob")) {

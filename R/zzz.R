@@ -18,3 +18,8 @@
   if (isNamespaceLoaded("vip")) register_vi()
   setHook(packageEvent("vip", "onLoad"), register_vi)
 }
+
+# The outcome families the package itself registers (every R/family-*.R has
+# run by now: this file is collated last); its help pages document these,
+# not those a test or another package adds.
+package_family_names <- rev(names(svf_registry$families))

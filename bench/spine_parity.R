@@ -5,7 +5,8 @@
 #   Rscript bench/spine_parity.R compare /tmp/parity-before.rds /tmp/parity-after.rds
 # Each case fits on the same rows with the same seed (one thread) and keeps
 # every prediction type of its outcome plus the out-of-bag figures; the
-# comparison is identical(), value by value.
+# comparison is identical(), value by value. Issue #48 (families) added the
+# survival cases and the engine forest itself (`forest`).
 args <- commandArgs(trailingOnly = TRUE)
 
 parity_data <- function() {
@@ -47,14 +48,32 @@ parity_cases <- function(d) {
     psvm = function() svforest::svforest(iris_x, iris$Species, method = "psvm", seed = 8, num_threads = 1, ntree = 10),
     transform = function() svforest::svforest(iris_x, iris$Species, method = "transform", seed = 8, num_threads = 1,
                                               ntree = 10),
-    tdsvm = function() svforest::svforest(iris_x, iris$Species, method = "tdsvm", seed = 8, num_threads = 1, ntree = 10)
+    tdsvm = function() svforest::svforest(iris_x, iris$Species, method = "tdsvm", seed = 8, num_threads = 1, ntree = 10),
+    survival = function() svforest::svforest(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+                                             seed = 9, num_threads = 1, ntree = 20),
+    survival_knobs = function() svforest::svforest(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+                                                   seed = 9, num_threads = 1, ntree = 10, min_node_size = 10,
+                                                   sampler = "bootstrap")
   )
+}
+
+# A right-censored outcome on the lung rows without missing values.
+parity_survival_data <- function() {
+  lung <- stats::na.omit(survival::lung)
+  data.frame(time = lung$time, status = lung$status - 1L, lung[, c("age", "sex", "ph.ecog", "ph.karno", "wt.loss")])
 }
 
 parity_predictions <- function(fit, new) {
   p <- function(...) suppressWarnings(stats::predict(fit, new, num_threads = 1, ...))
   out <- list(oob_error = fit$oob_error, oob_predictions = fit$oob_predictions, ntree = fit$ntree,
-              leaf = p(type = "leaf"), trees = p(type = "trees"))
+              forest = unclass(fit$forest))
+  if (identical(fit$type, "survival")) {
+    times <- c(100, 300, 600)
+    return(c(out, list(survival = p(type = "survival", times = times), chf = p(type = "chf", times = times),
+                       risk = p(type = "risk"), time = p(type = "time"), oob_ibs = fit$oob_ibs,
+                       oob = p_oob(fit))))
+  }
+  out <- c(out, list(leaf = p(type = "leaf"), trees = p(type = "trees")))
   if (identical(fit$type, "regression")) {
     c(out, list(response = p(type = "response"), quantiles = p(type = "quantiles"),
                 interval = p(type = "interval"), oob_rsquared = fit$oob_rsquared))
@@ -64,6 +83,9 @@ parity_predictions <- function(fit, new) {
   }
 }
 
+# predict(fit) without newdata: the out-of-bag risk of the training rows.
+p_oob <- function(fit) stats::predict(fit, type = "risk")
+
 if (identical(args[1], "save")) {
   d <- parity_data()
   iris_new <- iris[seq(1, 150, by = 5), 1:4]
@@ -72,6 +94,7 @@ if (identical(args[1], "save")) {
     fit <- cases[[name]]()
     parity_predictions(fit, if (name %in% c("rsvt", "rsvf", "psvm", "transform", "tdsvm")) iris_new
                             else if (name == "formula_factor") na.omit(data.frame(d$x, y = d$cls))[1:40, ]
+                            else if (startsWith(name, "survival")) parity_survival_data()[1:30, ]
                             else d$new)
   })
   names(res) <- names(cases)

@@ -3,29 +3,28 @@
 # or on the logit scale. Registered by this file alone (no package edit).
 test_binary <- function(x) structure(as.double(x), class = "svf_test_binary")
 
-svforest:::register_family(
-  "test_binary",
-  detects = function(y) inherits(y, "svf_test_binary"),
-  check = function(y, n) {
-    y <- unclass(y)
-    if (length(y) != n || anyNA(y) || !all(y %in% c(0, 1))) stop("`y` must be 0 or 1, one per row.", call. = FALSE)
-    as.double(y)
-  },
-  scaling = function(y) svforest:::outcome_scaling(y),
-  engine_y = function(y, scaling) (y - scaling$center) / scaling$scale,
-  num_classes = function(y) 0L,
-  validation_outcome = function(y, scaling) scaling,
-  model_fields = function(y, scaling) list(outcome_center = scaling$center, outcome_scale = scaling$scale),
-  oob = function(oob, y, aggregation, scaling, ntree) {
-    svforest:::svf_registry$families$regression$oob(oob, y, aggregation, scaling, ntree)
-  },
-  check_model = function(object, fail) svforest:::svf_registry$families$regression$check_model(object, fail),
-  print_outcome = function(x) "  Outcome:               0/1 (probability of 1)",
-  combining = function(x) "average",
-  oob_text = function(x) sprintf("Brier %.4f", x$oob_error),
-  default_type = "prob",
-  engine_outcome = "regression"
-)
+# (it takes the regression family's hooks where it has nothing of its own)
+local({
+  family <- svforest:::svf_registry$families$regression
+  family[c("name", "priority", "detects", "check", "print_outcome", "oob_text", "default_type", "describe")] <- list(
+    "test_binary", 10,
+    function(y) inherits(y, "svf_test_binary"),
+    function(y, n) {
+      y <- unclass(y)
+      if (length(y) != n || anyNA(y) || !all(y %in% c(0, 1))) stop("`y` must be 0 or 1, one per row.", call. = FALSE)
+      as.double(y)
+    },
+    function(x) "  Outcome:               0/1 (probability of 1)",
+    function(x) sprintf("Brier %.4f", x$oob_error),
+    "prob", "a 0/1 outcome")
+  do.call(svforest:::register_family, family)
+})
+# it grows regression forests: a test that fits it takes the regression
+# parts for it (and gives them back, so that no other test's messages name it)
+use_test_binary_parts <- function(env = parent.frame()) {
+  svforest:::share_parts("test_binary", "regression")
+  withr::defer(svforest:::share_parts("test_binary", remove = TRUE), envir = env)
+}
 
 test_binary_prob <- function(object, newdata, num_threads) {
   p <- svforest:::predict_chunked(object, newdata, "response", num_threads)

@@ -67,6 +67,8 @@ test_that("a new family's and a new stage's fields land in the sections and read
   reg <- svforest:::svf_registry$families$regression
   fields <- reg
   fields$name <- "test_fields"
+  fields$priority <- 11  # asked before regression (its outcome is numeric too)
+  fields$fields <- list(outcome = "outcome_range", oob = "oob_spread", stages = character())
   fields$detects <- function(y) inherits(y, "svf_test_fields")
   fields$check <- function(y, n) as.double(unclass(y))
   fields$model_fields <- function(y, scaling) c(reg$model_fields(y, scaling), list(outcome_range = range(y)))
@@ -74,6 +76,8 @@ test_that("a new family's and a new stage's fields land in the sections and read
   do.call(svforest:::register_family, fields)
   registry <- svforest:::svf_registry
   withr::defer(registry$families$test_fields <- NULL)
+  svforest:::share_parts("test_fields", "regression")
+  withr::defer(svforest:::share_parts("test_fields", remove = TRUE))
   svforest:::register_stage(name = "rows_count", field = "rows_count", args = character(),
                             setup = function(args, y, outcome, seed) list(),
                             run = function(model, settings, data) nrow(data$x))

@@ -93,7 +93,7 @@ test_that("?svforest_parameters gives every method's default and every range of 
     expect_match(items[[name]], "Read by the hybrid splitter", fixed = TRUE, label = name)
   }
   expect_match(items$max_depth, "6 for \"rsvf\"; 9 for \"transform\"", fixed = TRUE)
-  expect_match(items$factor_coding, "\"order\" for \"hybrid\" (classes)", fixed = TRUE)
+  expect_match(items$factor_coding, "\"order\" for \"hybrid\" (a factor)", fixed = TRUE)
 })
 
 test_that("every parameter with a range or values has a dials object spanning it, registered with parsnip", {

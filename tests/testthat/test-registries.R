@@ -12,6 +12,7 @@ round_trip <- function(fit) {
 }
 
 test_that("a test-only outcome family fits, predicts, prints and round-trips", {
+  use_test_binary_parts()
   set.seed(11)
   x <- data.frame(a = rnorm(200), b = rnorm(200))
   y01 <- as.double(x$a + rnorm(200, sd = 0.5) > 0)
