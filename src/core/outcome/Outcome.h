@@ -56,7 +56,7 @@ class Outcome {
   virtual void node_stats(NodeStats& node) const = 0;
   // Whether a node with these statistics may split (survival: at least
   // `min_events` events; a log-rank statistic on a handful is noise).
-  virtual bool may_split(const NodeStats&, int min_events) const { return min_events >= 0; }
+  virtual bool may_split(const NodeStats&, int /*min_events*/) const { return true; }
   // Whether the rows are all alike (one class, one value): a leaf at once.
   virtual bool pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) const = 0;
   // The node's gain scale: gains at or below a tiny share of it are noise.
