@@ -18,10 +18,11 @@
 # Methods: "svforest" (svforest() with its defaults on the data as it is;
 # skipped with a message until svforest() accepts a competing-risks
 # outcome, found by a tiny fit), "csc" (riskRegression::CSC, a Cox model per
-# cause), "fgr" (riskRegression::FGR, Fine-Gray, one fit per cause: its fit
+# cause; risks in the exponential form, product.limit = FALSE), "fgr" (riskRegression::FGR, Fine-Gray, one fit per cause: its fit
 # time is the sum), "rfsrc" (randomForestSRC::rfsrc with its defaults,
 # installed from CRAN when missing). --method_splits=rfsrc:3 runs a method on
-# the first splits only (a slow peer; its defaults stay). The peers get missing values filled with the training
+# the first splits only (a slow peer; its defaults stay). The peers get
+# missing values filled with the training
 # medians and most frequent levels (impute_like()).
 #
 # Scores per cause k (metric names end in _c<k>), on the test rows, with the
@@ -186,7 +187,11 @@ run_competing_method <- function(method, s, seed, threads, timed) {
     csc = list(
       fit = function() riskRegression::CSC(Hist(time, event) ~ ., data = tr),
       predict = function(fit) {
-        function(times, k) riskRegression::predictRisk(fit, newdata = te, times = times, cause = k)
+        # product.limit = FALSE (the exponential form): riskRegression's own advice
+        # when a cause's Cox fit diverges (pbc's few transplants) and the
+        # product-limit risks leave [0, 1]
+        function(times, k) riskRegression::predictRisk(fit, newdata = te, times = times, cause = k,
+                                                       product.limit = FALSE)
       }),
     fgr = list(
       fit = function() {
