@@ -18,12 +18,12 @@
 # Methods: "svforest" (svforest() with its defaults on the data as it is;
 # skipped with a message until svforest() accepts a competing-risks
 # outcome, found by a tiny fit), "csc" (riskRegression::CSC, a Cox model per
-# cause; risks in the exponential form, product.limit = FALSE), "fgr" (riskRegression::FGR, Fine-Gray, one fit per cause: its fit
-# time is the sum), "rfsrc" (randomForestSRC::rfsrc with its defaults,
-# installed from CRAN when missing). --method_splits=rfsrc:3 runs a method on
-# the first splits only (a slow peer; its defaults stay). The peers get
-# missing values filled with the training
-# medians and most frequent levels (impute_like()).
+# cause; risks in the exponential form, product.limit = FALSE), "fgr"
+# (riskRegression::FGR, Fine-Gray, one fit per cause: its fit time is the
+# sum), "rfsrc" (randomForestSRC::rfsrc with its defaults, installed from
+# CRAN when missing). --method_splits=rfsrc:3 runs a method on the first
+# splits only (a slow peer; its defaults stay). The peers get missing values
+# filled with the training medians and most frequent levels (impute_like()).
 #
 # Scores per cause k (metric names end in _c<k>), on the test rows, with the
 # horizons h25, h50, h75 the 25/50/75% quantiles of the test event times (any
@@ -227,14 +227,6 @@ run_competing_method <- function(method, s, seed, threads, timed) {
   })
   list(cif = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds,
        model_mb = length(serialize(fit$value, NULL)) / 2^20)
-}
-
-timed <- function(expr) {
-  invisible(gc(verbose = FALSE))
-  t0 <- proc.time()
-  value <- force(expr)
-  d <- proc.time() - t0
-  list(value = value, seconds = d[["elapsed"]], cpu = d[["user.self"]] + d[["sys.self"]])
 }
 
 # --- summary ---------------------------------------------------------------------
