@@ -101,6 +101,22 @@
     .Call(`_svforest_svf_tree_oob_rows`, n, sampler, fraction, weights, seed, index, choosing_share)
 }
 
+.svf_competing_curves <- function(time_index, cause, weight, n_causes, grid_size) {
+    .Call(`_svforest_svf_competing_curves`, time_index, cause, weight, n_causes, grid_size)
+}
+
+.svf_competing_logrank <- function(time_index, cause, left, n_causes, grid_size) {
+    .Call(`_svforest_svf_competing_logrank`, time_index, cause, left, n_causes, grid_size)
+}
+
+.svf_competing_best_cut <- function(values, time_index, cause, n_causes, grid_size, min_leaf) {
+    .Call(`_svforest_svf_competing_best_cut`, values, time_index, cause, n_causes, grid_size, min_leaf)
+}
+
+.svf_competing_target <- function(time_index, cause, cause_weights, n_causes, grid_size) {
+    .Call(`_svforest_svf_competing_target`, time_index, cause, cause_weights, n_causes, grid_size)
+}
+
 .svf_more_trees_help <- function(half, full, y, num_classes, aggregation, rule) {
     .Call(`_svforest_svf_more_trees_help`, half, full, y, num_classes, aggregation, rule)
 }

@@ -314,3 +314,14 @@ classification_datasets <- function(data_dir) {
     }
   )
 }
+
+# (the harnesses' timer: harness.R, harness_competing.R)
+# Elapsed seconds, and CPU seconds of the process (all its threads): on a
+# shared machine the CPU time is the steadier figure.
+timed <- function(expr) {
+  invisible(gc(verbose = FALSE))
+  t0 <- proc.time()
+  value <- force(expr)
+  d <- proc.time() - t0
+  list(value = value, seconds = d[["elapsed"]], cpu = d[["user.self"]] + d[["sys.self"]])
+}

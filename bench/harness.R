@@ -130,16 +130,6 @@ timed_best <- function(f) {
 
 rows10k <- function(test) test[rep_len(sample.int(nrow(test)), 10000L), , drop = FALSE]
 
-# Elapsed seconds, and CPU seconds of the process (all its threads): on a
-# shared machine the CPU time is the steadier figure.
-timed <- function(expr) {
-  invisible(gc(verbose = FALSE))
-  t0 <- proc.time()
-  value <- force(expr)
-  d <- proc.time() - t0
-  list(value = value, seconds = d[["elapsed"]], cpu = d[["user.self"]] + d[["sys.self"]])
-}
-
 # One method on one split: list(pred (test), fit_s, predict_s, predict10k_s, model_mb, oob).
 run_method <- function(method, s, seed) {
   y <- s$train[[s$outcome]]

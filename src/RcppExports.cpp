@@ -374,6 +374,67 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_competing_curves
+List svf_competing_curves(Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause, Rcpp::NumericVector weight, int n_causes, int grid_size);
+RcppExport SEXP _svforest_svf_competing_curves(SEXP time_indexSEXP, SEXP causeSEXP, SEXP weightSEXP, SEXP n_causesSEXP, SEXP grid_sizeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type time_index(time_indexSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cause(causeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< int >::type n_causes(n_causesSEXP);
+    Rcpp::traits::input_parameter< int >::type grid_size(grid_sizeSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_competing_curves(time_index, cause, weight, n_causes, grid_size));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_competing_logrank
+List svf_competing_logrank(Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause, Rcpp::LogicalVector left, int n_causes, int grid_size);
+RcppExport SEXP _svforest_svf_competing_logrank(SEXP time_indexSEXP, SEXP causeSEXP, SEXP leftSEXP, SEXP n_causesSEXP, SEXP grid_sizeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type time_index(time_indexSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cause(causeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::LogicalVector >::type left(leftSEXP);
+    Rcpp::traits::input_parameter< int >::type n_causes(n_causesSEXP);
+    Rcpp::traits::input_parameter< int >::type grid_size(grid_sizeSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_competing_logrank(time_index, cause, left, n_causes, grid_size));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_competing_best_cut
+Rcpp::NumericVector svf_competing_best_cut(Rcpp::NumericVector values, Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause, int n_causes, int grid_size, int min_leaf);
+RcppExport SEXP _svforest_svf_competing_best_cut(SEXP valuesSEXP, SEXP time_indexSEXP, SEXP causeSEXP, SEXP n_causesSEXP, SEXP grid_sizeSEXP, SEXP min_leafSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type time_index(time_indexSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cause(causeSEXP);
+    Rcpp::traits::input_parameter< int >::type n_causes(n_causesSEXP);
+    Rcpp::traits::input_parameter< int >::type grid_size(grid_sizeSEXP);
+    Rcpp::traits::input_parameter< int >::type min_leaf(min_leafSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_competing_best_cut(values, time_index, cause, n_causes, grid_size, min_leaf));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_competing_target
+Rcpp::NumericVector svf_competing_target(Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause, Rcpp::NumericVector cause_weights, int n_causes, int grid_size);
+RcppExport SEXP _svforest_svf_competing_target(SEXP time_indexSEXP, SEXP causeSEXP, SEXP cause_weightsSEXP, SEXP n_causesSEXP, SEXP grid_sizeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type time_index(time_indexSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cause(causeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type cause_weights(cause_weightsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_causes(n_causesSEXP);
+    Rcpp::traits::input_parameter< int >::type grid_size(grid_sizeSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_competing_target(time_index, cause, cause_weights, n_causes, grid_size));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_more_trees_help
 bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::string aggregation, List rule);
 RcppExport SEXP _svforest_svf_more_trees_help(SEXP halfSEXP, SEXP fullSEXP, SEXP ySEXP, SEXP num_classesSEXP, SEXP aggregationSEXP, SEXP ruleSEXP) {
@@ -444,6 +505,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_cart_merge", (DL_FUNC) &_svforest_svf_cart_merge, 5},
     {"_svforest_svf_transform_rule", (DL_FUNC) &_svforest_svf_transform_rule, 5},
     {"_svforest_svf_tree_oob_rows", (DL_FUNC) &_svforest_svf_tree_oob_rows, 7},
+    {"_svforest_svf_competing_curves", (DL_FUNC) &_svforest_svf_competing_curves, 5},
+    {"_svforest_svf_competing_logrank", (DL_FUNC) &_svforest_svf_competing_logrank, 5},
+    {"_svforest_svf_competing_best_cut", (DL_FUNC) &_svforest_svf_competing_best_cut, 6},
+    {"_svforest_svf_competing_target", (DL_FUNC) &_svforest_svf_competing_target, 5},
     {"_svforest_svf_more_trees_help", (DL_FUNC) &_svforest_svf_more_trees_help, 6},
     {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
     {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 6},

@@ -1,9 +1,10 @@
 // Test hooks: the engine's building blocks, called by the tests only (not
 // exported): the PSVM splitter's pieces, the transformation learner, the
-// SVM solvers and RSVF's split criterion, TD-SVM's leaf merging, and a
-// tree's sample.
+// SVM solvers and RSVF's split criterion, TD-SVM's leaf merging, a tree's
+// sample, and the competing-risks pieces (curves, log-rank, target).
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <climits>
 #include <memory>
 
@@ -11,6 +12,8 @@
 #include "core/forest/Sampler.h"
 #include "core/forest/TdSvm.h"
 #include "core/forest/TreeGrower.h"
+#include "core/outcome/competing/CompetingLogRank.h"
+#include "core/outcome/competing/CumulativeIncidence.h"
 #include "core/splitting/OobSvmNode.h"
 #include "core/splitting/ProximalSvm.h"
 #include "core/splitting/Splitter.h"
@@ -212,4 +215,94 @@ List svf_tree_oob_rows(int n, std::string sampler, double fraction, SEXP weights
   for (int& r : scoring) ++r;
   for (int& r : choosing) ++r;
   return List::create(Named("scoring") = Rcpp::wrap(scoring), Named("choosing") = Rcpp::wrap(choosing));
+}
+
+// Competing-risks pieces on all rows of (time_index 0-based on a grid of
+// grid_size times, -1 before it; cause 0..n_causes; weight empty or one per
+// row), checked here so that a bad test input is an error, not a crash.
+namespace {
+
+struct CompetingInput {
+  svf::CompetingRows rows;
+  std::vector<int> all;
+  CompetingInput(Rcpp::IntegerVector& time_index, Rcpp::IntegerVector& cause, Rcpp::NumericVector& weight,
+                 int n_causes, int grid_size) {
+    const R_xlen_t n = time_index.size();
+    if (cause.size() != n || (weight.size() && weight.size() != n) || n_causes < 1 || grid_size < 0)
+      Rcpp::stop("bad arguments");
+    for (R_xlen_t i = 0; i < n; ++i) {
+      if (time_index[i] < -1 || time_index[i] >= grid_size || cause[i] < 0 || cause[i] > n_causes ||
+          (cause[i] > 0 && time_index[i] < 0) || (weight.size() && !(weight[i] > 0)))
+        Rcpp::stop("bad row %d", static_cast<int>(i + 1));
+      all.push_back(static_cast<int>(i));
+    }
+    rows.time_index = time_index.begin();
+    rows.cause = cause.begin();
+    rows.weight = weight.size() ? weight.begin() : nullptr;
+    rows.n_causes = n_causes;
+    rows.grid_size = grid_size;
+  }
+  svf::CompetingTable table() const {
+    svf::CompetingTable t;
+    svf::build_competing_table(rows, all.data(), all.size(), t);
+    return t;
+  }
+};
+
+}  // namespace
+
+// [[Rcpp::export(.svf_competing_curves)]]
+List svf_competing_curves(Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause, Rcpp::NumericVector weight,
+                          int n_causes, int grid_size) {
+  CompetingInput in(time_index, cause, weight, n_causes, grid_size);
+  const svf::CompetingCurves c = svf::competing_curves(in.rows, in.all.data(), in.all.size());
+  const int n_at = static_cast<int>(c.n_at());
+  Rcpp::NumericMatrix cif(n_at, n_causes), chf(n_at, n_causes);
+  for (int a = 0; a < n_at; ++a)
+    for (int k = 0; k < n_causes; ++k) {
+      cif(a, k) = c.cif[a * n_causes + k];
+      chf(a, k) = c.chf[a * n_causes + k];
+    }
+  Rcpp::IntegerVector at(c.at.begin(), c.at.end());
+  Rcpp::NumericVector step_cif(grid_size);  // cause 1's lookup at every grid index
+  for (int j = 0; j < grid_size; ++j) step_cif[j] = c.cif_at(1, j);
+  return List::create(Named("at") = at + 1, Named("survival") = Rcpp::wrap(c.survival), Named("cif") = cif,
+                      Named("chf") = chf, Named("cif1_on_grid") = step_cif);
+}
+
+// [[Rcpp::export(.svf_competing_logrank)]]
+List svf_competing_logrank(Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause, Rcpp::LogicalVector left,
+                           int n_causes, int grid_size) {
+  Rcpp::NumericVector none;
+  CompetingInput in(time_index, cause, none, n_causes, grid_size);
+  if (left.size() != time_index.size()) Rcpp::stop("bad arguments");
+  std::vector<char> l(left.begin(), left.end());
+  std::vector<double> per_cause;
+  const double composite = svf::competing_logrank(in.table(), l, per_cause);
+  return List::create(Named("per_cause") = Rcpp::wrap(per_cause), Named("composite") = composite);
+}
+
+// [[Rcpp::export(.svf_competing_best_cut)]]
+Rcpp::NumericVector svf_competing_best_cut(Rcpp::NumericVector values, Rcpp::IntegerVector time_index,
+                                           Rcpp::IntegerVector cause, int n_causes, int grid_size, int min_leaf) {
+  Rcpp::NumericVector none;
+  CompetingInput in(time_index, cause, none, n_causes, grid_size);
+  if (values.size() != time_index.size() || min_leaf < 1) Rcpp::stop("bad arguments");
+  std::vector<std::pair<double, int>> sorted;
+  for (R_xlen_t i = 0; i < values.size(); ++i) sorted.emplace_back(values[i], static_cast<int>(i));
+  std::sort(sorted.begin(), sorted.end());
+  double cut = NA_REAL, gain = 0.0;
+  const bool found = svf::best_competing_cut(in.table(), sorted, static_cast<size_t>(min_leaf), cut, gain);
+  return Rcpp::NumericVector::create(found ? 1.0 : 0.0, cut, gain);
+}
+
+// [[Rcpp::export(.svf_competing_target)]]
+Rcpp::NumericVector svf_competing_target(Rcpp::IntegerVector time_index, Rcpp::IntegerVector cause,
+                                         Rcpp::NumericVector cause_weights, int n_causes, int grid_size) {
+  Rcpp::NumericVector none;
+  CompetingInput in(time_index, cause, none, n_causes, grid_size);
+  if (cause_weights.size() != n_causes) Rcpp::stop("bad arguments");
+  Rcpp::NumericVector out(time_index.size());
+  svf::competing_target(in.table(), std::vector<double>(cause_weights.begin(), cause_weights.end()), out.begin());
+  return out;
 }

@@ -1,0 +1,150 @@
+#include "CompetingLogRank.h"
+
+namespace svf {
+
+void build_competing_table(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table) {
+  const int K = data.n_causes, G = data.grid_size;
+  // the node's event times, in grid order: node time number of each grid index
+  std::vector<int> node_time(G + 1, 0);
+  for (size_t i = 0; i < n; ++i)
+    if (data.cause[rows[i]] > 0) node_time[data.time_index[rows[i]]] = 1;
+  int T = 0;
+  for (int j = 0; j < G; ++j) {
+    const int has = node_time[j];
+    node_time[j] = T;  // node times before grid index j
+    T += has;
+  }
+  node_time[G] = T;
+  table.n_causes = K;
+  table.limit.resize(n);
+  table.cause.resize(n);
+  table.at_risk.assign(T, 0.0);
+  table.deaths.assign(static_cast<size_t>(T) * K, 0.0);
+  std::vector<double> ending(T + 1, 0.0);  // rows at risk at exactly the first `limit` times
+  for (size_t i = 0; i < n; ++i) {
+    const int r = rows[i], j = data.time_index[r];
+    const int lim = j < 0 ? 0 : node_time[j + 1];  // node times at or before the row's index
+    table.limit[i] = lim;
+    table.cause[i] = data.cause[r];
+    ending[lim] += 1.0;
+    if (data.cause[r] > 0) table.deaths[static_cast<size_t>(lim - 1) * K + data.cause[r] - 1] += 1.0;
+  }
+  double running = 0.0;
+  for (int t = T; t-- > 0;) {
+    running += ending[t + 1];
+    table.at_risk[t] = running;
+  }
+}
+
+double CompetingLogRankScan::Fenwick::below(int k) const {
+  double s = 0.0;
+  for (int i = k - 1; i > 0; i -= i & -i) s += tree[i];
+  return s;
+}
+
+void CompetingLogRankScan::Fenwick::add(int k, double v) {
+  for (int i = k; i < static_cast<int>(tree.size()); i += i & -i) tree[i] += v;
+}
+
+CompetingLogRankScan::CompetingLogRankScan(const CompetingTable& table)
+    : table_(table), K_(table.n_causes), T_(table.n_times()), hazard_((T_ + 1) * K_, 0.0),
+      c_sum_((T_ + 1) * K_, 0.0), e_sum_((T_ + 1) * K_, 0.0), count_(T_), e_tree_(K_, Fenwick(T_)),
+      numerator_(K_, 0.0), linear_(K_, 0.0), square_(K_, 0.0) {
+  for (size_t j = 0; j < T_; ++j) {
+    const double y = table.at_risk[j];
+    for (int k = 0; k < K_; ++k) {
+      const double d = table.deaths[j * K_ + k];
+      // hypergeometric variance weight; rows at risk 1 or fewer carry none
+      const double c = y > 1.0 ? d * (y - d) / (y - 1.0) / y : 0.0;
+      hazard_[(j + 1) * K_ + k] = hazard_[j * K_ + k] + d / y;
+      c_sum_[(j + 1) * K_ + k] = c_sum_[j * K_ + k] + c;
+      e_sum_[(j + 1) * K_ + k] = e_sum_[j * K_ + k] + c / y;
+    }
+  }
+}
+
+void CompetingLogRankScan::add(size_t i) {
+  const int lim = table_.limit[i], cause = table_.cause[i];
+  const double below = count_.below(lim);
+  for (int k = 0; k < K_; ++k) {
+    const size_t at = static_cast<size_t>(lim) * K_ + k;
+    numerator_[k] += (cause == k + 1 ? 1.0 : 0.0) - hazard_[at];
+    linear_[k] += c_sum_[at];
+    // sum_{j < lim} e_j Y_j = E(lim) * (left rows of limit >= lim) + sum of E(limit) over the others
+    const double partial = e_sum_[at] * (n_left_ - below) + e_tree_[k].below(lim);
+    square_[k] += 2.0 * partial + e_sum_[at];
+    if (lim > 0) e_tree_[k].add(lim, e_sum_[at]);
+  }
+  if (lim > 0) {  // rows never at risk stay out of the counts: E(0) = 0
+    n_left_ += 1.0;
+    count_.add(lim, 1.0);
+  }
+}
+
+double CompetingLogRankScan::chi_square(int cause) const {
+  const int k = cause - 1;
+  const double var = linear_[k] - square_[k];
+  // cancellation leaves a rounding residue where the true variance is 0
+  if (!(var > 1e-10 * linear_[k])) return 0.0;
+  return numerator_[k] * numerator_[k] / var;
+}
+
+double CompetingLogRankScan::composite() const {
+  double s = 0.0;
+  for (int k = 1; k <= K_; ++k) s += chi_square(k);
+  return s;
+}
+
+double competing_logrank(const CompetingTable& table, const std::vector<char>& left, std::vector<double>& per_cause) {
+  const size_t n = table.limit.size();
+  per_cause.assign(table.n_causes, 0.0);
+  CompetingLogRankScan scan(table);
+  size_t n_left = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (left[i]) {
+      scan.add(i);
+      ++n_left;
+    }
+  if (n_left == 0 || n_left == n) return 0.0;
+  for (int k = 1; k <= table.n_causes; ++k) per_cause[k - 1] = scan.chi_square(k);
+  return scan.composite();
+}
+
+bool best_competing_cut(const CompetingTable& table, const std::vector<std::pair<double, int>>& sorted,
+                        size_t min_leaf, double& cut, double& gain) {
+  const size_t n = sorted.size();
+  if (table.n_times() == 0 || n < 2) return false;
+  CompetingLogRankScan scan(table);
+  bool found = false;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    scan.add(static_cast<size_t>(sorted[k].second));
+    const double a = sorted[k].first, b = sorted[k + 1].first;
+    if (!(b > a) || k + 1 < min_leaf || n - k - 1 < min_leaf) continue;
+    const double g = scan.composite();
+    if (g > gain) {
+      gain = g;
+      found = true;
+      cut = a + (b - a) / 2.0;
+      if (!(cut < b)) cut = a;
+    }
+  }
+  return found;
+}
+
+void competing_target(const CompetingTable& table, const std::vector<double>& cause_weights, double* out) {
+  const int K = table.n_causes;
+  const size_t T = table.n_times();
+  // weighted cumulative hazard over the first t node times
+  std::vector<double> hazard(T + 1, 0.0);
+  for (size_t j = 0; j < T; ++j) {
+    double h = 0.0;
+    for (int k = 0; k < K; ++k) h += cause_weights[k] * table.deaths[j * K + k];
+    hazard[j + 1] = hazard[j] + h / table.at_risk[j];
+  }
+  for (size_t i = 0; i < table.limit.size(); ++i) {
+    const int c = table.cause[i];
+    out[i] = (c > 0 ? cause_weights[c - 1] : 0.0) - hazard[table.limit[i]];
+  }
+}
+
+}  // namespace svf

@@ -1,0 +1,79 @@
+// Splitting criteria of competing risks on a node's rows: the cause-specific
+// log-rank statistics of a two-group split, their composite (the sum over
+// causes of the standardized statistics' squares: a split that separates
+// any cause's hazard counts), the best axis cut by it along sorted values,
+// and the hyperplane target (per-cause martingale residuals, weighted).
+#ifndef SVFOREST_COMPETING_LOGRANK_H
+#define SVFOREST_COMPETING_LOGRANK_H
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "CumulativeIncidence.h"
+
+namespace svf {
+
+// The node's event times (grid indices where a node row has an event of any
+// cause), with at each the rows at risk and each cause's events; per node
+// row (by position) how many of those times it is at risk at, and its cause.
+struct CompetingTable {
+  int n_causes = 0;
+  std::vector<int> limit, cause;
+  std::vector<double> at_risk, deaths;  // deaths: n_times x n_causes, time-major
+  size_t n_times() const { return at_risk.size(); }
+};
+// O(n + grid_size).
+void build_competing_table(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table);
+
+// A growing left group's cause-specific log-rank statistics. Adding a row
+// costs O(K log T): per cause the numerator (observed minus expected events
+// of the left rows) and the variance sum_j c_j Y_j - e_j Y_j^2 (Y_j the left
+// rows at risk), whose square term needs, over the left rows, the count and
+// the per-cause prefix sums of e by limit: Fenwick trees. (An exact variance
+// at every cut cannot be had in O(n + T): the square term couples each new
+// row with every left row of smaller limit.)
+class CompetingLogRankScan {
+ public:
+  explicit CompetingLogRankScan(const CompetingTable& table);
+  void add(size_t i);                    // node row i (by position) joins the left group
+  double chi_square(int cause) const;   // cause 1..K; 0 without variance
+  double composite() const;             // sum over causes of chi_square
+
+ private:
+  struct Fenwick {
+    std::vector<double> tree;
+    explicit Fenwick(size_t n = 0) : tree(n + 1, 0.0) {}
+    double below(int k) const;    // sum over positions < k (positions 1..n)
+    void add(int k, double v);    // at position k >= 1
+  };
+  const CompetingTable& table_;
+  int K_;
+  size_t T_;
+  // per cause, prefix sums over times < k, (T + 1) x K
+  std::vector<double> hazard_, c_sum_, e_sum_;
+  Fenwick count_;
+  std::vector<Fenwick> e_tree_;
+  std::vector<double> numerator_, linear_, square_;
+  double n_left_ = 0.0;  // left rows at risk at one time or more
+};
+
+// The statistics of the rows with left[i] != 0 against the others: per cause
+// chi-square (out[0..K-1]) and the composite (returned); all 0 when a group
+// is empty.
+double competing_logrank(const CompetingTable& table, const std::vector<char>& left, std::vector<double>& per_cause);
+
+// The cut of largest composite statistic along values sorted as (value,
+// node position) pairs, midway between distinct values, with at least
+// `min_leaf` rows either side; only a statistic above `gain` counts.
+bool best_competing_cut(const CompetingTable& table, const std::vector<std::pair<double, int>>& sorted,
+                        size_t min_leaf, double& cut, double& gain);
+
+// The hyperplane target of a node: sum_k w_k (1[cause_i = k] - H_k(T_i)), the
+// cause-specific martingale residuals under the node's Nelson-Aalen hazards,
+// weighted per cause (w: n_causes weights); large for rows with more events
+// of the weighted causes than their time predicts. O(n K + T K).
+void competing_target(const CompetingTable& table, const std::vector<double>& cause_weights, double* out);
+
+}  // namespace svf
+#endif
