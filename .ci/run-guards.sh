@@ -2,7 +2,8 @@
 # The code-size and layering guards that `make test` runs before the test
 # suite: C++ file and function sizes, includes of concrete part headers in
 # forest/ and the bindings, R function lengths, machine paths in bench/results,
-# outcome names used as branches outside the families' files. Runs every guard, then exits
+# outcome names used as branches outside the families' files, R files over
+# 400 lines. Runs every guard, then exits
 # 1 when any failed, so one report lists every offender.
 cd "$(dirname "$0")/.."
 status=0
@@ -12,5 +13,7 @@ for guard in .ci/check-cpp-sizes.py .ci/check-includes.py .ci/check-bench-result
 done
 echo "== .ci/check-r-functions.R"
 Rscript .ci/check-r-functions.R || status=1
+echo "== .ci/check-r-files.R"
+Rscript .ci/check-r-files.R || status=1
 [ "$status" -eq 0 ] || echo "guards: FAILED (see above)"
 exit "$status"

@@ -3,7 +3,7 @@
 # messages for the common cases and rejects models of another format.
 
 # 2: one tree format for every method (generic split and leaf payloads).
-# 3: trees saved in the compact layout (R/tree_access.R), a third of the size
+# 3: trees saved in the compact layout (R/tree-access.R), a third of the size
 #    or less; format 2 models (plain trees) are read as they are and predict
 #    identically, and upgrade_model() rewrites their trees.
 # 4: the model in named sections (R/model.R, ?svforest_model), each written

@@ -38,7 +38,7 @@ check_scale <- function(x) {
 
 # Fits the rank map of the design matrix `x` (dense): a list with one
 # element per column, each list(knots, values), both increasing doubles.
-# Columns `skip` (level codes, R/factor_coding.R) are not ranked.
+# Columns `skip` (level codes, R/factor-coding.R) are not ranked.
 rank_fit <- function(x, scale = "rank", skip = integer()) {
   if (methods::is(x, "dgCMatrix")) {
     stop("`scale = \"rank\"` needs dense predictors: it would turn the zeros of a dgCMatrix into non-zero ranks. ",

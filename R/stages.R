@@ -35,9 +35,9 @@
 #              predict(type = "prob") returns, from the forest's)
 svf_stages <- function() {
   c(list(
-    importance_stage,   # R/importance.R
-    conformal_stage,    # R/uncertainty.R
-    calibration_stage   # R/calibration.R
+    importance_stage,   # R/stage-importance.R
+    conformal_stage,    # R/stage-conformal.R
+    calibration_stage   # R/stage-calibration.R
   ), unname(stage_registry$added))
 }
 

@@ -1,7 +1,7 @@
 # Looking inside a fitted forest: how a raw row becomes the values the trees
 # read (the design map), every tree as a table of nodes, and a forest-level
 # summary of the predictors the splits use. The trees are read through the
-# accessors of R/tree_access.R only.
+# accessors of R/tree-access.R only.
 
 #' How a raw row reaches the trees
 #'

@@ -1,4 +1,4 @@
-# Cost of a many-level factor (per-tree coding, R/factor_coding.R).
+# Cost of a many-level factor (per-tree coding, R/factor-coding.R).
 #
 #   Rscript bench/factor_scale.R regression [--threads=2]
 #       2,000 rows, 5 numeric predictors and an 800-level character column

@@ -1,5 +1,5 @@
 # Tests read the trees of a model only through the package's accessors
-# (R/tree_access.R), so that they do not depend on the saved tree format.
+# (R/tree-access.R), so that they do not depend on the saved tree format.
 for (.f in ls(asNamespace("svforest"), pattern = "^tree_")) assign(.f, get(.f, envir = asNamespace("svforest")))
 rm(.f)
 

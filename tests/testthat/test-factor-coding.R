@@ -1,4 +1,4 @@
-# factor_coding (R/factor_coding.R, src/core/forest/LevelValues.h): factor
+# factor_coding (R/factor-coding.R, src/core/forest/LevelValues.h): factor
 # levels coded per tree by the outcome of the tree's in-bag rows.
 
 # Two classes; level k of `a` holds class "yes" in share k / 8 of its rows,
