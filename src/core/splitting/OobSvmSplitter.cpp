@@ -46,9 +46,8 @@ std::unique_ptr<Splitter> OobSvmSplitter::create(const Params& params) {
   o.max_iter = params.integer("split_max_iter");
   // node_max_iter stays internal (100, a cap that is not reached): the
   // node's own SVMs stop at split_tolerance within a few Newton steps, so a
-  // lower cap saves little (letter, 2 threads: cap 10 gave the same forest;
-  // cap 1, the former behaviour, 41.6 s against 42.2 s, within load noise)
-  // and a cap of 1 costs accuracy (madelon seed 1: 0.565 against 0.607)
+  // lower cap saves little time (letter) and a cap of 1 costs accuracy
+  // (madelon)
   o.screen_fraction = params.number("screen_fraction");
   o.screen_keep = params.integer("screen_keep");
   o.min_class_rows = params.integer("min_class_rows");
