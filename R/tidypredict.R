@@ -17,8 +17,9 @@
 #' Rows with a factor level unseen in training give `NA`.
 #'
 #' It covers forests whose trees split by axis cuts and hyperplanes and end
-#' in constant leaves (the default `"hybrid"` method and the axis and
-#' oblique presets), for classification (with the `"prob"` aggregation) and
+#' in constant leaves (the default `"hybrid"` method, also with axis cuts
+#' alone (`n_oblique = 0`), or hyperplanes alone (`method = "psvm"` with
+#' `aggregation = "prob"`)), for classification (with the `"prob"` aggregation) and
 #' regression, with missing values filled by the median, level or most
 #' frequent value, factor indicators and level codes. Other models give an
 #' error naming what the expressions cannot hold: linear or kernel leaves,
@@ -31,9 +32,7 @@
 #' may go the other way; [svforest_sql()] writes 17 and matches exactly.
 #'
 #' @name svforest_tidypredict
-#' @param model A fitted [svforest()] model.
-#' @param ... Not used.
-#' @return A call (regression) or a named list of calls (classification).
+#' @return `tidypredict_fit(model)`, for a fitted [svforest()] model: a call (regression) or a named list of calls (classification).
 #' @seealso [svforest_sql()], one SQL statement for the whole model, faster
 #'   to run on many rows.
 #' @examples

@@ -14,24 +14,39 @@
 #' (medians, the conditional means of numeric columns, the `"(missing)"` or
 #' most frequent level, indicator columns), factor codes or indicators,
 #' rank maps, axis cuts and hyperplanes, constant and linear leaves, and
-#' the forest's aggregation. It uses only standard SQL (`WITH`, `CASE`,
-#' `COALESCE`, `CAST`, arithmetic) and is tested in SQLite.
+#' the forest's aggregation. Each pre-fit step of the model writes its own
+#' part (a step that cannot is named in an error). It uses standard SQL
+#' (`WITH`, `CASE`, `COALESCE`, `CAST(... AS DOUBLE PRECISION)`,
+#' arithmetic, numbers written with 17 significant digits, so they read
+#' back exactly) and is tested in SQLite (3.35 or later) and PostgreSQL (12
+#' or later); both give [predict()]'s values.
+#'
+#' The trees are nested `CASE` expressions, a chunk of levels each: a row
+#' is routed through a tree by about as many comparisons as the tree is
+#' deep, so scoring time grows with rows, trees and depth; a chunk starts
+#' by a binary search on the node a row reached in the previous one.
 #'
 #' @param object A fitted [svforest()] model.
 #' @param table The table (or view) holding the predictors under the names
 #'   the model was fitted with: a string, quoted as an identifier; wrap it in
-#'   [I()] to insert it as it is (e.g. `I("schema.tab")`). Factor columns
-#'   hold the levels as text, logical columns 0/1, missing values `NULL`.
+#'   [I()] to insert it as it is (e.g. `I("schema.tab")`). Every column name
+#'   is quoted as an identifier (`"a b"`, `"_id"`, `"1x"`, `"select"` work;
+#'   a quote in a name is doubled). Numeric columns may hold any number
+#'   type (they are read as double precision), factor columns the levels as
+#'   text, logical columns 0/1 (an integer column) or, in PostgreSQL, a
+#'   boolean column; missing values are `NULL`.
 #' @param id Optional name of a column of `table` to return first (the
 #'   rows' key).
 #' @param trees Optional tree numbers: the query averages these trees only
 #'   (`NULL`: all).
 #' @param materialize Whether the query's steps are written `AS
 #'   MATERIALIZED` (SQLite 3.35 or later, PostgreSQL 12 or later), so that
-#'   each is computed once; without it SQLite inlines them and repeats the
-#'   design's expressions in every split (about ten times slower, and with
-#'   rank maps or deep trees far slower and larger in memory). `FALSE` only
-#'   for databases without that keyword.
+#'   each is computed once. With `FALSE` the keyword is left out and each
+#'   step is read a second time (`WHERE EXISTS (SELECT 1 FROM step)`), which
+#'   makes SQLite and PostgreSQL (which inline a step read once) compute it
+#'   once too: the statement and its cost stay linear in the forest's
+#'   size. For databases without the keyword; a database that inlines
+#'   every step regardless repeats the design's expressions in every split.
 #' @return A string: one `SELECT` statement. A row with a factor level the
 #'   model did not see in training (where [predict()] gives an error), or a
 #'   missing value in a model fitted with `na_action = "fail"`, gets `NULL`
@@ -46,7 +61,8 @@
 #'   columns jointly. Probabilities agree with [predict()] to about 1e-10
 #'   (each tree's class shares are rounded to multiples of 2^-32, as the
 #'   engine does to decide the class), classes exactly.
-#' @seealso [svforest_tree()] for the same model as tables.
+#' @seealso [svforest_tree()] for the same model as tables;
+#'   [svforest_tidypredict] for tidypredict's expressions (through dbplyr).
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' sql <- svforest_sql(fit, "iris")
@@ -102,9 +118,14 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
     from <- name
   }
   plans <- lapply(trees, function(t) sql_tree_plan(object, t, cols))
-  route <- sql_route_steps(plans, c(cols, "ok"), step)
+  # Several outputs per tree (class shares, votes): route each row to its
+  # leaf once and find each output by a binary search on the leaf; one
+  # output: the last chunk of levels ends in it.
+  to_leaf <- object$forest$num_classes > 0 &&
+    all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= sql_nesting, NA))
+  route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf)
   steps <- c(steps, route$steps)
-  sums <- sql_sums(object, plans, route$node)
+  sums <- sql_sums(object, plans, route$node, to_leaf)
   steps <- c(steps, step("summed", c("ok", sprintf("%s AS %s", sums, names(sums))), route$from))
   sprintf("WITH %s\nSELECT %s FROM summed", paste(steps, collapse = ",\n"),
           paste(c(key, sql_outputs(object, length(trees))), collapse = ", "))
@@ -326,12 +347,15 @@ sql_chunk <- function(plan, node, chunk, at_leaf, at_limit) {
   search(sort(chunk$from))
 }
 
-# Routing steps for trees of more than one chunk: step k holds n<t>, the
-# node (from 1) each row has reached in tree t after k chunks. Returns the
-# steps, the node column of each tree (NULL: its outputs route from the
-# root) and the last step's name. `step` writes a step.
-sql_route_steps <- function(plans, carry, step) {
-  chunks <- vapply(plans, function(p) length(p$chunks) - 1L, 0L)  # the chunks before the last
+# Routing steps: step k holds n<t>, the node (from 1) each row has reached
+# in tree t after k chunks (`to_leaf`: down to its leaf; else the last
+# chunk is left to the outputs). Returns the steps, the node column of each
+# tree (NULL: its outputs route from the root) and the last step's name.
+# `step` writes a step.
+sql_route_steps <- function(plans, carry, step, to_leaf) {
+  # the chunks routed here: every one when the outputs search the leaves,
+  # else those before the last
+  chunks <- vapply(plans, function(p) length(p$chunks) - !to_leaf, 0L)
   node <- rep(list(NULL), length(plans))
   steps <- character()
   from <- "design"
@@ -357,14 +381,15 @@ sql_route_steps <- function(plans, carry, step) {
 # The sums over trees of each leaf output (named s1..sK, or s for a number)
 # and, for the "vote" aggregation, of each class's votes (v1..vK): per tree,
 # its last chunk from the node reached, with the outputs at the leaves.
-sql_sums <- function(object, plans, node) {
+sql_sums <- function(object, plans, node, to_leaf) {
   K <- object$forest$num_classes
   names <- if (K == 0) "s" else sprintf("s%d", seq_len(K))
   if (K > 0 && identical(object$params$aggregation, "vote")) names <- c(names, sprintf("v%d", seq_len(K)))
   per_output <- lapply(seq_along(names), function(o) {
     vapply(seq_along(plans), function(t) {
       p <- plans[[t]]
-      sql_chunk(p, node[[t]], p$chunks[[length(p$chunks)]], function(i) p$outputs[[i]][o],
+      last <- if (to_leaf) list(from = which(p$leaf), levels = 0L) else p$chunks[[length(p$chunks)]]
+      sql_chunk(p, node[[t]], last, function(i) p$outputs[[i]][o],
                 function(i) stop("Internal error: a tree deeper than its SQL routing."))
     }, "")
   })
