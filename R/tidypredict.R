@@ -116,10 +116,10 @@ tp_design_column <- function(model, map, j, tree = NULL) {
 tp_tree <- function(model, t, map, columns) {
   forest <- model$forest
   tr <- forest$trees[[t]]
-  nodes <- tree_nodes(tr)
-  leaf <- nodes$leaf_id >= 0
-  left <- nodes$left_child + 1L
-  right <- nodes$right_child + 1L
+  shape <- tree_links(tr)
+  leaf <- shape$leaf
+  left <- shape$left
+  right <- shape$right
   # a tree reading its own factor level values needs its own columns
   coded <- which(map$type == "factor_code")
   if (length(coded) && length(tr$factor_int)) columns[coded] <- lapply(coded, function(j) tp_design_column(model, map, j, t))
@@ -131,7 +131,7 @@ tp_tree <- function(model, t, map, columns) {
     round(sweep(counts, 2, colSums(counts), "/") * 2^32) / 2^32
   }
   function(k) {
-    value <- function(i) values[k, nodes$leaf_id[i] + 1L]
+    value <- function(i) values[k, shape$leaf_id[i] + 1L]
     # the leaves below node i, each with the conditions of its path
     paths <- function(i, path) {
       if (leaf[i]) return(list(list(path = path, value = value(i))))

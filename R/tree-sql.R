@@ -127,8 +127,9 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
   steps <- c(steps, route$steps)
   sums <- sql_sums(object, plans, route$node, to_leaf)
   steps <- c(steps, step("summed", c("ok", sprintf("%s AS %s", sums, names(sums))), route$from))
-  sprintf("WITH %s\nSELECT %s FROM summed", paste(steps, collapse = ",\n"),
-          paste(c(key, sql_outputs(object, length(trees))), collapse = ", "))
+  sprintf("WITH %s\nSELECT %s FROM summed%s", paste(steps, collapse = ",\n"),
+          paste(c(key, sql_outputs(object, length(trees))), collapse = ", "),
+          if (materialize) "" else " WHERE EXISTS (SELECT 1 FROM summed)")
 }
 
 # The table as SQL: an identifier, or as given when wrapped in I().
@@ -272,26 +273,34 @@ sql_split_conditions <- function(forest, tr, cols) {
 # (a leaf's output and the sum over trees nest a few levels more).
 sql_nesting <- 12L
 
-# Tree `t` for SQL: its nodes (children from 1, leaf flags, depths), the
-# condition of each split on the columns `cols`, and each node's outputs
-# (for a leaf, K class shares or one value; votes too for "vote").
-sql_tree_plan <- function(object, t, cols) {
-  forest <- object$forest
-  tr <- forest$trees[[t]]
+# A tree's shape: per node, its leaf number (from 0, negative at splits),
+# whether it is a leaf, its children (from 1) and its depth.
+tree_links <- function(tr) {
   nodes <- tree_nodes(tr)
   leaf <- nodes$leaf_id >= 0
   left <- nodes$left_child + 1L
   right <- nodes$right_child + 1L
   depth <- integer(length(leaf))
   for (i in which(!leaf)) depth[c(left[i], right[i])] <- depth[i] + 1L
+  list(leaf_id = nodes$leaf_id, leaf = leaf, left = left, right = right, depth = depth)
+}
+
+# Tree `t` for SQL: its nodes (children from 1, leaf flags, depths), the
+# condition of each split on the columns `cols`, and each node's outputs
+# (for a leaf, K class shares or one value; votes too for "vote").
+sql_tree_plan <- function(object, t, cols) {
+  forest <- object$forest
+  tr <- forest$trees[[t]]
+  shape <- tree_links(tr)
+  leaf <- shape$leaf
   outputs <- sql_leaf_outputs(object, tr, cols)
   if (object$forest$num_classes > 0 && identical(object$params$aggregation, "vote")) {
     votes <- sql_leaf_votes(forest, tr, outputs)
     outputs <- Map(c, outputs, votes)
   }
   at <- rep(list(NULL), length(leaf))
-  at[leaf] <- outputs[nodes$leaf_id[leaf] + 1L]
-  plan <- list(left = left, right = right, leaf = leaf, depth = depth, outputs = at,
+  at[leaf] <- outputs[shape$leaf_id[leaf] + 1L]
+  plan <- list(left = shape$left, right = shape$right, leaf = leaf, depth = shape$depth, outputs = at,
                cond = sql_split_conditions(forest, tr, sql_tree_columns(object, t, cols)))
   plan$chunks <- sql_tree_chunks(plan)
   plan

@@ -2,14 +2,7 @@ skip_if_not_installed("DBI")
 skip_if_not_installed("RSQLite")
 
 # The SQL of svforest_sql() run in SQLite and in a throwaway PostgreSQL
-# server (helper-postgres.R; those tests skip where it cannot start).
-
-sqlite_with <- function(...) {
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  tables <- list(...)
-  for (nm in names(tables)) DBI::dbWriteTable(con, nm, tables[[nm]])
-  con
-}
+# server (helper-sql.R; those tests skip where it cannot start).
 
 # Writes `data` as table `name` (replacing it) and runs `sql`.
 run_sql <- function(con, name, data, sql) {
@@ -44,7 +37,7 @@ test_that("values near a million: PostgreSQL and SQLite give predict()'s classes
   sql <- svforest_sql(fit, "new")
   # standard double precision: REAL is single precision in PostgreSQL
   expect_false(grepl("AS REAL", sql, fixed = TRUE))
-  lite <- sqlite_with()
+  lite <- sql_connection()
   on.exit(DBI::dbDisconnect(lite))
   expect_sql_equals_predict(run_sql(lite, "new", new, sql), fit, new)
   pg <- local_postgres()
@@ -70,7 +63,7 @@ test_that("columns named `a b`, `_id`, `1x`, `select`, and a logical as 0/1 or b
   sql <- svforest_sql(fit, "new")
   stored <- new
   stored$select <- as.integer(stored$select)  # the documented 0/1 form
-  lite <- sqlite_with()
+  lite <- sql_connection()
   on.exit(DBI::dbDisconnect(lite))
   expect_sql_equals_predict(run_sql(lite, "new", stored, sql), fit, new)
   pg <- local_postgres()
@@ -91,7 +84,7 @@ test_that("an x/y fit with a factor and a logical column exports to SQL exactly"
   fit <- svforest(x, y, ntree = 10, seed = 1, num_threads = 1)
   new <- xy(200, 2)
   new$f[3] <- NA
-  lite <- sqlite_with()
+  lite <- sql_connection()
   on.exit(DBI::dbDisconnect(lite))
   expect_sql_equals_predict(run_sql(lite, "new", new, svforest_sql(fit, "new")), fit, new)
   reg <- svforest(x, as.numeric(y) + withr::with_seed(3, rnorm(300)), ntree = 5, seed = 1, num_threads = 1)
@@ -109,7 +102,7 @@ test_that("materialize = FALSE: the statement grows linearly with the forest, an
   # twice the trees, about twice the text (each node written once)
   ratio <- nchar(svforest_sql(fit, "new", trees = 1:8)) / nchar(svforest_sql(fit, "new", trees = 1:4))
   expect_lt(ratio, 2.6)
-  lite <- sqlite_with()
+  lite <- sql_connection()
   on.exit(DBI::dbDisconnect(lite))
   elapsed <- system.time(res <- run_sql(lite, "new", new, plain))[["elapsed"]]
   expect_sql_equals_predict(res, fit, new)
@@ -139,7 +132,7 @@ test_that("a pre-fit step without SQL is refused by name; with its SQL it is in 
   do.call(svforest:::register_prefit_step, c(clip_step, list(sql = clip_sql)))
   sql <- svforest_sql(fit, "new")
   expect_match(sql, sprintf("%.17g", fit$design$clip$upper[["a"]]), fixed = TRUE)
-  lite <- sqlite_with()
+  lite <- sql_connection()
   on.exit(DBI::dbDisconnect(lite), add = TRUE)
   expect_sql_equals_predict(run_sql(lite, "new", new, sql), fit, new)
 })

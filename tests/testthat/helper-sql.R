@@ -1,3 +1,13 @@
+# Databases for the SQL tests (test-tree-sql*.R, test-tidypredict.R).
+
+# An SQLite database in memory holding the named data frames as tables.
+sql_connection <- function(...) {
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  tables <- list(...)
+  for (nm in names(tables)) DBI::dbWriteTable(con, nm, tables[[nm]])
+  con
+}
+
 # A throwaway PostgreSQL server for the SQL tests: initdb in a fresh
 # directory, the server listening on a unix socket in that directory only
 # (no TCP port to collide with), trust authentication for its own superuser.
