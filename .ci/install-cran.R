@@ -10,10 +10,10 @@
 options(repos = c(CRAN = Sys.getenv("CRAN_MIRROR", "https://cloud.r-project.org")))
 targets <- c("parsnip", "tune", "workflows", "yardstick", "dials")
 # The explainer and deployment packages the tests use when they can
-# (test-explainers.R, test-butcher.R). Optional: one that CRAN does not offer
+# (test-explainers.R, test-butcher.R, test-tidypredict.R). Optional: one that CRAN does not offer
 # for this R version (shapviz needs xgboost, which needs R >= 4.3) is
 # skipped with a message, and its tests skip.
-optional <- c("DALEX", "pdp", "iml", "kernelshap", "shapviz", "butcher", "future.mirai")
+optional <- c("DALEX", "pdp", "iml", "kernelshap", "shapviz", "butcher", "future.mirai", "tidypredict")
 lib <- Sys.getenv("R_LIBS_CRAN", .libPaths()[1])
 dir.create(lib, showWarnings = FALSE, recursive = TRUE)
 

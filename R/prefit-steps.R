@@ -49,6 +49,16 @@ NULL
 #            arguments; `rows`: the rows the fit uses (NULL: all)
 #   input_replay, optional function(kind, design, data, build): the design
 #            matrix of new rows, likewise from build(data as changed)
+#   describe, optional function(map, design): the design map of
+#            svforest_design() (R/tree-table.R) with what the step does to
+#            the design's columns (their types, fills, maps)
+#   sql,     function(design, state): how svforest_sql() (R/tree-sql.R)
+#            writes the step: the SQL design (sql_design()) with the step's
+#            part written in, from its `state`; NULL: the step cannot be
+#            written as SQL, and svforest_sql() refuses a model holding its
+#            state, naming the step
+#   sql_tree, optional function(object, tree, cols): the SQL of the design
+#            columns `cols` as tree `tree` reads them (a per-tree map)
 # )
 
 # Steps added after the package's own (by a test, or another package), in
@@ -79,11 +89,13 @@ remove_prefit_step <- function(name) {
 }
 
 new_prefit_step <- function(name, fit, replay = NULL, check = NULL, combine = NULL, phase = "design",
-                            args = character(), state = NULL, input_fit = NULL, input_replay = NULL) {
+                            args = character(), state = NULL, input_fit = NULL, input_replay = NULL,
+                            describe = NULL, sql = NULL, sql_tree = NULL) {
   if (!phase %in% c("rows", "design")) stop("Internal error: a pre-fit step's phase is \"rows\" or \"design\".")
   if (is.null(state)) state <- function(model) model$design[[name]]
   list(name = name, phase = phase, args = args, fit = fit, state = state, replay = replay, check = check,
-       combine = combine, input_fit = input_fit, input_replay = input_replay)
+       combine = combine, input_fit = input_fit, input_replay = input_replay, describe = describe, sql = sql,
+       sql_tree = sql_tree)
 }
 
 # What the design of the training rows gives the steps' input_fit(): their

@@ -42,8 +42,94 @@ missing_values_step <- new_prefit_step(
     }
     if (identical(state$na_action, "impute") && !impute_ok(design)) fail("'design$impute' is damaged")
   },
-  combine = equal_states("imputation of missing values")
+  combine = equal_states("imputation of missing values"),
+  # each column's fill (a factor's level in attribute fill_level, for the
+  # factor coding step), the indicator columns, the joint imputation
+  describe = function(map, design) {
+    if (!imputes(design)) return(map)
+    na <- design$impute
+    if (!identical(design$type, "frame")) {
+      k <- design$input_ncol
+      map$fill[seq_len(k)] <- unlist(na$values)
+      at <- k + seq_along(na$indicators)
+    } else {
+      for (j in seq_len(nrow(map))) {
+        fill <- na$values[[map$variable[j]]]
+        if (is.null(fill)) next
+        map$fill[j] <- switch(map$type[j], numeric = fill, logical = as.double(fill),
+                              factor_level = as.double(fill == map$level[j] |
+                                                         length(design$xlevels[[map$variable[j]]]) == 1), NA_real_)
+      }
+      attr(map, "fill_level") <- na$values[vapply(na$values, is.character, NA)]
+      at <- match(na$indicator_names, map$name)
+    }
+    if (length(at)) {
+      map$type[at] <- "missing_indicator"
+      map$variable[at] <- if (identical(design$type, "frame")) na$indicators else map$name[na$indicators]
+    }
+    attr(map, "joint") <- na$joint
+    map
+  },
+  sql = function(design, state) if (identical(state$na_action, "impute")) sql_impute(design, state$impute) else design
 )
+
+# The SQL design with missing values filled: every user column's value
+# (design$raw) filled with its median, level or logical, or the numbers by
+# their joint conditional mean; the indicator columns written.
+sql_impute <- function(design, na) {
+  map <- design$map
+  raw <- design$raw
+  filled <- list()
+  for (j in seq_len(nrow(map))) {
+    v <- map$variable[j]
+    type <- map$type[j]
+    if (type == "missing_indicator") {
+      design$inputs[j] <- sprintf("CASE WHEN %s IS NULL THEN 1.0 ELSE 0.0 END", sql_ident(v))
+    } else if (type %in% c("numeric", "input", "logical") && !is.na(map$fill[j])) {
+      filled[[v]] <- sprintf("COALESCE(%s, %s)", raw(v), sql_num(map$fill[j]))
+    } else if (type %in% c("factor_level", "factor_code") && is.character(na$values[[v]])) {
+      filled[[v]] <- sprintf("COALESCE(%s, %s)", raw(v), sql_string(na$values[[v]]))
+    }
+  }
+  joint <- na$joint
+  if (!is.null(joint)) {
+    numbers <- map$variable[map$type %in% c("numeric", "input")]
+    cols <- if (is.null(joint$columns)) numbers else joint$columns
+    filled[cols] <- sql_joint_fill(cols, joint, raw, filled[cols])
+  }
+  design$raw <- function(v) if (is.null(filled[[v]])) raw(v) else filled[[v]]
+  design
+}
+
+# Conditional-mean imputation of the numeric columns `cols`: each one,
+# when missing, by the pattern of the others that are observed (then its
+# plain fill `otherwise` when none is).
+sql_joint_fill <- function(cols, joint, raw, otherwise) {
+  if (length(cols) > 10) {
+    stop(sprintf("svforest_sql() writes the conditional-mean imputation one pattern of missing columns at a time; this model imputes %d numeric columns jointly (at most 10).",
+                 length(cols)), call. = FALSE)
+  }
+  lapply(seq_along(cols), function(m) {
+    others <- setdiff(seq_along(cols), m)
+    k <- length(others)
+    patterns <- if (k == 0) matrix(FALSE, 0, 0) else as.matrix(expand.grid(rep(list(c(FALSE, TRUE)), k)))
+    patterns <- patterns[rowSums(patterns) < k, , drop = FALSE]  # at least one other observed
+    cases <- vapply(seq_len(nrow(patterns)), function(r) {
+      mis <- c(m, others[patterns[r, ]])
+      obs <- setdiff(seq_along(cols), mis)
+      beta <- solve(joint$cov[obs, obs, drop = FALSE], joint$cov[obs, m, drop = FALSE])
+      when <- paste(c(sprintf("%s IS NULL", sql_ident(cols[others[patterns[r, ]]])),
+                      sprintf("%s IS NOT NULL", sql_ident(cols[obs]))), collapse = " AND ")
+      value <- paste(c(sql_num(joint$mean[m]),
+                       sprintf("%s * (%s - %s)", sql_num(beta[, 1]), vapply(cols[obs], raw, ""), sql_num(joint$mean[obs]))),
+                     collapse = " + ")
+      sprintf("WHEN %s THEN %s", when, value)
+    }, "")
+    fill <- if (is.null(otherwise[[m]])) raw(cols[m]) else otherwise[[m]]
+    sprintf("CASE WHEN %s IS NOT NULL THEN %s %s ELSE %s END", sql_ident(cols[m]), raw(cols[m]),
+            paste(cases, collapse = " "), fill)
+  })
+}
 
 # The design of a model frame with its missing values filled in and the
 # indicator columns appended; the fill of its columns, from `rows`, kept in

@@ -27,5 +27,7 @@ weights_step <- new_prefit_step(
   },
   # the state is the model's rows section, checked with it (check_rows_section())
   check = NULL,
-  combine = equal_states("case or class weights")
+  combine = equal_states("case or class weights"),
+  # new rows are not weighted: nothing for the SQL of a model to say
+  sql = function(design, state) design
 )

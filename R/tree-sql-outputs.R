@@ -1,5 +1,25 @@
-# svforest_sql()'s outputs (R/tree-sql.R): each tree's leaf values, and
-# their sums and votes over the forest as the model's predictions.
+# svforest_sql()'s outputs (R/tree-sql.R routes the rows): each tree's
+# leaf values (class shares, votes or the regression value, linear leaves as
+# their scores), their sums over the trees, and the final SELECT's class,
+# probabilities or prediction.
+
+# The sums over trees of each leaf output (named s1..sK, or s for a number)
+# and, for the "vote" aggregation, of each class's votes (v1..vK): per tree,
+# its last chunk from the node reached, with the outputs at the leaves.
+sql_sums <- function(object, plans, node, to_leaf) {
+  K <- object$forest$num_classes
+  names <- if (K == 0) "s" else sprintf("s%d", seq_len(K))
+  if (K > 0 && identical(object$params$aggregation, "vote")) names <- c(names, sprintf("v%d", seq_len(K)))
+  per_output <- lapply(seq_along(names), function(o) {
+    vapply(seq_along(plans), function(t) {
+      p <- plans[[t]]
+      last <- if (to_leaf) list(from = which(p$leaf), levels = 0L) else p$chunks[[length(p$chunks)]]
+      sql_chunk(p, node[[t]], last, function(i) p$outputs[[i]][o],
+                function(i) stop("Internal error: a tree deeper than its SQL routing."))
+    }, "")
+  })
+  stats::setNames(vapply(per_output, paste, "", collapse = " + "), names)
+}
 
 # Per tree, the SQL of each output of each leaf: a list (one element per
 # leaf) of K class shares (rounded to the engine's grid of 2^-32; a linear
@@ -9,11 +29,11 @@ sql_leaf_outputs <- function(object, tr, cols) {
   forest <- object$forest
   K <- forest$num_classes
   p <- forest$num_features
-  scaled <- sprintf("((%s - %s) * %s)", cols, sql_num(forest$scale_center), sql_num(forest$scale_factor))
+  scaled <- sprintf("((%s - %s) * %s)", cols, sql_inline(forest$scale_center), sql_inline(forest$scale_factor))
   linear <- tree_linear_leaves(forest, tr)
   score <- function(w) {
     nz <- which(w[seq_len(p)] != 0)
-    paste(c(sprintf("%s * %s", sql_num(w[nz]), scaled[nz]), sql_num(w[p + 1L])), collapse = " + ")
+    paste(c(sprintf("%s * %s", sql_inline(w[nz]), scaled[nz]), sql_inline(w[p + 1L])), collapse = " + ")
   }
   if (K == 0) {
     means <- tree_leaf_values(forest, tr, "mean", NA_real_)
@@ -40,37 +60,6 @@ sql_leaf_outputs <- function(object, tr, cols) {
     out[cls] <- pick
     out
   })
-}
-
-# The sums over trees of each leaf output (named s1..sK, or s for a number)
-# and, for the "vote" aggregation, of each class's votes (v1..vK).
-sql_sums <- function(object, trees, cols) {
-  K <- object$forest$num_classes
-  vote <- K > 0 && identical(object$params$aggregation, "vote")
-  per_tree <- lapply(seq_along(trees), function(t) {
-    tr <- object$forest$trees[[trees[t]]]
-    outputs <- sql_leaf_outputs(object, tr, cols)
-    ids <- tree_nodes(tr)$leaf_id
-    node_of_leaf <- match(seq_along(outputs) - 1L, ids)
-    leaf_case <- function(values) {
-      used <- values != "0.0"
-      if (!any(used)) return("0.0")
-      sprintf("CASE n%d %s ELSE 0.0 END", t,
-              paste(sprintf("WHEN %d THEN %s", node_of_leaf[used], values[used]), collapse = " "))
-    }
-    if (K == 0) return(list(s = leaf_case(unlist(outputs))))
-    out <- lapply(seq_len(K), function(k) leaf_case(vapply(outputs, `[`, "", k)))
-    names(out) <- sprintf("s%d", seq_len(K))
-    if (vote) {
-      votes <- sql_leaf_votes(object$forest, tr, outputs)
-      v <- lapply(seq_len(K), function(k) leaf_case(vapply(votes, `[`, "", k)))
-      out <- c(out, stats::setNames(v, sprintf("v%d", seq_len(K))))
-    }
-    out
-  })
-  vapply(names(per_tree[[1]]), function(nm) {
-    paste(vapply(per_tree, `[[`, "", nm), collapse = " + ")
-  }, "")
 }
 
 # Each leaf's vote (one-hot): a linear leaf's class, or the first largest

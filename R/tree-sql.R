@@ -1,6 +1,8 @@
-# The forest as one SQL SELECT: the design (missing values, factor codes,
-# rank maps) in a first step, the routing through the trees one level per
-# step, the leaves' outputs summed, the parsnip-named predictions last.
+# The forest as one SQL SELECT: the design in a first few steps (the raw
+# columns as numbers, then what each pre-fit step adds: missing values,
+# factor codes, rank maps; R/step-*.R), then every tree as nested CASE
+# expressions whose leaves hold the outputs, summed over the trees, and the
+# parsnip-named predictions last.
 
 #' A forest as an SQL query
 #'
@@ -12,24 +14,39 @@
 #' (medians, the conditional means of numeric columns, the `"(missing)"` or
 #' most frequent level, indicator columns), factor codes or indicators,
 #' rank maps, axis cuts and hyperplanes, constant and linear leaves, and
-#' the forest's aggregation. It uses only standard SQL (`WITH`, `CASE`,
-#' `COALESCE`, `CAST`, arithmetic) and is tested in SQLite.
+#' the forest's aggregation. Each pre-fit step of the model writes its own
+#' part (a step that cannot is named in an error). It uses standard SQL
+#' (`WITH`, `CASE`, `COALESCE`, `CAST(... AS DOUBLE PRECISION)`,
+#' arithmetic, numbers written with 17 significant digits, so they read
+#' back exactly) and is tested in SQLite (3.35 or later) and PostgreSQL (12
+#' or later); both give [predict()]'s values.
+#'
+#' The trees are nested `CASE` expressions, a chunk of levels each: a row
+#' is routed through a tree by about as many comparisons as the tree is
+#' deep, so scoring time grows with rows, trees and depth; a chunk starts
+#' by a binary search on the node a row reached in the previous one.
 #'
 #' @param object A fitted [svforest()] model.
 #' @param table The table (or view) holding the predictors under the names
 #'   the model was fitted with: a string, quoted as an identifier; wrap it in
-#'   [I()] to insert it as it is (e.g. `I("schema.tab")`). Factor columns
-#'   hold the levels as text, logical columns 0/1, missing values `NULL`.
+#'   [I()] to insert it as it is (e.g. `I("schema.tab")`). Every column name
+#'   is quoted as an identifier (`"a b"`, `"_id"`, `"1x"`, `"select"` work;
+#'   a quote in a name is doubled). Numeric columns may hold any number
+#'   type (they are read as double precision), factor columns the levels as
+#'   text, logical columns 0/1 (an integer column) or, in PostgreSQL, a
+#'   boolean column; missing values are `NULL`.
 #' @param id Optional name of a column of `table` to return first (the
 #'   rows' key).
 #' @param trees Optional tree numbers: the query averages these trees only
 #'   (`NULL`: all).
 #' @param materialize Whether the query's steps are written `AS
 #'   MATERIALIZED` (SQLite 3.35 or later, PostgreSQL 12 or later), so that
-#'   each is computed once; without it SQLite inlines them and repeats the
-#'   design's expressions in every split (about ten times slower, and with
-#'   rank maps or deep trees far slower and larger in memory). `FALSE` only
-#'   for databases without that keyword.
+#'   each is computed once. With `FALSE` the keyword is left out and each
+#'   step is read a second time (`WHERE EXISTS (SELECT 1 FROM step)`), which
+#'   makes SQLite and PostgreSQL (which inline a step read once) compute it
+#'   once too: the statement and its cost stay linear in the forest's
+#'   size. For databases without the keyword; a database that inlines
+#'   every step regardless repeats the design's expressions in every split.
 #' @return A string: one `SELECT` statement. A row with a factor level the
 #'   model did not see in training (where [predict()] gives an error), or a
 #'   missing value in a model fitted with `na_action = "fail"`, gets `NULL`
@@ -44,7 +61,8 @@
 #'   columns jointly. Probabilities agree with [predict()] to about 1e-10
 #'   (each tree's class shares are rounded to multiples of 2^-32, as the
 #'   engine does to decide the class), classes exactly.
-#' @seealso [svforest_tree()] for the same model as tables.
+#' @seealso [svforest_tree()] for the same model as tables;
+#'   [svforest_tidypredict] for tidypredict's expressions (through dbplyr).
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' sql <- svforest_sql(fit, "iris")
@@ -72,27 +90,46 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
     stop(sprintf("`materialize` must be TRUE or FALSE, not %s.", describe(materialize)), call. = FALSE)
   }
   sql_check_expressible(object, trees)
-  map <- design_map(object)
-  design <- sql_design_columns(object, map)
-  key <- if (!is.null(id)) paste0(sql_ident(id), " AS ", sql_ident(id), ", ") else ""
-  keep <- if (!is.null(id)) paste0(sql_ident(id), ", ") else ""
-  cols <- sprintf("c%d", seq_len(nrow(map)))
-  ok <- paste(sprintf("%s IS NOT NULL", cols), collapse = " AND ")
-  ranked <- ifelse(map$ranked, vapply(seq_len(nrow(map)), function(j) {
-    if (map$ranked[j]) sql_rank(cols[j], map$rank_map[[j]]) else ""
-  }, ""), cols)
-  # each step computed once: inlined, every use of a column would repeat its expression
+  design <- sql_design(object)
+  cols <- sprintf("c%d", seq_along(design$inputs))
+  key <- if (!is.null(id)) sql_ident(id)
+  # Each step is computed once per row: written AS MATERIALIZED, or else
+  # read twice (EXISTS), which makes SQLite and PostgreSQL materialize it
+  # too. Inlined, a step's expression would be repeated at every use of
+  # its columns (a design column in every split that reads it, a node
+  # column in its binary search), growing with the forest exponentially.
   as <- if (materialize) "AS MATERIALIZED" else "AS"
-  step1 <- sprintf("inputs %s (SELECT %s%s FROM %s),\ndesign %s (SELECT %s%s, CASE WHEN %s THEN 1 ELSE 0 END AS ok FROM inputs)",
-                   as, key, paste(sprintf("%s AS %s", design, cols), collapse = ", "), table,
-                   as, keep, paste(sprintf("%s AS %s", ranked, cols), collapse = ", "), ok)
-  step2 <- sql_route_steps(object$forest, trees, cols, c(if (!is.null(id)) sql_ident(id), cols, "ok"), as)
-  sums <- sql_sums(object, trees, cols)
-  step3 <- sprintf("summed %s (SELECT %sok, %s FROM route%d)", as, keep,
-                   paste(sprintf("%s AS %s", sums, names(sums)), collapse = ", "), attr(step2, "last"))
-  sql <- sprintf("WITH %s,\n%s,\n%s\nSELECT %s%s FROM summed", step1, step2, step3, keep,
-                 sql_outputs(object, length(trees)))
-  sql
+  step <- function(name, select, from) {
+    twice <- if (!materialize) sprintf(" WHERE EXISTS (SELECT 1 FROM %s)", from) else ""
+    sprintf("%s %s (SELECT %s FROM %s%s)", name, as, paste(c(key, select), collapse = ", "), from, twice)
+  }
+  steps <- character()
+  # the last step only adds `ok` (every design column known)
+  layers <- c(list(design$inputs), lapply(design$layers, function(f) f(cols)), list(cols))
+  from <- table
+  for (i in seq_along(layers)) {
+    name <- if (i == length(layers)) "design" else if (i == 1L) "inputs" else sprintf("d%d", i - 1L)
+    select <- sprintf("%s AS %s", layers[[i]], cols)
+    if (i == length(layers)) select <- c(select, sprintf("CASE WHEN %s THEN 1 ELSE 0 END AS ok",
+                                                         paste(sprintf("%s IS NOT NULL", cols), collapse = " AND ")))
+    if (i == 1L) select <- c(if (!is.null(id)) sprintf("%s AS %s", key, key), select)
+    steps <- c(steps, if (i == 1L) sprintf("%s %s (SELECT %s FROM %s)", name, as, paste(select, collapse = ", "), from)
+                      else step(name, select, from))
+    from <- name
+  }
+  plans <- lapply(trees, function(t) sql_tree_plan(object, t, cols))
+  # Several outputs per tree (class shares, votes): route each row to its
+  # leaf once and find each output by a binary search on the leaf; one
+  # output: the last chunk of levels ends in it.
+  to_leaf <- object$forest$num_classes > 0 &&
+    all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= sql_nesting, NA))
+  route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf)
+  steps <- c(steps, route$steps)
+  sums <- sql_sums(object, plans, route$node, to_leaf)
+  steps <- c(steps, step("summed", c("ok", sprintf("%s AS %s", sums, names(sums))), route$from))
+  sprintf("WITH %s\nSELECT %s FROM summed%s", paste(steps, collapse = ",\n"),
+          paste(c(key, sql_outputs(object, length(trees))), collapse = ", "),
+          if (materialize) "" else " WHERE EXISTS (SELECT 1 FROM summed)")
 }
 
 # The table as SQL: an identifier, or as given when wrapped in I().
@@ -103,17 +140,34 @@ sql_table <- function(table) {
   if (inherits(table, c("AsIs", "SQL"))) as.character(table) else sql_ident(table)
 }
 
+# Any name as a quoted identifier (a quote doubled): safe for every name.
 sql_ident <- function(x) sprintf('"%s"', gsub('"', '""', x, fixed = TRUE))
 sql_string <- function(x) sprintf("'%s'", gsub("'", "''", x, fixed = TRUE))
 
-# A double as an SQL literal that reads back exactly, always a real (an
-# integer literal would make SQLite divide integers).
+# A double as an SQL literal that reads back exactly (17 significant
+# digits), always with a decimal point or exponent: SQLite and PostgreSQL
+# then read it as a double (PostgreSQL as numeric, exact, turned into double
+# precision where it meets one), never an integer (which would make SQLite
+# divide integers).
 sql_num <- function(x) {
+  if (any(!is.finite(x))) stop("Internal error: svforest_sql() met a value that is not finite.", call. = FALSE)
   s <- sprintf("%.17g", x)
-  plain <- !grepl("[.eEn]", s)
+  plain <- !grepl("[.eE]", s)
   s[plain] <- paste0(s[plain], ".0")
   ifelse(x < 0, paste0("(", s, ")"), s)
 }
+
+# A number where SQLite would factor it out of the query as a constant
+# (operands of comparisons and arithmetic): SQLite looks each constant up
+# in the list of those seen before, so a forest's thousands of thresholds
+# would cost time quadratic in their number before any row is read. As an
+# argument of COALESCE with a column (`ok`, or `col`) it is coded in place;
+# its value is the number's.
+sql_inline <- function(x, col = "ok") sprintf("COALESCE(%s, %s)", sql_num(x), col)
+
+# A column of numbers as SQL reads it: standard double precision (REAL is
+# single precision in PostgreSQL).
+sql_double <- function(e) sprintf("CAST(%s AS DOUBLE PRECISION)", e)
 
 # An error naming what the model holds that SQL cannot express.
 sql_check_expressible <- function(object, trees) {
@@ -137,7 +191,7 @@ sql_check_expressible <- function(object, trees) {
   if (identical(spec$type, "frame")) {
     tt <- stored_terms(spec$terms)
     labels <- attr(tt, "term.labels")
-    plain <- labels %in% all.vars(tt) & attr(tt, "order") == 1L
+    plain <- vapply(labels, function(l) is.name(str2lang(l)), NA) & attr(tt, "order") == 1L
     if (!all(plain)) fail(sprintf("the formula term `%s` (only plain column names)", labels[!plain][1]))
     if (any(design_map(object)$type == "input")) fail("a design column of this formula")
   } else if (is.null(if (is.null(spec$input_ncol)) spec$feature_names else spec$input_names)) {
@@ -145,100 +199,54 @@ sql_check_expressible <- function(object, trees) {
   }
 }
 
-# The SQL of every design column, in the model's order: the raw column
-# with its missing values filled and coded (rank maps come after).
-sql_design_columns <- function(object, map) {
-  spec <- object$design
-  frame <- identical(spec$type, "frame")
-  raw <- function(v) sql_ident(v)
-  fills <- if (imputes(spec)) spec$impute$values else list()
-  numeric_vars <- map$variable[map$type %in% c("numeric", "input")]
-  filled <- sql_filled_numbers(numeric_vars, map, attr(map, "joint"), frame)
-  vapply(seq_len(nrow(map)), function(j) {
-    v <- map$variable[j]
-    e <- switch(map$type[j],
-      numeric = , input = filled[[v]],
-      missing_indicator = sprintf("CASE WHEN %s IS NULL THEN 1.0 ELSE 0.0 END", raw(v)),
-      logical = sprintf("CASE WHEN %s IS NULL THEN %s WHEN %s THEN 1.0 ELSE 0.0 END", raw(v),
-                        if (is.na(map$fill[j])) "NULL" else sql_num(map$fill[j]), raw(v)),
-      factor_code = sql_factor_code(object, NULL, v, sql_level(v, fills[[v]])),
-      factor_level = sprintf("CASE WHEN %s IN (%s) THEN (CASE WHEN %s = %s THEN 1.0 ELSE 0.0 END) END",
-                             sql_level(v, fills[[v]]), paste(sql_string(spec$xlevels[[v]]), collapse = ", "),
-                             sql_level(v, fills[[v]]), sql_string(map$level[j])))
-    e
-  }, "")
-}
-
-# A factor's raw text with missing values replaced by the level that
-# stands for them (none without imputation).
-sql_level <- function(v, fill) {
-  if (is.null(fill)) sql_ident(v) else sprintf("COALESCE(%s, %s)", sql_ident(v), sql_string(fill))
-}
-
-# The value tree `tree` reads for coded factor `variable` (NULL: the
-# forest's coding): a CASE over the levels, NULL for a level unseen in
-# training. The one place to change for per-tree codings.
-sql_factor_code <- function(object, tree, variable, level_sql) {
-  coding <- tree_factor_coding(object, tree, variable)
-  sprintf("CASE %s %s END", level_sql,
-          paste(sprintf("WHEN %s THEN %s", sql_string(names(coding)), sql_num(coding)), collapse = " "))
-}
-
-# Filled numeric inputs, named by variable: the medians, or with a joint
-# imputation the conditional mean given each pattern of observed columns
-# (then the median when no column is observed).
-sql_filled_numbers <- function(vars, map, joint, frame) {
-  median_of <- stats::setNames(map$fill[match(vars, map$variable)], vars)
-  real <- function(v) sprintf("CAST(%s AS REAL)", sql_ident(v))
-  out <- lapply(stats::setNames(vars, vars), function(v) {
-    if (is.na(median_of[[v]])) real(v) else sprintf("COALESCE(%s, %s)", real(v), sql_num(median_of[[v]]))
-  })
-  if (is.null(joint)) return(out)
-  cols <- if (frame) joint$columns else vars
-  if (length(cols) > 10) {
-    stop(sprintf("svforest_sql() writes the conditional-mean imputation one pattern of missing columns at a time; this model imputes %d numeric columns jointly (at most 10).",
-                 length(cols)), call. = FALSE)
+# The design as SQL, written by the pre-fit steps. A list: `inputs`, the SQL
+# of each design column from the table's columns, and `layers`, functions of
+# the previous step's column names giving the next step's columns (a step
+# that maps the design matrix, as rank scaling does). It starts from the raw
+# columns (`raw(v)`: a user column as the design reads it: a number, a 0/1
+# logical, a factor's text) and the design columns that are a raw number;
+# each step with state in the model then changes it through its `sql`
+# function, or, without one, the model cannot be written as SQL.
+sql_design <- function(object) {
+  map <- design_map(object)
+  types <- stats::setNames(map$type, map$variable)
+  raw <- function(v) {
+    switch(types[[v]],
+           logical = sprintf("CASE WHEN %s IS NULL THEN NULL WHEN CAST(%s AS INTEGER) <> 0 THEN 1.0 ELSE 0.0 END",
+                             sql_ident(v), sql_ident(v)),
+           numeric = , input = sql_double(sql_ident(v)),
+           sql_ident(v))
   }
-  for (m in seq_along(cols)) {
-    v <- cols[m]
-    others <- setdiff(seq_along(cols), m)
-    patterns <- sql_missing_patterns(length(others))
-    cases <- vapply(seq_len(nrow(patterns)), function(r) {
-      mis <- c(m, others[patterns[r, ]])
-      obs <- setdiff(seq_along(cols), mis)
-      beta <- solve(joint$cov[obs, obs, drop = FALSE], joint$cov[obs, m, drop = FALSE])
-      when <- paste(c(sprintf("%s IS NULL", sql_ident(cols[others[patterns[r, ]]])),
-                      sprintf("%s IS NOT NULL", sql_ident(cols[obs]))), collapse = " AND ")
-      value <- paste(c(sql_num(joint$mean[m]),
-                       sprintf("%s * (%s - %s)", sql_num(beta[, 1]), real(cols[obs]), sql_num(joint$mean[obs]))),
-                     collapse = " + ")
-      sprintf("WHEN %s THEN %s", when, value)
-    }, "")
-    out[[v]] <- sprintf("CASE WHEN %s IS NOT NULL THEN %s %s ELSE %s END", sql_ident(v), real(v),
-                        paste(cases, collapse = " "), out[[v]])
+  design <- list(object = object, map = map, raw = raw, inputs = rep(NA_character_, nrow(map)), layers = list())
+  for (step in svf_prefit_steps()) {
+    state <- step$state(object)
+    if (is.null(state) || (is.list(state) && all(vapply(state, is.null, NA)))) next
+    if (is.null(step$sql)) {
+      stop(sprintf("svforest_sql() cannot express the pre-fit step \"%s\" (it says no SQL for itself).", step$name),
+           call. = FALSE)
+    }
+    design <- step$sql(design, state)
   }
-  out
+  todo <- is.na(design$inputs)
+  design$inputs[todo] <- vapply(which(todo), function(j) sql_design_column(design, j), "")
+  design
 }
 
-# The patterns of k other columns that leave at least one observed: a
-# logical matrix, one row per pattern (TRUE: missing).
-sql_missing_patterns <- function(k) {
-  if (k == 0) return(matrix(FALSE, 0, 0))
-  grid <- as.matrix(expand.grid(rep(list(c(FALSE, TRUE)), k)))
-  grid[rowSums(grid) < k, , drop = FALSE]
-}
-
-# The rank map of a column (rank_apply_column()) as a CASE.
-sql_rank <- function(e, col) {
-  k <- col$knots
-  f <- col$values
-  m <- length(k)
-  if (m == 1L) return(sprintf("CASE WHEN %s IS NULL THEN NULL ELSE %s END", e, sql_num(f[1])))
-  i <- seq_len(m - 1L)
-  pieces <- sprintf("WHEN %s < %s THEN %s + ((%s - %s) / %s) * %s", e, sql_num(k[i + 1L]), sql_num(f[i]), e,
-                    sql_num(k[i]), sql_num(k[i + 1L] - k[i]), sql_num(f[i + 1L] - f[i]))
-  sprintf("CASE WHEN %s < %s THEN %s %s WHEN %s IS NOT NULL THEN %s END", e, sql_num(k[1]), sql_num(f[1]),
-          paste(pieces, collapse = " "), e, sql_num(f[m]))
+# A design column that no step wrote: a number, a logical, a factor level's
+# indicator (NULL for a level unseen in training).
+sql_design_column <- function(design, j) {
+  map <- design$map
+  v <- map$variable[j]
+  switch(map$type[j],
+    numeric = , input = , logical = design$raw(v),
+    factor_level = {
+      level <- design$raw(v)
+      levels <- design$object$design$xlevels[[v]]
+      sprintf("CASE WHEN %s IN (%s) THEN (CASE WHEN %s = %s THEN 1.0 ELSE 0.0 END) END", level,
+              paste(sql_string(levels), collapse = ", "), level, sql_string(map$level[j]))
+    },
+    stop(sprintf("svforest_sql() cannot express the design column `%s` (%s).", map$name[j], map$type[j]),
+         call. = FALSE))
 }
 
 # The split conditions of `tr` on the design columns `cols`, one per node
@@ -247,60 +255,131 @@ sql_split_conditions <- function(forest, tr, cols) {
   kinds <- tree_split_kinds(tr)
   cond <- character(length(kinds))
   axis <- tree_axis_splits(forest, tr)
-  cond[axis$node] <- sprintf("%s <= %s", cols[axis$var + 1L], sql_num(axis$value))
+  cond[axis$node] <- sprintf("%s <= %s", cols[axis$var + 1L], sql_inline(axis$value))
   obl <- which(kinds %in% "oblique")
   if (length(obl)) {
     cond[obl] <- vapply(tree_oblique_splits(forest, tr, obl), function(s) {
-      sprintf("(%s) <= %s", paste(sprintf("%s * %s", sql_num(s$weights), cols[s$vars + 1L]), collapse = " + "),
-              sql_num(s$value))
+      sprintf("(%s) <= %s", paste(sprintf("%s * %s", sql_inline(s$weights), cols[s$vars + 1L]), collapse = " + "),
+              sql_inline(s$value))
     }, "")
   }
   cond
 }
 
-# Routing, one level of every tree per step (nested CASEs as deep as a
-# tree overflow SQL parsers): step d holds n<t>, the node (from 1) each row
-# has reached in tree t after d levels. `base`: the columns carried along.
-# A character vector of steps route1, route2, ... (attribute "last").
-# The columns as tree `tr` reads them: a coded factor's level CODE mapped
-# to the tree's own level value (LevelValues.h; other codes: the overall value).
-sql_tree_cols <- function(tr, cols) {
-  fi <- tr$factor_int
-  fr <- tr$factor_real
-  if (!length(fi)) return(cols)
-  off <- 0L
-  for (f in seq(1L, length(fi) - 1L, by = 2L)) {
-    j <- fi[f] + 1L
-    L <- fi[f + 1L]
-    vals <- fr[off + seq_len(L + 1L)]
-    cols[j] <- sprintf("(CASE %s %s ELSE %s END)", cols[j],
-                       paste(sprintf("WHEN %d THEN %s", seq_len(L), sql_num(vals[-1])), collapse = " "), sql_num(vals[1]))
-    off <- off + L + 1L
+# How deep one expression nests CASEs: SQLite's parser stops at about 17
+# (a leaf's output and the sum over trees nest a few levels more).
+sql_nesting <- 12L
+
+# A tree's shape: per node, its leaf number (from 0, negative at splits),
+# whether it is a leaf, its children (from 1) and its depth.
+tree_links <- function(tr) {
+  nodes <- tree_nodes(tr)
+  leaf <- nodes$leaf_id >= 0
+  left <- nodes$left_child + 1L
+  right <- nodes$right_child + 1L
+  depth <- integer(length(leaf))
+  for (i in which(!leaf)) depth[c(left[i], right[i])] <- depth[i] + 1L
+  list(leaf_id = nodes$leaf_id, leaf = leaf, left = left, right = right, depth = depth)
+}
+
+# Tree `t` for SQL: its nodes (children from 1, leaf flags, depths), the
+# condition of each split on the columns `cols`, and each node's outputs
+# (for a leaf, K class shares or one value; votes too for "vote").
+sql_tree_plan <- function(object, t, cols) {
+  forest <- object$forest
+  tr <- forest$trees[[t]]
+  shape <- tree_links(tr)
+  leaf <- shape$leaf
+  outputs <- sql_leaf_outputs(object, tr, cols)
+  if (object$forest$num_classes > 0 && identical(object$params$aggregation, "vote")) {
+    votes <- sql_leaf_votes(forest, tr, outputs)
+    outputs <- Map(c, outputs, votes)
   }
+  at <- rep(list(NULL), length(leaf))
+  at[leaf] <- outputs[shape$leaf_id[leaf] + 1L]
+  plan <- list(left = shape$left, right = shape$right, leaf = leaf, depth = shape$depth, outputs = at,
+               cond = sql_split_conditions(forest, tr, sql_tree_columns(object, t, cols)))
+  plan$chunks <- sql_tree_chunks(plan)
+  plan
+}
+
+# A tree cut into chunks of levels, each one expression: chunk k starts at
+# the nodes a row may have reached (`from`: those at its first depth and
+# the leaves above them; NULL: the root), found by a binary search on the
+# node number, and goes `levels` deeper, so that both nest at most
+# sql_nesting CASEs.
+sql_tree_chunks <- function(plan) {
+  deepest <- max(plan$depth)
+  d <- 0L
+  chunks <- list()
+  repeat {
+    from <- if (d > 0L) which(plan$depth == d | (plan$leaf & plan$depth < d))
+    levels <- max(3L, sql_nesting - if (is.null(from)) 0L else ceiling(log2(length(from))))
+    chunks[[length(chunks) + 1L]] <- list(from = from, levels = levels)
+    d <- d + levels
+    if (d >= deepest) return(chunks)
+  }
+}
+
+# The design columns `cols` as tree `t` reads them: each pre-fit step's
+# per-tree map (sql_tree), as a tree's own factor level values.
+sql_tree_columns <- function(object, t, cols) {
+  for (step in svf_prefit_steps()) if (!is.null(step$sql_tree)) cols <- step$sql_tree(object, t, cols)
   cols
 }
 
-sql_route_steps <- function(forest, trees, cols, base, as) {
-  info <- lapply(trees, function(t) {
-    tr <- forest$trees[[t]]
-    nodes <- tree_nodes(tr)
-    depth <- integer(length(nodes$leaf_id))
-    for (i in which(nodes$leaf_id < 0)) depth[nodes$left_child[i] + 1L] <- depth[nodes$right_child[i] + 1L] <- depth[i] + 1L
-    list(nodes = nodes, depth = depth, cond = sql_split_conditions(forest, tr, sql_tree_cols(tr, cols)))
-  })
-  levels <- max(1L, max(vapply(info, function(x) max(x$depth), 0L)))
-  steps <- vapply(seq_len(levels), function(d) {
-    moves <- vapply(seq_along(info), function(t) {
-      x <- info[[t]]
-      at <- which(x$depth == d - 1L & x$nodes$leaf_id < 0)
-      current <- if (d == 1L) "1" else sprintf("n%d", t)
-      if (!length(at)) return(sprintf("%s AS n%d", current, t))
-      sprintf("CASE %s %s ELSE %s END AS n%d", current,
-              paste(sprintf("WHEN %d THEN (CASE WHEN %s THEN %d ELSE %d END)", at, x$cond[at],
-                            x$nodes$left_child[at] + 1L, x$nodes$right_child[at] + 1L), collapse = " "), current, t)
-    }, "")
-    sprintf("route%d %s (SELECT %s, %s FROM %s)", d, as, paste(base, collapse = ", "), paste(moves, collapse = ", "),
-            if (d == 1L) "design" else sprintf("route%d", d - 1L))
-  }, "")
-  structure(paste(steps, collapse = ",\n"), last = levels)
+# The subtree of `plan` below node `i`, `levels` deep, as nested CASEs:
+# leaves give at_leaf(i), the nodes `levels` below give at_limit(i).
+sql_nested <- function(plan, i, levels, at_leaf, at_limit) {
+  if (plan$leaf[i]) return(at_leaf(i))
+  if (levels == 0L) return(at_limit(i))
+  sprintf("CASE WHEN %s THEN %s ELSE %s END", plan$cond[i],
+          sql_nested(plan, plan$left[i], levels - 1L, at_leaf, at_limit),
+          sql_nested(plan, plan$right[i], levels - 1L, at_leaf, at_limit))
+}
+
+# Chunk `chunk` of tree `plan` as one expression: the nodes it starts
+# from, found by a binary search on the node column `node`, each followed
+# down the chunk's levels.
+sql_chunk <- function(plan, node, chunk, at_leaf, at_limit) {
+  below <- function(i) sql_nested(plan, i, chunk$levels, at_leaf, at_limit)
+  if (is.null(chunk$from)) return(below(1L))
+  search <- function(from) {
+    if (length(from) == 1L) return(below(from))
+    half <- length(from) %/% 2L
+    sprintf("CASE WHEN %s <= %d THEN %s ELSE %s END", node, from[half], search(from[seq_len(half)]),
+            search(from[-seq_len(half)]))
+  }
+  search(sort(chunk$from))
+}
+
+# Routing steps: step k holds n<t>, the node (from 1) each row has reached
+# in tree t after k chunks (`to_leaf`: down to its leaf; else the last
+# chunk is left to the outputs). Returns the steps, the node column of each
+# tree (NULL: its outputs route from the root) and the last step's name.
+# `step` writes a step.
+sql_route_steps <- function(plans, carry, step, to_leaf) {
+  # the chunks routed here: every one when the outputs search the leaves,
+  # else those before the last
+  chunks <- vapply(plans, function(p) length(p$chunks) - !to_leaf, 0L)
+  node <- rep(list(NULL), length(plans))
+  steps <- character()
+  from <- "design"
+  id <- function(i) as.character(i)
+  for (k in seq_len(max(0L, chunks))) {
+    cols <- character()
+    for (t in seq_along(plans)) {
+      if (chunks[t] >= k) {
+        e <- sql_chunk(plans[[t]], node[[t]], plans[[t]]$chunks[[k]], id, id)
+        cols <- c(cols, sprintf("%s AS n%d", e, t))
+        node[[t]] <- sprintf("n%d", t)
+      } else if (!is.null(node[[t]])) {
+        cols <- c(cols, node[[t]])
+      }
+    }
+    name <- sprintf("route%d", k)
+    steps <- c(steps, step(name, c(carry, cols), from))
+    from <- name
+  }
+  list(steps = steps, node = node, from = from)
 }

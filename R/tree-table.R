@@ -132,7 +132,8 @@ checked_tree <- function(object, t) {
   tr
 }
 
-# The design map (see svforest_design()).
+# The design map (see svforest_design()): the design's own columns, then
+# what each pre-fit step does to them (its `describe`, R/step-*.R).
 design_map <- function(object) {
   spec <- object$design
   forest <- object$forest
@@ -145,78 +146,67 @@ design_map <- function(object) {
   map$coding <- vector("list", p)
   map$rank_map <- vector("list", p)
   if (identical(spec$type, "frame")) map <- frame_design_map(map, spec)
-  else if (imputes(spec)) map <- matrix_design_map(map, spec)
-  if (!is.null(spec$rank)) {
-    for (j in seq_len(p)) {
-      col <- spec$rank$columns[[j]]
-      if (is.null(col)) next
-      map$ranked[j] <- TRUE
-      map$term[j] <- sprintf("rank(%s)", map$name[j])
-      map$rank_map[[j]] <- col
-    }
-  }
-  attr(map, "joint") <- if (imputes(spec)) spec$impute$joint
+  for (step in svf_prefit_steps()) if (!is.null(step$describe)) map <- step$describe(map, spec)
+  attr(map, "fill_level") <- NULL
   map
 }
 
-# The columns of a frame design, matched by the names model.matrix() gives.
+# The columns of a frame design, matched by the names model.matrix() gives
+# (a term's label, backquoted when the name is not syntactic, then the
+# level or TRUE); `variable` is the user's column name as it is.
 frame_design_map <- function(map, spec) {
-  classes <- attr(stored_terms(spec$terms), "dataClasses")
-  if (is.null(classes) && !is.null(spec$columns)) {
-    # a plain frame (plain_frame_design()): numbers, and dates read as numbers
-    classes <- stats::setNames(ifelse(spec$columns %in% names(spec$dates), "other", "numeric"), spec$columns)
-  }
-  fills <- if (imputes(spec)) spec$impute$values else list()
-  coded <- coded_factors(spec)
-  for (v in attr(stored_terms(spec$terms), "term.labels")) {
-    cls <- classes[[v]]
-    if (is.null(cls)) next
-    fill <- fills[[v]]
-    if (v %in% names(coded)) {
-      at <- match(v, map$name)
-      if (is.na(at)) next
-      map$type[at] <- "factor_code"
-      map$variable[at] <- v
-      map$coding[[at]] <- coded[[v]]
-      if (!is.null(fill)) map$fill[at] <- coded[[v]][[fill]]
-    } else if (v %in% names(spec$xlevels)) {
+  labels <- frame_term_labels(spec)
+  vars <- names(labels)
+  classes <- frame_column_classes(spec, labels, vars, map$name)
+  for (k in seq_along(labels)) {
+    v <- vars[k]
+    cls <- classes[[k]]
+    if (v %in% names(spec$xlevels)) {  # a factor, or text read as one
+      # (a factor held as one column of level codes: the factor coding step)
       for (lev in spec$xlevels[[v]]) {
-        at <- match(paste0(v, lev), map$name)
-        if (is.na(at)) next
-        map[at, c("type", "variable", "level")] <- list("factor_level", v, lev)
-        if (!is.null(fill)) map$fill[at] <- as.double(lev == fill | length(spec$xlevels[[v]]) == 1)
+        at <- match(paste0(labels[k], lev), map$name)
+        if (!is.na(at)) map[at, c("type", "variable", "level")] <- list("factor_level", v, lev)
       }
     } else if (identical(cls, "logical")) {
-      at <- match(paste0(v, "TRUE"), map$name)
-      if (is.na(at)) next
-      map[at, c("type", "variable")] <- list("logical", v)
-      if (!is.null(fill)) map$fill[at] <- as.double(fill)
+      at <- match(paste0(labels[k], "TRUE"), map$name)
+      if (!is.na(at)) map[at, c("type", "variable")] <- list("logical", v)
     } else if (identical(cls, "numeric")) {
-      at <- match(v, map$name)
-      if (is.na(at)) next
-      map[at, c("type", "variable")] <- list("numeric", v)
-      if (!is.null(fill)) map$fill[at] <- fill
+      at <- match(labels[k], map$name)
+      if (!is.na(at)) map[at, c("type", "variable")] <- list("numeric", v)
     }
-  }
-  if (imputes(spec) && length(spec$impute$indicators)) {
-    at <- match(spec$impute$indicator_names, map$name)
-    map$type[at] <- "missing_indicator"
-    map$variable[at] <- spec$impute$indicators
   }
   map
 }
 
-# The columns of an imputing matrix design: inputs, then indicators.
-matrix_design_map <- function(map, spec) {
-  k <- spec$input_ncol
-  map$fill[seq_len(k)] <- spec$impute$values
-  ind <- spec$impute$indicators
-  if (length(ind)) {
-    at <- k + seq_along(ind)
-    map$type[at] <- "missing_indicator"
-    map$variable[at] <- map$name[ind]
+# The terms' labels named by the user's columns they read (a label that is
+# not one column: named as itself).
+frame_term_labels <- function(spec) {
+  labels <- attr(stored_terms(spec$terms), "term.labels")
+  vars <- vapply(labels, function(l) {
+    e <- str2lang(l)
+    if (is.name(e)) as.character(e) else l
+  }, "", USE.NAMES = FALSE)
+  stats::setNames(labels, vars)
+}
+
+# The class of each term's column ("factor", "logical", "numeric" or
+# another): from the terms, a plain frame's columns, or (the x/y interface
+# keeps neither) the design's levels and column names.
+frame_column_classes <- function(spec, labels, vars, names) {
+  classes <- attr(stored_terms(spec$terms), "dataClasses")
+  if (!is.null(classes)) {
+    return(lapply(vars, function(v) if (v %in% names(classes)) classes[[v]] else "other"))
   }
-  map
+  if (!is.null(spec$columns)) {
+    # a plain frame (plain_frame_design()): numbers, and dates read as numbers
+    return(lapply(vars, function(v) if (v %in% names(spec$dates)) "other" else "numeric"))
+  }
+  lapply(seq_along(vars), function(k) {
+    if (vars[k] %in% names(spec$xlevels)) "factor"
+    else if (paste0(labels[k], "TRUE") %in% names) "logical"
+    else if (labels[k] %in% names) "numeric"
+    else "other"
+  })
 }
 
 #' One tree of a forest as a table

@@ -17,6 +17,15 @@
   }
   if (isNamespaceLoaded("vip")) register_vi()
   setHook(packageEvent("vip", "onLoad"), register_vi)
+  # tidypredict::tidypredict_fit() for svforest models, the same way (R/tidypredict.R)
+  register_tp <- function(...) {
+    tryCatch(registerS3method("tidypredict_fit", "svforest", tidypredict_fit_svforest,
+                              envir = asNamespace("tidypredict")),
+             error = function(e) warning("svforest: tidypredict method not registered: ",
+                                         conditionMessage(e), call. = FALSE))
+  }
+  if (isNamespaceLoaded("tidypredict")) register_tp()
+  setHook(packageEvent("tidypredict", "onLoad"), register_tp)
 }
 
 # The outcome families the package itself registers (every R/family-*.R has

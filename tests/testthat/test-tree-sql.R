@@ -1,13 +1,6 @@
 skip_if_not_installed("DBI")
 skip_if_not_installed("RSQLite")
 
-sql_connection <- function(...) {
-  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-  tables <- list(...)
-  for (nm in names(tables)) DBI::dbWriteTable(con, nm, tables[[nm]])
-  con
-}
-
 test_that("the SQL of a 100-tree default classification forest gives predict()'s probabilities and classes", {
   d <- inside_class_data(400)
   fit <- svforest(y ~ ., data = d, ntree = 100, seed = 3, num_threads = 1)
