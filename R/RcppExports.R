@@ -69,6 +69,10 @@
     .Call(`_svforest_svf_survival_predict`, trees, num_times, num_features, data, num_threads)
 }
 
+.svf_survival_leaves <- function(trees, num_times, num_features, data, num_threads) {
+    .Call(`_svforest_svf_survival_leaves`, trees, num_times, num_features, data, num_threads)
+}
+
 .svf_proximal_svm <- function(A, d, nu) {
     .Call(`_svforest_svf_proximal_svm`, A, d, nu)
 }

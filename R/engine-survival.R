@@ -195,7 +195,8 @@ survival_forest_fit <- function(data, y, weights, params, num_threads) {
   engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
   engine$seed <- as.double(params$seed)
   engine$ntree <- as.integer(params$ntree)
-  engine$min_node_events <- survival_min_node_events(survival_status(y), weights)
+  # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted
+  engine$min_node_events <- survival_min_node_events(survival_status(y))
   res <- .svf_survival_fit(data, survival_time(y), survival_status(y), weights, engine, as.integer(num_threads))
   # the engine fits unscaled predictors; 1 / each column's range as the
   # forest's scale factor lets coefficient importance weigh hyperplane

@@ -251,6 +251,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_survival_leaves
+Rcpp::IntegerMatrix svf_survival_leaves(Rcpp::List trees, int num_times, int num_features, Rcpp::List data, int num_threads);
+RcppExport SEXP _svforest_svf_survival_leaves(SEXP treesSEXP, SEXP num_timesSEXP, SEXP num_featuresSEXP, SEXP dataSEXP, SEXP num_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type trees(treesSEXP);
+    Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
+    Rcpp::traits::input_parameter< int >::type num_features(num_featuresSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type data(dataSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_survival_leaves(trees, num_times, num_features, data, num_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_proximal_svm
 Rcpp::NumericVector svf_proximal_svm(Rcpp::NumericMatrix A, Rcpp::NumericVector d, double nu);
 RcppExport SEXP _svforest_svf_proximal_svm(SEXP ASEXP, SEXP dSEXP, SEXP nuSEXP) {
@@ -454,6 +469,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_support_vectors_used", (DL_FUNC) &_svforest_svf_support_vectors_used, 2},
     {"_svforest_svf_survival_fit", (DL_FUNC) &_svforest_svf_survival_fit, 6},
     {"_svforest_svf_survival_predict", (DL_FUNC) &_svforest_svf_survival_predict, 5},
+    {"_svforest_svf_survival_leaves", (DL_FUNC) &_svforest_svf_survival_leaves, 5},
     {"_svforest_svf_proximal_svm", (DL_FUNC) &_svforest_svf_proximal_svm, 3},
     {"_svforest_svf_overlay_classes", (DL_FUNC) &_svforest_svf_overlay_classes, 2},
     {"_svforest_svf_learn_transform", (DL_FUNC) &_svforest_svf_learn_transform, 6},

@@ -30,6 +30,12 @@ struct Sample {
 // Without weights the draws are those of the unweighted sampler.
 Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights = nullptr);
 
+// ceil(fraction x n) distinct rows drawn without replacement, each in
+// proportion to its weight (> 0), increasing; the others out of bag. Rows
+// are not repeated, so a node's size counts distinct rows (the survival
+// forest's case weights, as ranger's case.weights reweight its draw).
+Sample draw_weighted_subsample(size_t n, double fraction, Rng& rng, const double* weights);
+
 // Moves round(share x oob.size()) of the out-of-bag rows `oob`, drawn at
 // random from rng, into the returned "choosing" rows; `oob` keeps the rest,
 // the "scoring" rows. Both stay in increasing order when `oob` was. A

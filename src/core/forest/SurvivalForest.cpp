@@ -115,7 +115,12 @@ void grow_survival_tree(const TrainingData& data, const Splitter& splitter,
                         const std::vector<std::unique_ptr<Splitter>>& rivals, const LeafModel& leaf_model,
                         const ForestOptions& options, uint64_t t, SurvivalTree& out) {
   Rng rng(options.seed, stream_id(t, -1));
-  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
+  // weights reweight the draw of a subsample instead of copying rows, so
+  // min_node_size and min_leaf_size count distinct rows
+  const bool weighted_subsample = data.weights && options.sampler == SamplerType::Subsample;
+  Sample sample = weighted_subsample
+                      ? draw_weighted_subsample(data.x->n_rows(), options.sample_fraction, rng, data.weights)
+                      : draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
   out.scoring = std::move(sample.oob);
   const double share = splitter.choosing_share();
   std::vector<int> choosing = share > 0.0 ? take_choosing_rows(out.scoring, share, rng) : out.scoring;
@@ -128,15 +133,21 @@ void grow_survival_tree(const TrainingData& data, const Splitter& splitter,
   grow_tree(data, std::move(sample.inbag), choosing, splitter, options.grow, rng, serial, out.grown);
   for (size_t k = 0; k < rivals.size(); ++k) fit_leaves(data, leaf_model, others[k], rival_rngs[k]);
   fit_leaves(data, leaf_model, out.grown, rng);
-  if (rivals.empty()) return;
-  double best = structure_loss(data, out.grown.tree, choosing);
-  for (GrownTree& other : others) {
-    const double loss = structure_loss(data, other.tree, choosing);
-    if (loss < best) {
-      best = loss;
-      out.grown = std::move(other);
+  if (!rivals.empty()) {
+    double best = structure_loss(data, out.grown.tree, choosing);
+    for (GrownTree& other : others) {
+      const double loss = structure_loss(data, other.tree, choosing);
+      if (loss < best) {
+        best = loss;
+        out.grown = std::move(other);
+      }
     }
   }
+  // every out-of-bag row (choosing and scoring, each once) per leaf: the
+  // tree table's n_oob
+  std::vector<int> oob = out.scoring;
+  if (share > 0.0) oob.insert(oob.end(), choosing.begin(), choosing.end());
+  out.grown.tree.leaf_oob = count_leaf_rows(view_of(out.grown.tree), data.x->n_cols(), TrainingRows(data), oob);
 }
 
 }  // namespace
