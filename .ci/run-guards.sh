@@ -1,7 +1,7 @@
 #!/bin/sh
 # The code-size and layering guards that `make test` runs before the test
 # suite: C++ file and function sizes, includes of concrete part headers in
-# forest/ and the bindings, R function lengths, machine paths in bench/results. Runs every guard, then exits
+# forest/ and the bindings, R function lengths, machine paths in bench/results and bench/*.R. Runs every guard, then exits
 # 1 when any failed, so one report lists every offender.
 cd "$(dirname "$0")/.."
 status=0
