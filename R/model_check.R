@@ -103,7 +103,7 @@ check_split_values <- function(object, fail) {
   }
   trees <- engine$trees
   for (t in seq_along(trees)) {
-    v <- trees[[t]]$split_real
+    v <- if (is.list(trees[[t]])) trees[[t]]$split_real  # other damage: the engine's checks
     if (is.numeric(v) && !all(is.finite(v))) {
       fail(sprintf("tree %d holds a missing or infinite split weight or threshold (`split_real`)", t))
     }

@@ -55,20 +55,27 @@ check_times <- function(times) {
   as.double(times)
 }
 
-# The forest's CHF of the rows of `newdata` on its event times (n x times),
-# in chunks of rows (predict_chunk_rows()).
+# The forest's CHF of the rows of `newdata` on its event times (n x times).
 survival_chf_grid <- function(object, newdata, num_threads) {
+  f <- object$forest
+  survival_by_chunks(object, newdata, function(data) {
+    .svf_survival_predict(f$trees, length(f$times), f$num_features, data, as.integer(num_threads))
+  })
+}
+
+# `run(data)` on the engine data of the rows of `newdata`, in chunks of rows
+# (predict_chunk_rows()), its matrices bound by rows.
+survival_by_chunks <- function(object, newdata, run) {
   n <- NROW(newdata)
   chunk <- predict_chunk_rows(object)
   starts <- if (n > 0) seq(1, n, by = chunk) else 1
-  grids <- lapply(starts, function(start) {
+  parts <- lapply(starts, function(start) {
     rows <- if (n > chunk) slice_rows(newdata, start:min(n, start + chunk - 1)) else newdata
     data <- new_engine_data(object, rows)
     data$factor_cols <- data$factor_levels <- NULL  # level codes enter as their codes (survival_forest_fit())
-    f <- object$forest
-    .svf_survival_predict(f$trees, length(f$times), f$num_features, data, as.integer(num_threads))
+    run(data)
   })
-  do.call(rbind, grids)
+  do.call(rbind, parts)
 }
 
 # The prediction of `type` from CHF rows `grid` on the forest's event times.
@@ -104,16 +111,9 @@ survival_times_asked <- function(object, times) {
 # The leaf (from 0) of every row of `newdata` in every tree (n x ntree).
 survival_leaves <- function(object, newdata, num_threads) {
   f <- object$forest
-  n <- NROW(newdata)
-  chunk <- predict_chunk_rows(object)
-  starts <- if (n > 0) seq(1, n, by = chunk) else 1
-  parts <- lapply(starts, function(start) {
-    rows <- if (n > chunk) slice_rows(newdata, start:min(n, start + chunk - 1)) else newdata
-    data <- new_engine_data(object, rows)
-    data$factor_cols <- data$factor_levels <- NULL  # as survival_chf_grid()
+  survival_by_chunks(object, newdata, function(data) {
     .svf_survival_leaves(f$trees, length(f$times), f$num_features, data, as.integer(num_threads))
   })
-  do.call(rbind, parts)
 }
 
 # Each tree's survival curves at `times`: n x length(times) x ntree (ranger's

@@ -252,15 +252,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_survival_leaves
-Rcpp::IntegerMatrix svf_survival_leaves(Rcpp::List trees, int num_times, int num_features, Rcpp::List data, int num_threads);
+Rcpp::IntegerMatrix svf_survival_leaves(List trees, int num_times, int num_features, List data, int num_threads);
 RcppExport SEXP _svforest_svf_survival_leaves(SEXP treesSEXP, SEXP num_timesSEXP, SEXP num_featuresSEXP, SEXP dataSEXP, SEXP num_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type trees(treesSEXP);
+    Rcpp::traits::input_parameter< List >::type trees(treesSEXP);
     Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
     Rcpp::traits::input_parameter< int >::type num_features(num_featuresSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type data(dataSEXP);
+    Rcpp::traits::input_parameter< List >::type data(dataSEXP);
     Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(svf_survival_leaves(trees, num_times, num_features, data, num_threads));
     return rcpp_result_gen;

@@ -35,6 +35,19 @@ std::vector<double> event_grid(const Rcpp::NumericVector& time, const Rcpp::Inte
   return grid;
 }
 
+// Checked views of a survival forest's trees (compact trees decoded into
+// `storage`, which must outlive the views).
+std::vector<svf::TreeView> survival_tree_views(const List& trees, size_t p, int num_times,
+                                               std::vector<svf::Tree>& storage) {
+  svf::OutcomeShape shape;
+  shape.p = p;
+  shape.num_times = num_times;
+  std::vector<svf::TreeView> views;
+  for (R_xlen_t t = 0; t < trees.size(); ++t)
+    views.push_back(tree_view_from_r(List(trees[t]), shape, static_cast<int>(t), storage[t]));
+  return views;
+}
+
 svf::ForestOptions survival_options(const RParams& rp) {
   svf::ForestOptions opt;
   opt.ntree = rp.integer("ntree");
@@ -97,13 +110,8 @@ Rcpp::NumericMatrix svf_survival_predict(List trees, int num_times, int num_feat
   std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
   if (p != static_cast<size_t>(num_features)) Rcpp::stop("internal: predictor columns");
   if (num_times < 1 || trees.size() < 1) Rcpp::stop("internal: an empty survival forest");
-  svf::OutcomeShape shape;
-  shape.p = p;
-  shape.num_times = num_times;
   std::vector<svf::Tree> storage(trees.size());
-  std::vector<svf::TreeView> views;
-  for (R_xlen_t t = 0; t < trees.size(); ++t)
-    views.push_back(tree_view_from_r(List(trees[t]), shape, static_cast<int>(t), storage[t]));
+  const std::vector<svf::TreeView> views = survival_tree_views(trees, p, num_times, storage);
   // the step reading below knows the survival leaf's payload alone
   int survival_kind = -1;
   for (const svf::LeafKindInfo& info : svf::leaf_kinds())
@@ -123,4 +131,25 @@ Rcpp::NumericMatrix svf_survival_predict(List trees, int num_times, int num_feat
   });
   runner.finish();
   return chf;
+}
+
+// The leaf (from 0) each row of `data` reaches in each tree (n x ntree):
+// predict()'s type = "leaf" and the per-tree curves (R/predict-survival.R).
+// [[Rcpp::export(.svf_survival_leaves)]]
+Rcpp::IntegerMatrix svf_survival_leaves(List trees, int num_times, int num_features, List data, int num_threads) {
+  size_t p = 0;
+  std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
+  if (p != static_cast<size_t>(num_features)) Rcpp::stop("internal: predictor columns");
+  std::vector<svf::Tree> storage(trees.size());
+  const std::vector<svf::TreeView> views = survival_tree_views(trees, p, num_times, storage);
+  const size_t n = rows->n_rows(), m = views.size();
+  Rcpp::IntegerMatrix leaves(static_cast<int>(n), static_cast<int>(m));
+  int* out = leaves.begin();
+  RcppRunner runner(num_threads, false);
+  runner.run(n, [&](size_t r) {
+    std::vector<double> scratch;
+    for (size_t t = 0; t < m; ++t) out[t * n + r] = svf::survival_leaf(views[t], p, *rows, r, scratch);
+  });
+  runner.finish();
+  return leaves;
 }
