@@ -28,8 +28,9 @@
 #' @param ... Passed to the error-curve [plot()], or to [graphics::barplot()]
 #'   for the importance; with `tree`, `cex` (the text size).
 #' @return `x`, invisibly; with `tree`, the drawn boxes instead: a data
-#'   frame with `node`, `kind`, `x`, `y` (depth) and `label`, and the text
-#'   size as attribute `cex`, invisibly.
+#'   frame with `node`, `kind`, `x`, `y` (depth) and `label`, with the text
+#'   size as attribute `cex` and the boxes' text (labels over two lines) as
+#'   attribute `text`, invisibly.
 #' @section One tree:
 #'   `plot(fit, tree = k)` draws tree `k` as [svforest_tree()] gives it: an
 #'   axis cut as `x3 <= 1.2` (a rank-transformed column's cut in the

@@ -15,14 +15,14 @@ plot_tree <- function(object, tree, max_depth = 4L, cex = NULL) {
   cut <- tab$kind[shown] != "leaf" & tab$depth[shown] >= max_depth
   label <- ifelse(tab$kind[shown] == "leaf", sprintf("%s\nn = %d", tab$label[shown], tab$n_inbag[shown]),
                   tab$label[shown])
-  label[cut] <- sprintf("...\n(%d rows)", tab$n_inbag[shown][cut])
-  # a split's rule on two lines (its terms, then the cut): boxes stay narrow
-  label <- sub(" <= ", "\n<= ", label, fixed = TRUE)
+  label[cut] <- sprintf("... (%d rows)", tab$n_inbag[shown][cut])
+  # drawn on two lines (a rule's terms, then its cut): boxes stay narrow
+  text <- sub(" <= ", "\n<= ", sub("... (", "...\n(", label, fixed = TRUE), fixed = TRUE)
   old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   on.exit(graphics::par(old))
   graphics::plot.new()
   graphics::plot.window(xlim = c(0.4, max(layout$x) + 0.6), ylim = c(-max(layout$y) - 0.5, 0.5))
-  if (is.null(cex)) cex <- tree_plot_cex(layout, label)
+  if (is.null(cex)) cex <- tree_plot_cex(layout, text)
   graphics::title(sprintf("Tree %d of %d (%s)", tree, length(object$forest$trees), object$method))
   parent_at <- match(tab$parent[shown], shown)
   has_parent <- !is.na(parent_at)
@@ -35,12 +35,12 @@ plot_tree <- function(object, tree, max_depth = 4L, cex = NULL) {
                    col = "grey40")
   }
   fill <- ifelse(tab$kind[shown] == "leaf", "grey92", ifelse(tab$kind[shown] == "axis", "lightyellow", "lightblue"))
-  w <- graphics::strwidth(label, cex = cex) / 2 + 0.05
-  h <- graphics::strheight(label, cex = cex) / 2 + 0.08
+  w <- graphics::strwidth(text, cex = cex) / 2 + 0.05
+  h <- graphics::strheight(text, cex = cex) / 2 + 0.08
   graphics::rect(layout$x - w, -layout$y - h, layout$x + w, -layout$y + h, col = fill, border = "grey50")
-  graphics::text(layout$x, -layout$y, label, cex = cex)
+  graphics::text(layout$x, -layout$y, text, cex = cex)
   invisible(structure(data.frame(node = shown, kind = tab$kind[shown], x = layout$x, y = layout$y, label = label,
-                                 stringsAsFactors = FALSE), cex = cex))
+                                 stringsAsFactors = FALSE), cex = cex, text = text))
 }
 
 # The largest text size (at most 0.9) at which no two boxes of a level

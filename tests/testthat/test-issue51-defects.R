@@ -35,7 +35,9 @@ test_that("a tree's boxes do not overlap on the default 480 px device", {
     boxes <- plot(fit, tree = 1)
     cex <- attr(boxes, "cex")
     if (is.null(cex)) cex <- graphics::par("cex")
-    half <- graphics::strwidth(boxes$label, cex = cex) / 2 + 0.05
+    text <- attr(boxes, "text")
+    if (is.null(text)) text <- boxes$label
+    half <- graphics::strwidth(text, cex = cex) / 2 + 0.05
     for (d in unique(boxes$y)) {
       at <- which(boxes$y == d)
       at <- at[order(boxes$x[at])]
@@ -44,7 +46,7 @@ test_that("a tree's boxes do not overlap on the default 480 px device", {
       left_edge <- boxes$x[at[-1]] - half[at[-1]]
       expect_true(all(right_edge < left_edge), info = paste("depth", d))
     }
-    expect_lt(max(graphics::strheight(boxes$label, cex = cex)) + 0.16, 1)  # levels 1 apart
+    expect_lt(max(graphics::strheight(text, cex = cex)) + 0.16, 1)  # levels 1 apart
   }
 })
 
