@@ -1,9 +1,9 @@
 #!/bin/sh
 # The code-size and layering guards that `make test` runs before the test
 # suite: C++ file and function sizes, includes of concrete part headers in
-# forest/ and the bindings, R function lengths, machine paths in bench/results,
-# outcome names used as branches outside the families' files, R files over
-# 400 lines. Runs every guard, then exits
+# forest/ and the bindings, R function lengths, machine paths in bench/results
+# and bench/*.R, outcome names used as branches outside the families' files,
+# R files over 400 lines. Runs every guard, then exits
 # 1 when any failed, so one report lists every offender.
 cd "$(dirname "$0")/.."
 status=0

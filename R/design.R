@@ -398,12 +398,14 @@ new_frame_engine_data <- function(spec, newdata, p) {
   check_frame_columns(newdata, "newdata")
   if (!is.null(spec$columns)) return(new_plain_engine_data(spec, newdata, p))
   tt <- stats::delete.response(stored_terms(spec$terms))
-  needed <- all.vars(tt)
-  missing <- setdiff(needed, names(newdata))
+  missing <- setdiff(terms_used_variables(tt), names(newdata))
   if (length(missing)) {
     stop(sprintf("`newdata` lacks column%s %s used by the model.", if (length(missing) > 1) "s" else "",
                  paste0("`", missing, "`", collapse = ", ")), call. = FALSE)
   }
+  # a variable the formula names but no term uses (`y ~ . - z`): model.frame()
+  # evaluates it, the design never reads it
+  for (v in setdiff(all.vars(tt), names(newdata))) newdata[[v]] <- rep(NA, nrow(newdata))
   for (v in names(spec$xlevels)) {
     if (!v %in% names(newdata)) next
     col <- newdata[[v]]
@@ -430,6 +432,14 @@ new_frame_engine_data <- function(spec, newdata, p) {
   })
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
   list(type = "dense", x = replay_prefit_steps(spec, x))  # R/prefit-steps.R
+}
+
+# The variables the terms of `tt` use (not those a formula only removes).
+terms_used_variables <- function(tt) {
+  fac <- attr(tt, "factors")
+  if (!length(fac)) return(character())
+  used <- rownames(fac)[rowSums(fac != 0) > 0]
+  unique(unlist(lapply(used, function(v) all.vars(str2lang(v)))))
 }
 
 # Engine input for new data of a model fitted on a matrix or sparse matrix:

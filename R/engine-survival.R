@@ -177,7 +177,8 @@ survival_forest_fit <- function(data, y, weights, params, num_threads) {
   engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
   engine$seed <- as.double(params$seed)
   engine$ntree <- as.integer(params$ntree)
-  if (is.na(engine$min_node_events)) engine$min_node_events <- survival_min_node_events(survival_status(y), weights)
+  # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted
+  if (is.na(engine$min_node_events)) engine$min_node_events <- survival_min_node_events(survival_status(y))
   # growth by out-of-bag error (1 - Harrell's C), as for every outcome
   growth <- c("ntree_max", "ntree_gain", "ntree_gain_rows", "ntree_gain_z")
   if (!is.null(params$ntree_max)) engine[intersect(growth, names(params))] <- params[intersect(growth, names(params))]

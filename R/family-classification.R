@@ -43,7 +43,7 @@ register_family(
       oob_class_results(tally, y, out$levels, aggregation, n_trees = length(out$forest$trees))
     })
   },
-  predict_oob = function(object, type, args) newdata_required(),
+  predict_oob = function(object, type, args) predict_forest_oob(object, type),  # R/predict-oob.R
   importance = function(object, x, y, num_threads, oob, per_class) {
     yi <- importance_outcome(object, y, NROW(x))  # R/importance.R: class codes from 0
     forest_permutation_importance(object, x, yi, num_threads, oob, per_class,

@@ -31,7 +31,7 @@ register_family(
     scaling <- list(center = out$outcome_center, scale = out$outcome_scale)
     combine_tally_oob(out, parts, oob_regression_tally_names, function(tally, y) oob_regression_results(tally, y, scaling))
   },
-  predict_oob = function(object, type, args) newdata_required(),
+  predict_oob = function(object, type, args) predict_forest_oob(object, type),  # R/predict-oob.R
   importance = function(object, x, y, num_threads, oob, per_class) {
     if (per_class) stop("`per_class` is for classification forests.", call. = FALSE)
     yi <- importance_response(object, y, NROW(x))  # R/importance.R: on the engine's scale

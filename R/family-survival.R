@@ -39,16 +39,31 @@ NULL
 #' codes (over 10 levels, `factor_coding = "auto"`) is coded per tree: each
 #' tree orders its levels by the mean martingale score of the tree's in-bag
 #' rows of each level (one Nelson-Aalen hazard per tree, not per node), so
-#' out-of-bag rows never shape the values they are scored with. `case_weights` act as for the other outcomes
-#' ([svforest_weights]); `class_weights` and `calibrate` do not apply.
+#' out-of-bag rows never shape the values they are scored with. `case_weights` reweight the trees' draw, as ranger's
+#' `case.weights`: the subsample takes its 63.2% of distinct rows without
+#' replacement, each row in proportion to its weight, so nodes and leaves
+#' count distinct rows and weights do not change the trees' size
+#' (`sampler = "bootstrap"` draws with replacement by weight, a row drawn
+#' twice counting twice, as in ranger); `min_node_events` counts events
+#' unweighted. `class_weights` and `calibrate` do not apply.
 #'
 #' Predictions ([predict.svforest()]): `type = "survival"` (the default) and
-#' `"chf"` give an n x `length(times)` matrix, `"risk"` the sum of the CHF
-#' over the training event times (higher means an earlier event, for a
-#' concordance index) and `"time"` the mean survival time restricted to the
-#' largest training time (the area under the survival curve from 0 to that
-#' time). A time before the first event time gets survival 1, one after the
-#' last event time the curve's last value. `predict(fit)` without `newdata` gives each training row's
+#' `"chf"` give an n x `length(times)` matrix with the times as attribute
+#' `times` (ranger's `unique.death.times` for the default times, the
+#' training event times). `"risk"` is the sum of the CHF over
+#' the training event times, `sum(predict(fit, x, type = "chf"))` row by
+#' row (ranger's and randomSurvivalForest's mortality, the expected number
+#' of events over the training times): higher means an earlier event; it is
+#' a ranking score for concordance indices, not a probability. aorsf's risk
+#' at a horizon `h` is the probability of an event by `h`, `1 - S(h)`:
+#' `1 - predict(fit, x, type = "survival", times = h)[, 1]`. `"time"` is the
+#' mean survival time restricted to the largest training time (the area
+#' under the survival curve from 0 to that time). A time before the first
+#' event time gets survival 1, one after the last event time the curve's
+#' last value, with a warning (the forest knows nothing after it).
+#' `"leaf"` gives each tree's leaf (the `leaf` column of [svforest_tree()]),
+#' `"trees"` each tree's survival curves (n x times x ntree, as ranger's
+#' `predict.all`). `predict(fit)` without `newdata` gives each training row's
 #' out-of-bag prediction (`NA` for a row no tree left out; rows of case
 #' weight 0 are not in the model).
 #'

@@ -78,6 +78,7 @@ check_model <- function(object) {
   if (length(missing)) fail(paste("section", paste0("'", missing, "'", collapse = ", "), "is missing"))
   in_section <- function(section) function(what) fail(sprintf("%s (section '%s')", what, section))
   check_forest_section(s, in_section("forest"))
+  check_split_values(s, in_section("forest"))
   check_outcome_section(s, in_section("outcome"))
   check_rows_section(s, in_section("rows"))
   check_params_section(s, in_section("params"))
@@ -89,6 +90,24 @@ check_model <- function(object) {
   # R/check-design.R), ranks (R/prefit-steps.R); the weights' in the rows section
   check_prefit_steps(object, in_section("design"))
   invisible(object)
+}
+
+# A split's weights and threshold must be numbers: with NA, NaN or Inf the
+# engine would send rows down one side without a word.
+check_split_values <- function(object, fail) {
+  engine <- section_of(object, "forest")$engine
+  # `model$forest` is the engine's forest: `model$forest$engine$trees<-`
+  # writes a stray copy beside the trees instead of changing them
+  if (!is.null(engine$engine)) {
+    fail("the engine's forest holds an element 'engine' of its own (its trees are `model$forest$trees`)")
+  }
+  trees <- engine$trees
+  for (t in seq_along(trees)) {
+    v <- if (is.list(trees[[t]])) trees[[t]]$split_real  # other damage: the engine's checks
+    if (is.numeric(v) && !all(is.finite(v))) {
+      fail(sprintf("tree %d holds a missing or infinite split weight or threshold (`split_real`)", t))
+    }
+  }
 }
 
 # The imputation of a design (R/missing.R): the shapes predict() relies on.

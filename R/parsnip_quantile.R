@@ -18,7 +18,11 @@
 #' In mode `"regression"`, `predict(fit, new_data, type = "pred_int", level
 #' = 0.95)` gives the prediction interval (`.pred_lower`, `.pred_upper`):
 #' conformal when the model is calibrated (`set_engine("svforest",
-#' calibrate = "cv")` or `"conformal"`), else the quantile forest's own.
+#' calibrate = "cv")` or `"conformal"`, or the default out-of-bag
+#' calibration), else the quantile forest's own. A conformal bound needs
+#' enough calibration rows: about `2 / (1 - level) - 1` (39 for `level =
+#' 0.95`); with fewer, [predict.svforest()] gives infinite bounds and
+#' `"pred_int"` gives `NA` with a warning saying how many rows the level needs.
 #' `type = "conf_int"` (an interval for the mean, not for a new outcome) is
 #' not offered: the conformal calibration covers new outcomes only.
 #' @name svforest_quantile_engine
@@ -80,9 +84,7 @@ register_parsnip_uncertainty <- function() {
       model = "rand_forest", eng = "svforest", mode = "regression", type = "pred_int",
       value = list(
         pre = NULL,
-        post = function(result, object) {
-          tibble::tibble(.pred_lower = unname(result[, "lower"]), .pred_upper = unname(result[, "upper"]))
-        },
+        post = function(result, object) parsnip_interval(result, object$fit),
         func = c(fun = "predict"),
         args = list(object = quote(object$fit), newdata = quote(new_data), type = "interval",
                     level = quote(level))
@@ -90,4 +92,26 @@ register_parsnip_uncertainty <- function() {
     )
   }
   invisible(TRUE)
+}
+
+# predict(type = "pred_int")'s columns from predict(type = "interval"). A
+# conformal bound is infinite when the calibration has too few rows for the
+# level (the order statistic falls beyond its scores): tidymodels wants
+# numbers, so such bounds become NA, with a warning saying why.
+parsnip_interval <- function(result, model) {
+  lower <- unname(result[, "lower"])
+  upper <- unname(result[, "upper"])
+  bad <- !is.finite(lower) | !is.finite(upper)
+  if (any(bad)) {
+    n <- model$conformal$calibration$rows
+    level <- attr(result, "level")
+    why <- if (is.null(n)) "the model's quantiles are not finite there"
+           else sprintf("%d calibration rows are too few for a conformal interval of level %s (it needs about %d; with %d rows levels up to about %s are finite)",
+                        n, format(level), ceiling(2 / (1 - level)) - 1L, n, format(signif((n - 1) / (n + 1), 2)))
+    warning(sprintf("%d of %d prediction intervals are NA: %s. Lower `level`, or calibrate on more rows (svforest_calibrate(), or more training rows).",
+                    sum(bad), length(bad), why), call. = FALSE)
+    lower[bad] <- NA_real_
+    upper[bad] <- NA_real_
+  }
+  tibble::tibble(.pred_lower = lower, .pred_upper = upper)
 }

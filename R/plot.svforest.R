@@ -12,8 +12,12 @@
 #' @param x A fitted [svforest()] model.
 #' @param newdata,y Optional labelled data for the error curve: give both or
 #'   neither; `y` holds one class (of the model's levels) per row of
-#'   `newdata`, without missing values. They are checked also when the
-#'   out-of-bag or validation curve is shown instead.
+#'   `newdata`, without missing values (a survival forest: a
+#'   [survival::Surv()] outcome, and the curve is 1 - Harrell's C of the
+#'   risk after 1, 2, ... trees). They are checked also when the
+#'   out-of-bag or validation curve is shown instead. Without them a
+#'   survival forest's last panel shows its out-of-bag Harrell's C and
+#'   integrated Brier score.
 #' @param what `"forest"` (the four panels) or `"importance"`: a bar chart
 #'   of the model's `variable_importance` (fit with `importance =`, see
 #'   [svforest_importance()]), largest on top (at most `n_max = 30` bars;
@@ -24,7 +28,9 @@
 #' @param ... Passed to the error-curve [plot()], or to [graphics::barplot()]
 #'   for the importance; with `tree`, `cex` (the text size).
 #' @return `x`, invisibly; with `tree`, the drawn boxes instead: a data
-#'   frame with `node`, `kind`, `x`, `y` (depth) and `label`, invisibly.
+#'   frame with `node`, `kind`, `x`, `y` (depth) and `label`, with the text
+#'   size as attribute `cex` and the boxes' text (labels over two lines) as
+#'   attribute `text`, invisibly.
 #' @section One tree:
 #'   `plot(fit, tree = k)` draws tree `k` as [svforest_tree()] gives it: an
 #'   axis cut as `x3 <= 1.2` (a rank-transformed column's cut in the
@@ -33,7 +39,9 @@
 #'   (`0.41 x1 - 1.3 x2 + ... <= 0.7`), a leaf with its largest class share
 #'   (or its mean, or `model` for a leaf with a linear or kernel model) and
 #'   its training rows. A row goes to the left child ("yes") when it
-#'   satisfies the split. Drawn with base graphics.
+#'   satisfies the split. Drawn with base graphics, the text as large as the
+#'   device lets the boxes of a level stand apart (at most `cex = 0.9`); a
+#'   larger device, or a smaller `max_depth`, gives larger text.
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
 #' plot(fit, newdata = iris, y = iris$Species)
@@ -51,7 +59,10 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
   }
   if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)
   # checked (and computed) before drawing, also when the OOB or validation curve is shown
-  new_curve <- if (!is.null(newdata)) error_curve(x, newdata, y) else NULL
+  survival <- identical(x$type, "survival")
+  new_curve <- if (is.null(newdata)) NULL
+               else if (survival) survival_error_curve(x, newdata, y)  # R/predict-survival.R
+               else error_curve(x, newdata, y)
   s <- summary(x)
   old <- graphics::par(mfrow = c(2, 2), mar = c(4.2, 4.2, 2.5, 1))
   on.exit(graphics::par(old))
@@ -64,10 +75,12 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
   per_tree <- rbind(
     SVM = vapply(trees, function(t) sum(tree_leaf_is_model(t)), 0L),
     constant = vapply(trees, function(t) sum(!tree_leaf_is_model(t)), 0L))
+  # room above the bars for the legend, which would cover them at 480 px
   graphics::barplot(per_tree, col = c("steelblue", "grey75"), border = NA, names.arg = seq_along(trees),
-                    main = "Leaves per tree", xlab = "tree", ylab = "leaves")
-  graphics::legend("topright", legend = rownames(per_tree), fill = c("steelblue", "grey75"),
-                   bty = "n", cex = 0.8)
+                    main = "Leaves per tree", xlab = "tree", ylab = "leaves",
+                    ylim = c(0, 1.3 * max(1, colSums(per_tree))))
+  graphics::legend("top", legend = rownames(per_tree), fill = c("steelblue", "grey75"),
+                   bty = "n", cex = 0.8, horiz = TRUE)
 
   if (sum(s$cost) > 0) {
     graphics::barplot(s$cost, col = "steelblue", border = NA, main = "C chosen in SVM leaves",
@@ -88,7 +101,10 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
     label <- "OOB error"
   } else if (!is.null(newdata) && !is.null(y)) {
     curve <- new_curve
-    label <- "error on newdata"
+    label <- if (survival) "1 - C on newdata" else "error on newdata"
+  } else if (survival && is.finite(x$oob_error)) {
+    plot_survival_oob(x)
+    return(invisible(x))
   }
   if (is.null(curve)) {
     graphics::plot.new()
@@ -99,6 +115,15 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
                    main = paste(label, "vs trees"), xlab = "trees", ylab = label, ...)
   }
   invisible(x)
+}
+
+# A survival forest's out-of-bag figures (the model keeps no per-tree
+# curve): Harrell's C and the integrated Brier score.
+plot_survival_oob <- function(x) {
+  v <- c("Harrell's C" = x$oob_concordance, "IBS" = x$oob_ibs)
+  at <- graphics::barplot(v, col = c("steelblue", "grey60"), border = NA, ylim = c(0, 1),
+                          main = "Out-of-bag fit", ylab = "")
+  graphics::text(at, v, formatC(v, digits = 3, format = "f"), pos = 3, cex = 0.9)
 }
 
 plot_tdsvm_curve <- function(sel) {

@@ -6,14 +6,23 @@ NULL
 #' @param object A fitted [svforest()] model.
 #' @param newdata New predictors: a data frame (columns matched by name), a
 #'   numeric matrix or a `dgCMatrix` (matched by column name when both have
-#'   names, else by position). For a survival forest, no `newdata` gives
-#'   the training rows' out-of-bag predictions (`NA` for a row no tree left
-#'   out).
+#'   names, else by position). Without `newdata`, the training rows'
+#'   out-of-bag predictions (as ranger's `fit$predictions`; `NA` for a row
+#'   no tree left out; rows of case weight 0 are not in the model): the
+#'   out-of-bag class (`"class"`, by the model's aggregation), the averaged
+#'   leaf distributions (`"prob"`, without a calibration stage) or tree
+#'   votes (`"votes"`), the out-of-bag mean (`"response"`), and for a
+#'   survival forest every type but `"leaf"` and `"trees"`. A sampler that
+#'   uses every row (`sampler = "all"`) leaves none out: `newdata` is then
+#'   required, as for `"leaf"`, `"trees"`, `"local"`, `"quantiles"` and
+#'   `"interval"`.
 #' @param type Classification: `"class"` (factor, the default), `"prob"`
 #'   (n x K matrix of averaged leaf distributions, rows sum to 1; calibrated
 #'   when the model holds a calibration, see [svforest_calibrate()]), `"votes"`
 #'   (n x K matrix of tree votes), `"leaf"` (n x ntree matrix of leaf
-#'   numbers, starting at 1), or `"local"` (local linear explanations, see
+#'   numbers, starting at 1: column `k` holds the `leaf` column of
+#'   [svforest_tree()]`(object, k)`, so
+#'   `tab[match(leaves[, k], tab$leaf), ]` are the rows' leaves), or `"local"` (local linear explanations, see
 #'   below). Regression (a numeric outcome): `"response"` (numeric vector,
 #'   the trees' predictions averaged; the default), `"leaf"` or `"local"`
 #'   (with ridge or linear SVR leaves: coefficients per unit of each
@@ -29,7 +38,14 @@ NULL
 #'   probabilities and cumulative hazards, columns named by `times` in the
 #'   order given), `"risk"` (the sum of the cumulative hazard over the
 #'   training event times; higher means an earlier event) and `"time"` (the
-#'   mean survival time restricted to the largest training time).
+#'   mean survival time restricted to the largest training time); the
+#'   matrices carry their times as attribute `times` (with the default
+#'   `times`, ranger's `unique.death.times`), and `times` past the last
+#'   training event time give a warning (the curves are flat there).
+#'   `"leaf"` (n x ntree leaf numbers, as for the other outcomes) and
+#'   `"trees"` (n x `length(times)` x ntree array of each tree's survival
+#'   probabilities, as ranger's `predict.all = TRUE`; their cumulative
+#'   hazards `-log(S)` average to the forest's) also take survival forests.
 #' @param num_threads Threads, as in [svforest()].
 #' @param quantiles Quantile levels for `type = "quantiles"`: numbers strictly
 #'   between 0 and 1 (default `c(0.05, 0.5, 0.95)`).
@@ -262,16 +278,15 @@ predict.svforest <- function(object, newdata,
   names(args) <- spec$args
   if (!is.null(spec$check)) args <- spec$check(args)
   if (missing(newdata) || is.null(newdata)) {
+    if (spec$name %in% c("leaf", "trees", "local", "quantiles", "interval")) {
+      stop(sprintf("`type = \"%s\"` needs `newdata`: svforest models do not store their training data.", spec$name),
+           call. = FALSE)
+    }
     return(family$predict_oob(object, spec$name, args))  # out of bag (R/family-*.R)
   }
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
   spec$run(object, newdata, args, num_threads)
-}
-
-# predict() without newdata where the family has no out-of-bag predictions.
-newdata_required <- function() {
-  stop("`newdata` is required: svforest models do not store their training data.", call. = FALSE)
 }
 
 # ranger's and randomForest's predict() arguments, and what they are here.

@@ -16,26 +16,47 @@ plot_tree <- function(object, tree, max_depth = 4L, cex = NULL) {
   label <- ifelse(tab$kind[shown] == "leaf", sprintf("%s\nn = %d", tab$label[shown], tab$n_inbag[shown]),
                   tab$label[shown])
   label[cut] <- sprintf("... (%d rows)", tab$n_inbag[shown][cut])
-  if (is.null(cex)) cex <- max(0.45, min(0.9, 9 / max(1, max(layout$x))))
+  # drawn on two lines (a rule's terms, then its cut): boxes stay narrow
+  text <- sub(" <= ", "\n<= ", sub("... (", "...\n(", label, fixed = TRUE), fixed = TRUE)
   old <- graphics::par(mar = c(0.5, 0.5, 2, 0.5))
   on.exit(graphics::par(old))
   graphics::plot.new()
   graphics::plot.window(xlim = c(0.4, max(layout$x) + 0.6), ylim = c(-max(layout$y) - 0.5, 0.5))
+  if (is.null(cex)) cex <- tree_plot_cex(layout, text)
   graphics::title(sprintf("Tree %d of %d (%s)", tree, length(object$forest$trees), object$method))
   parent_at <- match(tab$parent[shown], shown)
   has_parent <- !is.na(parent_at)
-  graphics::segments(layout$x[parent_at[has_parent]], -layout$y[parent_at[has_parent]],
-                     layout$x[has_parent], -layout$y[has_parent], col = "grey60")
   is_left <- has_parent & shown == tab$left[tab$parent[shown]]
-  graphics::text((layout$x[parent_at[is_left]] + layout$x[is_left]) / 2,
-                 -(layout$y[parent_at[is_left]] + layout$y[is_left]) / 2, "yes", cex = cex * 0.8, col = "grey40")
+  if (any(has_parent)) {  # a one-leaf tree has no edges
+    graphics::segments(layout$x[parent_at[has_parent]], -layout$y[parent_at[has_parent]],
+                       layout$x[has_parent], -layout$y[has_parent], col = "grey60")
+    graphics::text((layout$x[parent_at[is_left]] + layout$x[is_left]) / 2,
+                   -(layout$y[parent_at[is_left]] + layout$y[is_left]) / 2, "yes", cex = cex * 0.8,
+                   col = "grey40")
+  }
   fill <- ifelse(tab$kind[shown] == "leaf", "grey92", ifelse(tab$kind[shown] == "axis", "lightyellow", "lightblue"))
-  w <- graphics::strwidth(label, cex = cex) / 2 + 0.05
-  h <- graphics::strheight(label, cex = cex) / 2 + 0.08
+  w <- graphics::strwidth(text, cex = cex) / 2 + 0.05
+  h <- graphics::strheight(text, cex = cex) / 2 + 0.08
   graphics::rect(layout$x - w, -layout$y - h, layout$x + w, -layout$y + h, col = fill, border = "grey50")
-  graphics::text(layout$x, -layout$y, label, cex = cex)
-  invisible(data.frame(node = shown, kind = tab$kind[shown], x = layout$x, y = layout$y, label = label,
-                       stringsAsFactors = FALSE))
+  graphics::text(layout$x, -layout$y, text, cex = cex)
+  invisible(structure(data.frame(node = shown, kind = tab$kind[shown], x = layout$x, y = layout$y, label = label,
+                                 stringsAsFactors = FALSE), cex = cex, text = text))
+}
+
+# The largest text size (at most 0.9) at which no two boxes of a level
+# overlap and a box fits between levels, measured on the open plot.
+tree_plot_cex <- function(layout, label) {
+  # a box is the text (proportional to cex) plus 0.1 wide and 0.16 high
+  w <- graphics::strwidth(label, cex = 1)
+  fit <- 0.7 / max(graphics::strheight(label, cex = 1))
+  for (d in unique(layout$y)) {
+    at <- which(layout$y == d)
+    at <- at[order(layout$x[at])]
+    if (length(at) < 2) next
+    need <- (w[at[-1]] + w[at[-length(at)]]) / 2
+    fit <- min(fit, (0.95 * diff(layout$x[at]) - 0.1) / need)
+  }
+  min(0.9, fit)
 }
 
 # Positions of the nodes down to `max_depth`: leaves (and cut nodes) at

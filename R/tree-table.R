@@ -229,7 +229,10 @@ frame_column_classes <- function(spec, labels, vars, names) {
 #'   weight 1), `"hyperplane"`, or a transformation forest's
 #'   `"transform"`, `"affine_transform"`, `"projected_transform"`,
 #'   `"projected_affine_transform"`, whose rules are not linear: their
-#'   `terms` are `NULL` and `threshold` `NA`), `terms` (list column: the
+#'   `terms` are `NULL` and `threshold` `NA`), `leaf` (a leaf's number, from
+#'   1, the number [predict.svforest()] gives with `type = "leaf"`: its
+#'   column `k` joins to this table of tree `k` by
+#'   `tab[match(leaves[, k], tab$leaf), ]`; `NA` at split nodes), `terms` (list column: the
 #'   split's weights named by term), `threshold`, `label` (the split as
 #'   text: an axis cut on a ranked column in the raw units of the column; a
 #'   hyperplane by its three largest terms, weight times the column's
@@ -286,7 +289,7 @@ svforest_tree <- function(object, tree = 1L) {
   map <- design_map(object)
   splits <- tree_split_terms(forest, tr, kind, map)
   out <- data.frame(node = seq_len(n), parent = parent, left = left, right = right, depth = depth, kind = kind,
-                    stringsAsFactors = FALSE)
+                    leaf = ifelse(leaf, nodes$leaf_id + 1L, NA_integer_), stringsAsFactors = FALSE)
   out$terms <- splits$terms
   out$threshold <- splits$threshold
   out$label <- splits$label

@@ -1,8 +1,8 @@
 # Same seed, same forests and predictions before and after a refactor of the
 # R side (issue #39, "spine"). Run once per library, then compare:
-#   R_LIBS=/work/lib/main  Rscript bench/spine_parity.R save /tmp/parity-before.rds
-#   R_LIBS=/work/lib/spine Rscript bench/spine_parity.R save /tmp/parity-after.rds
-#   Rscript bench/spine_parity.R compare /tmp/parity-before.rds /tmp/parity-after.rds
+#   R_LIBS=<library of main>  Rscript bench/spine_parity.R save parity-before.rds
+#   R_LIBS=<library of spine> Rscript bench/spine_parity.R save parity-after.rds
+#   Rscript bench/spine_parity.R compare parity-before.rds parity-after.rds
 # Each case fits on the same rows with the same seed (one thread) and keeps
 # every prediction type of its outcome plus the out-of-bag figures; the
 # comparison is identical(), value by value. Issue #48 (families) added the

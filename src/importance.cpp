@@ -7,6 +7,7 @@
 #include "RcppRunner.h"
 #include "core/forest/Importance.h"
 #include "core/forest/LocalLinear.h"
+#include "core/outcome/Outcome.h"
 #include "core/prediction/SurvivalPrediction.h"
 #include "model_convert.h"
 
@@ -78,6 +79,8 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
     opt.tree_index.push_back(static_cast<uint64_t>(tree_index[t]));
   }
   opt.out_of_bag = out_of_bag;
+  // the out-of-bag rows are drawn again as the trainer drew them
+  if (survival) opt.weights_draw_rows = svf::survival_outcome().weights_draw_rows();
   opt.sampler = svf::sampler_named(sampler);
   opt.sample_fraction = sample_fraction;
   opt.weights = case_weights_from_r(weights, n);

@@ -65,7 +65,8 @@ M output_matrix(bool wanted, int n, int cols) {
 
 // A survival forest's prediction (core/prediction/SurvivalPrediction.h):
 // list(chf), each row's cumulative hazard at each grid time (n x num_times).
-List survival_prediction(const ForestHandle& handle, const svf::RowSource& rows, int num_threads) {
+List survival_prediction(const ForestHandle& handle, const svf::RowSource& rows, int num_threads,
+                         const PredictRequest& want) {
   // the strategy reads the survival leaf's payload alone
   int survival_kind = -1;
   for (const svf::LeafKindInfo& info : svf::leaf_kinds())
@@ -74,9 +75,22 @@ List survival_prediction(const ForestHandle& handle, const svf::RowSource& rows,
     for (size_t l = 0; l < view.n_leaves; ++l)
       if (view.leaf_kind[l] != survival_kind) Rcpp::stop("internal: a survival tree's leaf kind");
   const int T = handle.view.shape.num_times;
-  Rcpp::NumericMatrix chf(static_cast<int>(rows.n_rows()), T);
+  const size_t n = rows.n_rows(), ntree = handle.view.trees.size(), p = handle.view.shape.p;
+  if (want.leaves) {
+    // each row's leaf (0-based) in each tree: predict(type = "leaf") and the per-tree curves
+    Rcpp::IntegerMatrix leaves(static_cast<int>(n), static_cast<int>(ntree));
+    int* out = leaves.begin();
+    RcppRunner runner(num_threads, false);
+    runner.run(n, [&](size_t r) {
+      std::vector<double> scratch;
+      for (size_t t = 0; t < ntree; ++t) out[t * n + r] = svf::tree_leaf_of_row(handle.view.trees[t], p, rows, r, scratch);
+    });
+    runner.finish();
+    return List::create(Named("leaves") = leaves);
+  }
+  Rcpp::NumericMatrix chf(static_cast<int>(n), T);
   RcppRunner runner(num_threads, false);
-  svf::predict_chf(handle.view.trees, handle.view.shape.p, static_cast<size_t>(T), rows, runner, chf.begin());
+  svf::predict_chf(handle.view.trees, p, static_cast<size_t>(T), rows, runner, chf.begin());
   runner.finish();
   return List::create(Named("chf") = chf);
 }
@@ -84,7 +98,7 @@ List survival_prediction(const ForestHandle& handle, const svf::RowSource& rows,
 }  // namespace
 
 // The forest's predictions for the rows of `data` (a survival forest's:
-// list(chf), survival_prediction()): list(prob, votes) and the
+// list(chf), or list(leaves) when asked, survival_prediction()): list(prob, votes) and the
 // outputs the named `request` asks for (read_request()).
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, List request) {
@@ -95,7 +109,7 @@ List svf_predict(List forest, List data, int num_threads, List request) {
   std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
   if (p != handle.view.shape.p)
     Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
-  if (handle.view.shape.survival()) return survival_prediction(handle, *rows, num_threads);
+  if (handle.view.shape.survival()) return survival_prediction(handle, *rows, num_threads, want);
   const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
   const int ntree = static_cast<int>(handle.view.trees.size());
   const bool regression = K == 0;

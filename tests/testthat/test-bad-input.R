@@ -460,8 +460,15 @@ for (m in all_methods()) {
   test_that(paste(m, "- predict(): bad newdata, type, num_threads and extra arguments are errors"), {
     for (kind in names(fits)) {
       fit <- fits[[kind]]
-      case(expect_error(predict(fit), "`newdata` is required"))
-      case(expect_error(predict(fit, NULL), "`newdata` is required"))
+      # without newdata: the out-of-bag predictions, or an error when the sampler left no row out
+      if (is.null(fit$oob_predictions)) {
+        case(expect_error(predict(fit), "`newdata` is required"))
+        case(expect_error(predict(fit, NULL), "`newdata` is required"))
+      } else {
+        has <- fit$oob_count > 0
+        case(expect_identical(predict(fit)[has], fit$oob_predictions[has]))
+        case(expect_true(all(is.na(predict(fit, NULL)[!has]))))
+      }
       for (bad in list(1:4, as.list(iris[1:4]), "a", matrix("a", 2, 4))) {
         case(expect_error(predict(fit, bad, num_threads = 1), "`newdata` must be", info = kind))
       }

@@ -157,14 +157,20 @@ test_that("a one-leaf tree holds the Nelson-Aalen estimate of its rows", {
   # the same leaf for every row
   expect_equal(length(unique(survival_predict(fit, d$x, type = "risk"))), 1L)
 
-  # case weights: whole weights count a row as that many rows
+  # case weights reweight the draw (ranger's case.weights), rows are not
+  # repeated: a subsample of every row holds each row once, whatever the weights
   w <- rep(c(1, 2, 3), length.out = 80)
   weighted <- survival_fit(d$x, d$time, d$status, weights = w,
                            params = list(ntree = 1L, min_node_size = 1000L, sampler = "subsample", sample_fraction = 1))
-  reference <- survival::survfit(survival::Surv(d$time, d$status) ~ 1, weights = w, ctype = 1)
-  expected_w <- summary(reference, times = at, extend = TRUE)$cumhaz
-  expect_equal(as.vector(survival_predict(weighted, d$x[1, , drop = FALSE], at)), expected_w, tolerance = 1e-9)
-  expect_false(isTRUE(all.equal(expected_w, expected)))
+  expect_equal(as.vector(survival_predict(weighted, d$x[1, , drop = FALSE], at)), expected, tolerance = 1e-9)
+  # half of the rows, drawn by weight: rows of weight 3 are drawn more often than rows of weight 1
+  drawn <- vapply(1:40, function(s) {
+    half <- survival_fit(d$x, d$time, d$status, weights = w,
+                         params = list(ntree = 1L, seed = s, min_node_size = 1000L, sampler = "subsample",
+                                       sample_fraction = 0.5))
+    tapply(!is.na(half$oob_risk), w, mean)  # out of bag by weight
+  }, numeric(3))
+  expect_gt(mean(drawn["1", ]), mean(drawn["3", ]) + 0.2)
 })
 
 test_that("bad survival input gets a clear error", {

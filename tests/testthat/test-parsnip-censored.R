@@ -40,7 +40,7 @@ test_that("fit() with a Surv formula predicts survival, time and linear_pred in 
   expect_identical(surv$.pred[[3]]$.eval_time, times)
   expect_identical(length(surv$.pred[[3]]$.eval_time), 3L)
   direct <- predict(engine, new, type = "survival", times = times)
-  expect_equal(t(vapply(surv$.pred, function(p) p$.pred_survival, numeric(3))), unname(direct))
+  expect_equal(t(vapply(surv$.pred, function(p) p$.pred_survival, numeric(3))), matrix(direct, nrow(direct)))
   expect_true(all(direct[, 2] >= direct[, 3] & direct[, 3] >= direct[, 1]))  # non-increasing in time
 
   tm <- predict(fit, new, type = "time")

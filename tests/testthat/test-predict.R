@@ -135,8 +135,10 @@ test_that("a single row predicts", {
 
 test_that("bad predict() arguments are errors", {
   fit <- iris_fit(ntree = 2)
+  # (a sampler that leaves no row out: no out-of-bag predictions, R/predict-oob.R)
   expect_error(predict(fit), "`newdata` is required")
   expect_error(predict(fit, NULL), "`newdata` is required")
+  expect_error(predict(fit, type = "leaf"), "needs `newdata`")
   expect_error(predict(fit, iris, type = "response"), "`type` must be one of")
   expect_error(predict(fit, iris, type = 1), "`type` must be one of")
   expect_error(predict(fit, iris, num_threads = 0), "`num_threads`")

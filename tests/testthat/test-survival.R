@@ -79,7 +79,7 @@ test_that("out of bag: Harrell's C equals survival::concordance() of the out-of-
   expect_equal(g$oob_error, 1 - fit$oob_concordance)
 })
 
-test_that("case weights act as row multiplicities, zero weights leave rows out; ties and factors with NA fit", {
+test_that("case weights reweight the draw, zero weights leave rows out; ties and factors with NA fit", {
   d <- surv_data(n = 120, seed = 4)
   d$time <- round(d$time, 1) + 0.1  # tied times
   expect_gt(anyDuplicated(d$time[d$status == 1]), 0)
@@ -157,7 +157,7 @@ test_that("prediction types and `times` are checked against the model's outcome"
     expect_error(predict(reg, mtcars, type = type), "is for survival forests .* numeric")
   }
   expect_error(predict(cls, iris, times = 1), "`times` is used only")
-  expect_error(predict(cls), "`newdata` is required")
+  expect_error(predict(cls, type = "trees"), "needs `newdata`")
 })
 
 test_that("update(), butcher and saveRDS keep a survival model usable; damage is caught", {

@@ -136,7 +136,7 @@ test_that("bad arguments and damaged models give clear errors", {
 })
 
 test_that("every preset gives the same columns; psvm hyperplanes walk to predict()", {
-  cols <- c("node", "parent", "left", "right", "depth", "kind", "terms", "threshold", "label", "n_inbag", "n_oob",
+  cols <- c("node", "parent", "left", "right", "depth", "kind", "leaf", "terms", "threshold", "label", "n_inbag", "n_oob",
             "prediction", "leaf_model", "intercept", "coefficients")
   for (m in c("rsvt", "rsvf", "psvm", "transform", "tdsvm")) {
     fit <- svforest(Species ~ ., data = iris, method = m, ntree = 2, seed = 1, num_threads = 1)

@@ -101,7 +101,8 @@ void grow_structure(const TrainingData& data, const Splitter& splitter,
                     const std::vector<std::unique_ptr<Splitter>>& rivals, const LeafModel& leaf_model,
                     const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
   Rng rng(options.seed, stream_id(t, -1));
-  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights);
+  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights,
+                              outcome_of(data).weights_draw_rows());
   w.oob_rows = std::move(sample.oob);
   const double share = splitter.choosing_share();
   // without a share, the structure reads (if anything) the scoring rows: RSVF's paper rule

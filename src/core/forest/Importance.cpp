@@ -47,7 +47,7 @@ std::vector<int> importance_rows(const ImportanceOptions& opt, size_t t, size_t 
     return all;
   }
   Rng rng(opt.tree_seed[t], stream_id(opt.tree_index[t], -1));
-  std::vector<int> oob = draw_sample(opt.sampler, n, opt.sample_fraction, rng, opt.weights).oob;
+  std::vector<int> oob = draw_sample(opt.sampler, n, opt.sample_fraction, rng, opt.weights, opt.weights_draw_rows).oob;
   if (opt.choosing_share > 0.0) take_choosing_rows(oob, opt.choosing_share, rng);  // as grow_structure()
   return oob;
 }

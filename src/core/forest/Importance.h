@@ -68,6 +68,7 @@ struct ImportanceOptions {
   SamplerType sampler = SamplerType::All;
   double sample_fraction = 1.0;
   const double* weights = nullptr;  // the fit's case weights (for out_of_bag), or nullptr
+  bool weights_draw_rows = false;    // as the outcome drew them (Outcome::weights_draw_rows())
   // the share of its out-of-bag rows each tree held out to choose its
   // structure (Splitter::choosing_share()): drawn again and left out, so
   // that out_of_bag rows are the rows that scored the tree

@@ -51,6 +51,27 @@ std::vector<int> weighted_copies(const std::vector<int>& rows, const double* wei
   return out;
 }
 
+Sample draw_weighted_subsample(size_t n, double fraction, Rng& rng, const double* weights) {
+  size_t m = static_cast<size_t>(std::ceil(fraction * static_cast<double>(n)));
+  m = std::max<size_t>(1, std::min(m, n));
+  // each row's key log(u) / weight: the m largest keys are a draw without
+  // replacement in which rows are taken in proportion to their weights
+  std::vector<double> key(n);
+  for (size_t r = 0; r < n; ++r) key[r] = std::log(rng.uniform()) / weights[r];
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + m, order.end(),
+                    [&](int a, int b) { return key[a] > key[b] || (key[a] == key[b] && a < b); });
+  Sample s;
+  s.inbag.assign(order.begin(), order.begin() + m);
+  std::sort(s.inbag.begin(), s.inbag.end());
+  std::vector<char> used(n, 0);
+  for (int r : s.inbag) used[r] = 1;
+  for (size_t r = 0; r < n; ++r)
+    if (!used[r]) s.oob.push_back(static_cast<int>(r));
+  return s;
+}
+
 std::vector<int> take_choosing_rows(std::vector<int>& oob, double share, Rng& rng) {
   std::vector<int> choosing;
   if (!(share > 0.0) || oob.empty()) return choosing;
@@ -78,7 +99,7 @@ SamplerType sampler_named(const std::string& name) {
   throw std::invalid_argument("unknown sampler '" + name + "'");
 }
 
-Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights) {
+Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights, bool weights_draw_rows) {
   Sample s;
   if (type == SamplerType::All) {
     s.inbag.resize(n);
@@ -86,6 +107,7 @@ Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const 
     if (weights) s.inbag = weighted_copies(s.inbag, weights);
     return s;
   }
+  if (weights && type == SamplerType::Subsample && weights_draw_rows) return draw_weighted_subsample(n, fraction, rng, weights);
   size_t m = static_cast<size_t>(std::ceil(fraction * static_cast<double>(n)));
   m = std::max<size_t>(1, std::min(m, type == SamplerType::Subsample ? n : m));
   std::vector<char> used(n, 0);

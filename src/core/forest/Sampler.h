@@ -27,8 +27,18 @@ struct Sample {
 // which draws nothing from rng), and so does Subsample with the rows it
 // drew as without weights (sampling without replacement by weight could not
 // make a row count more than once, so heavy rows would barely count more).
-// Without weights the draws are those of the unweighted sampler.
-Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights = nullptr);
+// With weights_draw_rows (an outcome's choice, Outcome::weights_draw_rows())
+// Subsample instead draws distinct rows in proportion to their weights
+// (draw_weighted_subsample()). Without weights the draws are those of the
+// unweighted sampler.
+Sample draw_sample(SamplerType type, size_t n, double fraction, Rng& rng, const double* weights = nullptr,
+                   bool weights_draw_rows = false);
+
+// ceil(fraction x n) distinct rows drawn without replacement, each in
+// proportion to its weight (> 0), increasing; the others out of bag. Rows
+// are not repeated, so a node's size counts distinct rows (as ranger's
+// case.weights reweight its draw without replacement).
+Sample draw_weighted_subsample(size_t n, double fraction, Rng& rng, const double* weights);
 
 // Moves round(share x oob.size()) of the out-of-bag rows `oob`, drawn at
 // random from rng, into the returned "choosing" rows; `oob` keeps the rest,

@@ -57,6 +57,10 @@ class Outcome {
   // Whether a node with these statistics may split (survival: at least
   // `min_events` events; a log-rank statistic on a handful is noise).
   virtual bool may_split(const NodeStats&, int /*min_events*/) const { return true; }
+  // Whether case weights reweight a subsample's draw of distinct rows
+  // (nodes then count distinct rows, as ranger's case.weights) rather than
+  // repeat the drawn rows about their weight (Sampler.h).
+  virtual bool weights_draw_rows() const { return false; }
   // Whether the rows are all alike (one class, one value): a leaf at once.
   virtual bool pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) const = 0;
   // The node's gain scale: gains at or below a tiny share of it are noise.
@@ -103,6 +107,7 @@ class Outcome {
 };
 
 const Outcome& outcome_of(const TrainingData& data);
+const Outcome& survival_outcome();
 
 // A candidate cut between values a < b of gain g: taken when above `gain`,
 // midway (the lower one for adjacent doubles).

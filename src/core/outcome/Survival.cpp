@@ -57,6 +57,7 @@ void oob_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>
 class Survival : public Outcome {
  public:
   void node_stats(NodeStats& node) const override { build_survival_table(*node.data, node.rows, node.n, node.table); }
+  bool weights_draw_rows() const override { return true; }  // as ranger's case.weights: nodes count distinct rows
   bool may_split(const NodeStats& node, int min_events) const override {
     double events = 0.0;
     for (double d : node.table.deaths) events += d;
