@@ -370,9 +370,14 @@ NULL
 #'
 #' @section Input handling:
 #' Factor and character predictors become one indicator column per level,
-#' or, with `factor_coding = "order"` (the default method's for classes, see
-#' [svforest_parameters]), one column of the levels' ranks by the outcome;
-#' levels unseen in training are an error at prediction time. Missing
+#' or, with `factor_coding = "order"` (the default method's for classes;
+#' `"auto"`, for numbers, does so for factors of more than 10 levels; see
+#' [svforest_parameters]), one column that each tree reads through level
+#' values learnt from its own in-bag rows. Levels unseen in training are an
+#' error at prediction time. Columns are matched to predictors by position,
+#' so any column names work, non-syntactic ones included, and names that
+#' paste into each other (a numeric `a1` beside a factor `a` of level
+#' `"1"`) stay apart in the design and in importance. Missing
 #' predictor values are imputed by default (see [svforest_missing_values]);
 #' infinite values are an error naming the column; so are columns
 #' of other types (complex numbers, lists). `Date` and `POSIXct` columns are

@@ -95,7 +95,7 @@ register_family(
 )
 
 # The forest's classes, probabilities (through the post-fit stages, e.g. a
-# calibration), tree votes, leaves and each tree's class (R/predict.svforest.R).
+# calibration), tree votes, leaves and each tree's class (R/predict.R).
 for (type in c("class", "prob", "votes")) {
   register_prediction_type(type, "classification", local({
     engine_type <- type

@@ -101,7 +101,7 @@ regression_preset <- function(preset) {
   preset
 }
 
-# The forest's prediction on the outcome's scale (R/predict.svforest.R), and
+# The forest's prediction on the outcome's scale (R/predict.R), and
 # the quantile forest's quantiles and intervals (R/uncertainty.R).
 register_prediction_type("response", "regression",
                          function(object, newdata, args, num_threads) {

@@ -129,7 +129,7 @@ register_parsnip_engine <- function(...) {
       args = list(object = quote(object$fit), newdata = quote(new_data), type = "response")
     )
   )
-  register_parsnip_uncertainty()  # R/parsnip_quantile.R
+  register_parsnip_uncertainty()  # R/parsnip-quantile.R
   register_parsnip_censored()  # R/parsnip-censored.R
   invisible(TRUE)
 }

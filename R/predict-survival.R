@@ -144,6 +144,10 @@ survival_leaf_chf <- function(forest, tr, at) {
 
 # 1 - Harrell's C of the forest's risk on labelled rows (`y` a Surv) after
 # 1, 2, ... trees (plot()'s error curve).
+held_out_curve.Surv <- function(y, object, newdata) {
+  structure(survival_error_curve(object, newdata, y), label = "1 - C on newdata")
+}
+
 survival_error_curve <- function(object, newdata, y) {
   if (!inherits(y, "Surv") || NROW(y) != NROW(newdata) || anyNA(y)) {
     stop(sprintf("`y` must be a survival::Surv outcome without missing values, one per row of `newdata` (%d), not %s.",

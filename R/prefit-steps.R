@@ -5,7 +5,7 @@ NULL
 # runs (weights, missing values, factor coding, rank scaling), kept in the
 # model and replayed on every later set of rows. Each step is a list in its
 # own file (R/step-*.R); fit_forest() (R/svforest.R), the design of new rows
-# (R/design.R), check_model() (R/model_check.R) and combine() (R/combine.R)
+# (R/design.R), check_model() (R/model-check.R) and combine() (R/combine.R)
 # only iterate over svf_prefit_steps(): a new step is its own file plus one
 # line there, or a register_prefit_step() call.
 #

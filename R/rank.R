@@ -102,7 +102,7 @@ rank_apply_column <- function(v, col) {
   out
 }
 
-# The shapes predict() relies on (R/model_check.R).
+# The shapes predict() relies on (R/model-check.R).
 rank_ok <- function(rank, p) {
   is.list(rank) && is.list(rank$columns) && (is.null(p) || length(rank$columns) == p) &&
     all(vapply(rank$columns, function(c) {

@@ -4,7 +4,7 @@
 # rows it holds out from the trees, what it computes after the fit, the
 # check of its part of the model, its print line, its combine() rule and its
 # effect on predicted probabilities. fit_forest() (R/svforest.R),
-# predict() (R/predict.svforest.R), check_model() (R/model_check.R),
+# predict() (R/predict.R), check_model() (R/model-check.R),
 # combine() (R/combine.R) and print() only iterate over svf_stages(): a new
 # stage is its own file plus one line here, or a register_stage() call.
 #

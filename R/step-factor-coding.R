@@ -1,7 +1,7 @@
 #' @include prefit-steps.R
 NULL
 
-# Pre-fit step: factors held as level codes (R/factor_coding.R). The design
+# Pre-fit step: factors held as level codes (R/factor-coding.R). The design
 # gives a factor of many levels one column of codes 1..L (its contrast,
 # chosen while the design matrix is built); each tree then codes the levels
 # by its own in-bag rows, so the engine is given those columns. New rows

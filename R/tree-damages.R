@@ -1,5 +1,5 @@
 # Damaged copies of saved trees, one kind of damage at a time: what the
-# model checks (R/model_check.R, src/model_convert.cpp) must refuse. Used by
+# model checks (R/model-check.R, src/model_convert.cpp) must refuse. Used by
 # tests/testthat/test-model-checks.R; it reads trees only through the
 # accessors of R/tree-access.R.
 

@@ -68,7 +68,7 @@ predict_uncertainty <- function(object, newdata, type, quantiles, level, num_thr
   threads <- engine_threads(resolve_threads(num_threads))
   taus <- if (type == "quantiles") quantiles else c((1 - level) / 2, (1 + level) / 2)
   n <- NROW(newdata)
-  chunk <- predict_chunk_rows(object)  # R/predict.svforest.R
+  chunk <- predict_chunk_rows(object)  # R/predict.R
   if (!is.data.frame(newdata) && !is.matrix(newdata) && !inherits(newdata, "Matrix")) chunk <- Inf
   q <- matrix(0, n, length(taus), dimnames = list(NULL, quantile_names(taus)))
   fit <- double(n)

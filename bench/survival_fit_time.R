@@ -1,8 +1,8 @@
 # Survival fit time of one library (run once per library, each in its own
 # R process, then compare the medians):
-#   R_LIBS=/work/lib-base   Rscript bench/survival_fit_time.R --out=/tmp/fit_base.csv
-#   R_LIBS=/work/lib-engine Rscript bench/survival_fit_time.R --out=/tmp/fit_engine.csv
-#   Rscript bench/survival_fit_time.R --compare=/tmp/fit_base.csv,/tmp/fit_engine.csv
+#   R_LIBS=<library of the base commit>   Rscript bench/survival_fit_time.R --out=fit_base.csv
+#   R_LIBS=<library of the new commit> Rscript bench/survival_fit_time.R --out=fit_engine.csv
+#   Rscript bench/survival_fit_time.R --compare=fit_base.csv,fit_engine.csv
 # Data: pbc (418 rows), veteran (137), lung (228, complete rows) and a
 # simulation of 2,000 rows and 10 predictors; default survival forests
 # (300 trees), one thread, `--repeats` fits each (default 5), elapsed time

@@ -59,10 +59,7 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
   }
   if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)
   # checked (and computed) before drawing, also when the OOB or validation curve is shown
-  survival <- identical(x$type, "survival")
-  new_curve <- if (is.null(newdata)) NULL
-               else if (survival) survival_error_curve(x, newdata, y)  # R/predict-survival.R
-               else error_curve(x, newdata, y)
+  new_curve <- if (!is.null(newdata)) held_out_curve(y, x, newdata)
   s <- summary(x)
   old <- graphics::par(mfrow = c(2, 2), mar = c(4.2, 4.2, 2.5, 1))
   on.exit(graphics::par(old))
@@ -101,8 +98,8 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
     label <- "OOB error"
   } else if (!is.null(newdata) && !is.null(y)) {
     curve <- new_curve
-    label <- if (survival) "1 - C on newdata" else "error on newdata"
-  } else if (survival && is.finite(x$oob_error)) {
+    label <- attr(new_curve, "label")
+  } else if (is.numeric(x$oob_concordance) && is.finite(x$oob_error)) {
     plot_survival_oob(x)
     return(invisible(x))
   }
@@ -115,6 +112,14 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
                    main = paste(label, "vs trees"), xlab = "trees", ylab = label, ...)
   }
   invisible(x)
+}
+
+# The error curve over trees on held-out rows, with its label as attribute
+# "label": by the outcome's class (a Surv outcome's method is in
+# R/predict-survival.R).
+held_out_curve <- function(y, object, newdata) UseMethod("held_out_curve")
+held_out_curve.default <- function(y, object, newdata) {
+  structure(error_curve(object, newdata, y), label = "error on newdata")
 }
 
 # A survival forest's out-of-bag figures (the model keeps no per-tree
