@@ -7,7 +7,11 @@
 # backend's, both VmHWM from /proc).
 #
 # Usage (from the repository root):
-#   Rscript bench/sql_speed.R [--rows=10000] [--ntree=100]
+#   Rscript bench/sql_speed.R [--rows=10000] [--ntree=100] [--pg-jit=0]
+# PostgreSQL runs with `SET jit = off` unless --pg-jit=1: its JIT compiles
+# the statement's large expressions with LLVM (inlining and optimization,
+# as the plan's cost passes jit_inline_above_cost), which took 591 s and a
+# 4 GB backend for the default case (see ?svforest_sql).
 # Results: bench/results/sql_speed.txt (the command on its first line).
 suppressPackageStartupMessages(library(svforest))
 args <- commandArgs(trailingOnly = TRUE)
@@ -17,6 +21,7 @@ opt <- function(name, default) {
 }
 rows <- opt("rows", 10000)
 ntree <- opt("ntree", 100)
+pg_jit <- opt("pg-jit", 0) != 0
 source("tests/testthat/helper-sql.R")
 
 peak_mb <- function(pid = Sys.getpid()) {
@@ -75,10 +80,11 @@ for (outcome in c("classification", "regression")) {
       DBI::dbDisconnect(server$con)
       server$con <- DBI::dbConnect(RPostgreSQL::PostgreSQL(), host = server$dir, port = server$port,
                                    user = "svforest", dbname = "postgres")
+      if (!pg_jit) DBI::dbExecute(server$con, "SET jit = off")
       pid <- DBI::dbGetQuery(server$con, "SELECT pg_backend_pid() AS pid")$pid
       t_pg <- system.time(res <- DBI::dbGetQuery(server$con, sql))[["elapsed"]]
       g <- suppressWarnings(gap(res, fit, new))
-      cat(sprintf("  PostgreSQL, materialize = %-5s: %6.2f s; %s; backend peak %.0f MB\n", mat, t_pg,
+      cat(sprintf("  PostgreSQL (jit %s), materialize = %-5s: %6.2f s; %s; backend peak %.0f MB\n", if (pg_jit) "on" else "off", mat, t_pg,
                   paste(names(g), signif(g, 3), sep = " ", collapse = ", "), peak_mb(pid)))
     }
   }

@@ -74,6 +74,9 @@ start_postgres <- function() {
                                  user = "svforest", dbname = "postgres"),
                   error = function(e) conditionMessage(e))
   if (is.character(con)) return(fail("connect", con))
+  # JIT would compile the forests' large expressions with LLVM first (see
+  # ?svforest_sql): minutes for a large forest
+  DBI::dbExecute(con, "SET jit = off")
   server$con <- con
   server
 }
