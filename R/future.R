@@ -134,7 +134,7 @@ grow_trees <- function(fit, first, count, chunks, num_threads, shipping) {
   launch <- function(j, with_data) {
     payload <- if (with_data) fit[c("data", "y", "weights", "num_classes", "params", "validation", "engine")]
     if (with_data) shipping$sent <- shipping$sent + 1L
-    future::future(future_chunk(token, payload, size, start, threads),
+    future::future(quote(future_chunk(token, payload, size, start, threads)), substitute = FALSE,
                    globals = list(future_chunk = future_chunk, token = shipping$token, payload = payload,
                                   size = sizes[j], start = starts[j], threads = num_threads),
                    packages = "svforest", seed = NULL)

@@ -119,6 +119,11 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
 # R/predict-survival.R).
 held_out_curve <- function(y, object, newdata) UseMethod("held_out_curve")
 held_out_curve.default <- function(y, object, newdata) {
+  # a forest of curves (a time grid) is scored against a Surv outcome only
+  if (!is.null(object$forest$times)) {
+    stop(sprintf("`y` must be a survival::Surv outcome for this forest of survival curves, not %s.", describe(y)),
+         call. = FALSE)
+  }
   structure(error_curve(object, newdata, y), label = "error on newdata")
 }
 
