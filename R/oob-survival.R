@@ -54,42 +54,49 @@ oob_harrell_c <- function(y, risk) {
 # time of `time` (`surv`). The out-of-bag Brier score and parsnip's
 # censoring weights (R/parsnip-censored.R) read it with censoring_at().
 censoring_km <- function(time, status, weights = NULL) {
-  km <- survival::survfit(survival::Surv(time, 1L - status) ~ 1, weights = weights)
+  km <- survival::survfit(survival::Surv(time, as.integer(status == 0L)) ~ 1, weights = weights)
   list(time = km$time, surv = km$surv)
 }
 
 # G at `t` (`before`: just before t).
 censoring_at <- function(km, t, before = FALSE) c(1, km$surv)[findInterval(t, km$time, left.open = before) + 1L]
 
-# The Brier scores at times `at` of survival probabilities `surv` (rows as
-# `time`, `status`; one column per time of `at`) with inverse probability
-# of censoring weights (Graf et al. 1999), G the Kaplan-Meier estimate of
-# the censoring (`km`): the mean over rows of S(t)^2 / G(T-) for an event
-# by t, (1 - S(t))^2 / G(t) for a row still at risk after t, and 0 for a
-# row censored by t.
-ipcw_brier <- function(time, status, surv, at, km = censoring_km(time, status)) {
+# The Brier scores at times `at` of the probabilities `surv` of being free
+# of `cause` (rows as `time`, `status` (0 censored, else the row's cause);
+# one column per time of `at`) with inverse probability of censoring
+# weights (Graf et al. 1999; with competing risks, Gerds and Schumacher's
+# form), G the Kaplan-Meier estimate of the censoring (`km`): the mean over
+# rows of S(t)^2 / G(T-) for an event of `cause` by t, (1 - S(t))^2 / G(T-)
+# for an event of another cause by t (it will never have this one),
+# (1 - S(t))^2 / G(t) for a row still at risk after t, and 0 for a row
+# censored by t. A survival outcome has one cause: S is its survival.
+ipcw_brier <- function(time, status, surv, at, km = censoring_km(time, status), cause = 1L) {
   g_event <- censoring_at(km, time, before = TRUE)
   vapply(seq_along(at), function(k) {
     t <- at[k]
     s <- surv[, k]
-    died <- time <= t & status == 1L & g_event > 0
+    ended <- time <= t & status != 0L & g_event > 0
+    died <- ended & status == cause
+    other <- ended & status != cause
     alive <- time > t
     g_t <- censoring_at(km, t)
-    sum(s[died]^2 / g_event[died]) / length(s) + if (g_t > 0) sum((1 - s[alive])^2) / g_t / length(s) else 0
+    (sum(s[died]^2 / g_event[died]) + sum((1 - s[other])^2 / g_event[other])) / length(s) +
+      if (g_t > 0) sum((1 - s[alive])^2) / g_t / length(s) else 0
   }, 0)
 }
 
 # The integrated Brier score of survival curves `surv` (rows as `time`,
-# `status`; columns at the event times `grid`): ipcw_brier() at each event
-# time up to the 75th percentile of the event times (G from every row),
-# averaged over [first, last] of those times by the trapezoidal rule. Rows
-# with NA curves are left out.
-integrated_brier_score <- function(time, status, surv, grid) {
+# `status`; columns at the event times `grid`; with competing risks the
+# probabilities of being free of `cause`): ipcw_brier() at each event time
+# up to the 75th percentile of the event times (of any cause; G from every
+# row), averaged over [first, last] of those times by the trapezoidal
+# rule. Rows with NA curves are left out.
+integrated_brier_score <- function(time, status, surv, grid, cause = 1L) {
   keep <- !is.na(surv[, 1L])
   if (!any(keep)) return(NA_real_)
   km <- censoring_km(time, status)
-  cols <- which(grid <= stats::quantile(time[status == 1L], 0.75, names = FALSE))
-  scores <- ipcw_brier(time[keep], status[keep], surv[keep, cols, drop = FALSE], grid[cols], km)
+  cols <- which(grid <= stats::quantile(time[status != 0L], 0.75, names = FALSE))
+  scores <- ipcw_brier(time[keep], status[keep], surv[keep, cols, drop = FALSE], grid[cols], km, cause)
   if (length(scores) == 1L) return(scores)
   t <- grid[cols]
   sum(diff(t) * (scores[-1L] + scores[-length(scores)]) / 2) / (t[length(t)] - t[1L])

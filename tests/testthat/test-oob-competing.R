@@ -1,0 +1,103 @@
+# The out-of-bag figures of a competing-risks forest (R/oob-competing.R):
+# Wolbers' concordance per cause, the IPCW Brier score with competing
+# events, the expected time lost to a cause, and the tally they come from.
+
+competing_sample <- function(n, seed, ties = FALSE) {
+  set.seed(seed)
+  time <- rexp(n) + 0.01
+  if (ties) time <- round(time, 1) + 0.1
+  list(time = time, status = sample(0:2, n, TRUE, prob = c(0.3, 0.4, 0.3)))
+}
+
+# every ordered pair of rows, by the definition
+wolbers_by_pairs <- function(time, status, risk, cause) {
+  agree <- 0
+  pairs <- 0
+  for (i in which(status == cause)) for (j in seq_along(time)[-i]) {
+    known <- time[j] > time[i] || (time[j] == time[i] && status[j] == 0) ||
+      (status[j] != 0 && status[j] != cause && time[j] <= time[i])
+    if (known) {
+      pairs <- pairs + 1
+      agree <- agree + (risk[i] > risk[j]) + 0.5 * (risk[i] == risk[j])
+    }
+  }
+  agree / pairs
+}
+
+test_that("Wolbers' C counts the pairs its definition names, ties and other causes included", {
+  d <- competing_sample(150, 1, ties = TRUE)
+  risk <- round(runif(150), 1)  # tied risks
+  for (cause in 1:2) {
+    expect_equal(svforest:::oob_wolbers_c(d$time, d$status, risk, cause),
+                 wolbers_by_pairs(d$time, d$status, risk, cause), tolerance = 1e-12)
+  }
+  # a risk that knows who has the cause, and when, ranks every pair right
+  perfect <- ifelse(d$status == 1, 100 - d$time, -1)
+  expect_identical(svforest:::oob_wolbers_c(d$time, d$status, perfect, 1), 1)
+  expect_identical(svforest:::oob_wolbers_c(d$time, d$status, rep(NA_real_, 150), 1), NA_real_)
+})
+
+test_that("with one cause Wolbers' C is Harrell's C as survival::concordance() counts it", {
+  skip_if_not_installed("survival")
+  d <- competing_sample(200, 2, ties = TRUE)
+  status <- pmin(d$status, 1L)
+  risk <- round(runif(200), 2)
+  ref <- survival::concordance(survival::Surv(d$time, status) ~ risk, reverse = TRUE)$concordance
+  expect_equal(svforest:::oob_wolbers_c(d$time, status, risk, 1L), unname(ref), tolerance = 1e-12)
+})
+
+test_that("the IPCW Brier score with competing events is riskRegression::Score()'s", {
+  skip_if_not_installed("riskRegression")
+  skip_if_not_installed("prodlim")
+  d <- competing_sample(300, 3)  # distinct times: the two tie conventions coincide
+  at <- c(0.5, 1, 1.5)
+  set.seed(4)
+  cif <- t(apply(matrix(runif(300 * 3), 300), 1, sort)) * 0.6
+  Hist <- prodlim::Hist
+  for (cause in 1:2) {
+    ref <- riskRegression::Score(list(m = cif), formula = Hist(time, status) ~ 1, data = as.data.frame(d),
+                                 times = at, cause = cause, metrics = "brier", cens.model = "km",
+                                 null.model = FALSE, conservative = TRUE)$Brier$score$Brier
+    expect_equal(svforest:::ipcw_brier(d$time, d$status, 1 - cif, at, cause = cause), ref, tolerance = 1e-10)
+  }
+})
+
+test_that("the time lost to a cause is the integral of its CIF step function", {
+  times <- c(1, 2, 4)
+  cif <- array(c(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0, 0.1, 0, 0.1, 0, 0.2), c(2, 3, 2),
+               dimnames = list(NULL, NULL, c("a", "b")))
+  lost <- svforest:::competing_years_lost(cif, times)
+  expect_equal(dim(lost), c(2L, 2L))
+  expect_identical(colnames(lost), c("a", "b"))
+  # row 1, cause a: 0.1 on [1, 2), 0.3 on [2, 4)
+  expect_equal(unname(lost[1, "a"]), 0.1 * 1 + 0.3 * 2)
+  expect_equal(unname(lost[2, "b"]), 0.1 * 1 + 0.1 * 2)
+  expect_equal(svforest:::competing_years_lost(cif[, , 1], times, horizon = 3), c(0.1 + 0.3, 0.2 + 0.4))
+  expect_equal(svforest:::competing_years_lost(cif[1, , , drop = FALSE], times), lost[1, , drop = FALSE])
+})
+
+test_that("out-of-bag results come from the tally: rows without trees are NA, merged tallies add", {
+  skip_if_not_installed("survival")
+  d <- competing_sample(60, 5)
+  event <- factor(c("censored", "relapse", "death")[d$status + 1L], levels = c("censored", "relapse", "death"))
+  y <- survival::Surv(d$time, event)
+  times <- sort(unique(d$time[d$status > 0]))
+  set.seed(6)
+  one <- array(runif(60 * length(times) * 2), c(60, length(times), 2))
+  one <- aperm(apply(one, c(1, 3), function(v) 0.45 * cumsum(v) / sum(v)), c(2, 1, 3))  # increasing, at most 0.45
+  tally <- list(oob_cif_sum = 3 * one, oob_count = rep(c(0L, 3L), c(5, 55)))
+  res <- svforest:::competing_oob_results(tally, y, times)
+  expect_true(all(is.na(res$oob_predictions[1:5, ])))
+  expect_equal(res$oob_predictions[6:60, ], svforest:::competing_years_lost(one, times)[6:60, ],
+               check.attributes = FALSE)
+  expect_named(res$oob_concordance, c("relapse", "death"))
+  expect_equal(res$oob_error, 1 - unname(res$oob_concordance[1]))
+  expect_equal(unname(res$oob_concordance[2]),
+               svforest:::oob_wolbers_c(d$time, d$status, res$oob_predictions[, 2], 2))
+  expect_true(all(res$oob_ibs > 0 & res$oob_ibs < 1))
+  halves <- svforest:::merge_competing_tally(list(oob_cif_sum = one, oob_count = rep(1L, 60)),
+                                             list(oob_cif_sum = 2 * one, oob_count = rep(2L, 60)))
+  expect_equal(halves, list(oob_cif_sum = 3 * one, oob_count = rep(3L, 60)))
+  none <- svforest:::competing_oob_results(list(oob_cif_sum = one, oob_count = integer(60)), y, times)
+  expect_identical(none$oob_error, NA_real_)
+})
