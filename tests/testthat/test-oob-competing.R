@@ -54,6 +54,7 @@ test_that("the IPCW Brier score with competing events is riskRegression::Score()
   set.seed(4)
   cif <- t(apply(matrix(runif(300 * 3), 300), 1, sort)) * 0.6
   Hist <- prodlim::Hist
+  Surv <- survival::Surv  # Score() builds its censoring model with Surv() in the formula's environment
   for (cause in 1:2) {
     ref <- riskRegression::Score(list(m = cif), formula = Hist(time, status) ~ 1, data = as.data.frame(d),
                                  times = at, cause = cause, metrics = "brier", cens.model = "km",
@@ -89,7 +90,7 @@ test_that("out-of-bag results come from the tally: rows without trees are NA, me
   res <- svforest:::competing_oob_results(tally, y, times)
   expect_true(all(is.na(res$oob_predictions[1:5, ])))
   expect_equal(res$oob_predictions[6:60, ], svforest:::competing_years_lost(one, times)[6:60, ],
-               check.attributes = FALSE)
+               ignore_attr = TRUE)
   expect_named(res$oob_concordance, c("relapse", "death"))
   expect_equal(res$oob_error, 1 - unname(res$oob_concordance[1]))
   expect_equal(unname(res$oob_concordance[2]),
