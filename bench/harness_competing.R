@@ -4,6 +4,8 @@
 #
 #   Rscript bench/harness_competing.R [--only=mgus2_cr,...] [--methods=svforest,csc,fgr,rfsrc]
 #       [--splits=10] [--method_splits=rfsrc:3,fgr:5] [--seeds=1] [--threads=1] [--out=name] [--list]
+#   (more methods, timed only: svforest_surv and ranger_surv, single-event
+#   survival forests on the same rows with any cause as the event)
 #
 # Sets (cause 1 first, then cause 2; 0 is censoring):
 # - mgus2_cr: survival::mgus2, plasma-cell malignancy (progression) vs death
@@ -216,17 +218,40 @@ run_competing_method <- function(method, s, seed, threads, timed) {
           out
         }
       }),
+    # timing only (no scores): single-event survival forests on the same rows,
+    # any cause an event, for the fit-time bars of issue 49
+    svforest_surv = list(
+      fit = function() {
+        d <- s$train
+        d$status <- as.integer(d$event != 0L)
+        d$event <- NULL
+        svforest::svforest(survival::Surv(time, status) ~ ., data = d, seed = seed, num_threads = threads,
+                           verbose = FALSE)
+      },
+      predict = function(fit) NULL),
+    ranger_surv = list(
+      fit = function() {
+        d <- tr
+        d$status <- as.integer(d$event != 0L)
+        d$event <- NULL
+        ranger::ranger(survival::Surv(time, status) ~ ., data = d, num.trees = 500, seed = seed,
+                       num.threads = threads)
+      },
+      predict = function(fit) NULL),
     stop("unknown competing-risks method ", method))
   fit <- timed(fit_predict$fit())
   # the predictions of both causes at the scores' times are the timed part
+  model_mb <- length(serialize(fit$value, NULL)) / 2^20
+  if (is.null(fit_predict$predict(fit$value))) {
+    return(list(cif = NULL, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = NA_real_, model_mb = model_mb))
+  }
   p <- timed({
     pr <- fit_predict$predict(fit$value)
     h <- stats::quantile(s$test$time[s$test$event != 0], c(0.25, 0.5, 0.75), type = 1)
     invisible(lapply(1:2, function(k) pr(h, k)))
     pr
   })
-  list(cif = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds,
-       model_mb = length(serialize(fit$value, NULL)) / 2^20)
+  list(cif = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, model_mb = model_mb)
 }
 
 # --- summary ---------------------------------------------------------------------
@@ -248,6 +273,23 @@ summarise_competing <- function(res) {
   names(times)[names(times) == "split"] <- "splits"
   say("-- splits run; fit seconds (elapsed, CPU), prediction seconds, model MB (means)\n")
   print(times[order(times$dataset, times$method), ], digits = 3, row.names = FALSE)
+  fit_ratios(times)
+}
+
+# svforest's fit time against the single-event survival forests on the same
+# rows (svforest's and ranger-500's) and the competing-risks peers: per set,
+# and the median over sets of the per-set mean fit times.
+fit_ratios <- function(times) {
+  fit <- stats::xtabs(fit_s ~ dataset + method, data = times)
+  if (!"svforest" %in% colnames(fit)) return(invisible())
+  say("-- fit time of svforest (competing risks) / each method's, per set\n")
+  others <- setdiff(colnames(fit), "svforest")
+  ratio <- fit[, "svforest"] / fit[, others, drop = FALSE]
+  print(round(unclass(ratio), 2))
+  say("median over sets of the per-set ratios: ",
+      paste(sprintf("%s %.2f", others, apply(ratio, 2, stats::median)), collapse = ", "), "\n")
+  say("median fit seconds over sets: ",
+      paste(sprintf("%s %.3f", colnames(fit), apply(fit, 2, stats::median)), collapse = ", "), "\n")
 }
 
 # --- the run ---------------------------------------------------------------------
@@ -266,7 +308,10 @@ method_splits <- local({
   v <- strsplit(args$value("method_splits"), ":", fixed = TRUE)
   stats::setNames(as.integer(vapply(v, `[`, "", 2L)), vapply(v, `[`, "", 1L))
 })
-methods <- if (length(args$value("methods"))) args$value("methods") else c("svforest", "csc", "fgr", "rfsrc")
+methods <- if (length(args$value("methods"))) args$value("methods") else
+  c("svforest", "csc", "fgr", "rfsrc", "svforest_surv", "ranger_surv")
+# the rows of a timing-only method: its scores are NA
+timing_only_scores <- c(cindex_c1 = NA_real_, auc_c1 = NA_real_, ibs_c1 = NA_real_)
 out_name <- args$value("out")
 side_csv <- if (length(out_name)) results_csv(out_name[1]) else NULL
 
@@ -306,7 +351,8 @@ for (nm in names(sets)) {
       if (method %in% names(method_splits) && split_no > method_splits[[method]]) next
       r <- tryCatch({
         r <- run_competing_method(method, s, seed, threads, timed)
-        r$scores <- unlist(lapply(1:2, function(k) competing_scores(function(times) r$cif(times, k), s$test, k)))
+        r$scores <- if (is.null(r$cif)) timing_only_scores else
+          unlist(lapply(1:2, function(k) competing_scores(function(times) r$cif(times, k), s$test, k)))
         r
       }, error = function(e) {
         say(sprintf("%-14s %-9s split %2d failed: %s\n", nm, method, split_no, conditionMessage(e)))
