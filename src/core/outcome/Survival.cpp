@@ -167,6 +167,7 @@ const Outcome& classification_outcome();
 const Outcome& regression_outcome();
 
 const Outcome& outcome_of(const TrainingData& data) {
+  if (data.competing()) return competing_risks_outcome();
   if (data.survival()) return survival_outcome();
   return data.regression() ? regression_outcome() : classification_outcome();
 }
