@@ -106,3 +106,35 @@ predict_competing_oob <- function(object, type, args) {
   cif[object$oob_count == 0L, , ] <- NA_real_
   competing_from_curves(object, list(cif = cif, chf = NULL), type, args)
 }
+
+# 1 - Wolbers' C of the first cause on labelled rows (`y` a competing-risks
+# outcome) after 1, 2, ... trees (plot()'s error curve), by the engine's
+# count: Harrell's C once rows of another cause are moved past every time.
+competing_error_curve <- function(object, newdata, y) {
+  if (!isTRUE(is_competing_outcome(y)) || NROW(y) != NROW(newdata)) {
+    stop(sprintf("`y` must be a competing-risks outcome, one per row of `newdata` (%d), not %s.", NROW(newdata),
+                 describe(y)), call. = FALSE)
+  }
+  parts <- competing_outcome(y)
+  time <- ifelse(parts$status > 1L, 2 * max(parts$time) + 1, parts$time)
+  status <- as.integer(parts$status == 1L)
+  f <- object$forest
+  leaves <- survival_leaves(object, newdata, 1L)
+  risk <- vapply(seq_along(f$trees), function(t) competing_leaf_time_lost(f, f$trees[[t]])[leaves[, t] + 1L],
+                 numeric(nrow(leaves)))
+  mean_risk <- t(apply(matrix(risk, nrow = nrow(leaves)), 1, cumsum)) / rep(seq_along(f$trees), each = nrow(leaves))
+  if (length(f$trees) == 1L) mean_risk <- matrix(risk, ncol = 1L)
+  structure(vapply(seq_along(f$trees), function(k) 1 - harrell_concordance(time, status, mean_risk[, k]), 0),
+            label = "1 - Wolbers' C (first cause) on newdata")
+}
+
+# Each leaf's expected time lost to the first cause (its CIF integrated
+# over the grid to its last time).
+competing_leaf_time_lost <- function(forest, tr) {
+  grid <- forest$times
+  vapply(tree_describe(forest, tr, "leaf", seq_len(tree_n_leaves(tr))), function(leaf) {
+    cif <- c(0, matrix(as.vector(leaf$cif), nrow = forest$num_causes)[1L, ])
+    curve <- cif[findInterval(seq_along(grid), as.vector(leaf$time_index) + 1L) + 1L]
+    sum(curve[-length(curve)] * diff(grid))
+  }, 0)
+}

@@ -127,6 +127,19 @@ test_that("a predictor that drives only the competing cause lowers cause 1's inc
   expect_gt(one_minus_s[2] - truth[2], 0.25)  # cause-specific survival overstates the high-x1 row's incidence
 })
 
+test_that("a competing-risks forest grows by out-of-bag error (1 - Wolbers' C) up to ntree_max, also in futures", {
+  d <- cr_simulate(800, p = 20, beta1 = rep(0.6, 6), beta2 = c(rep(0, 6), rep(0.6, 3)), seed = 1)
+  grown <- svforest(Surv(time, event) ~ ., data = d, ntree = 8, ntree_max = 500, seed = 1, num_threads = 2)
+  expect_gt(grown$ntree, 8L)
+  expect_identical(grown$forest$trees[1:8], svforest(Surv(time, event) ~ ., data = d, ntree = 8, seed = 1,
+                                                     num_threads = 1)$forest$trees)
+  skip_if_not_installed("future.apply")
+  old_plan <- future::plan(future::sequential)
+  on.exit(future::plan(old_plan), add = TRUE)
+  far <- svforest_future(Surv(time, event) ~ ., data = d, ntree = 8, ntree_max = 500, seed = 1, chunks = 3)
+  expect_identical(far$forest$trees, grown$forest$trees)
+})
+
 test_that("out-of-bag concordance holds on new rows of pure noise", {
   train <- cr_simulate(800, p = 10, seed = 11)
   test <- cr_simulate(800, p = 10, seed = 12)
@@ -153,8 +166,22 @@ test_that("summary, glance, svforest_tree, plot and importance speak per cause",
   pdf(NULL)
   on.exit(grDevices::dev.off())
   expect_silent(plot(fit, tree = 1))
+  # the held-out error curve: 1 - Wolbers' C of the first cause after 1, 2, ... trees
+  new <- cr_simulate(100, beta1 = 1.5, beta2 = c(0, 1.5), seed = 8)
+  curve <- svforest:::held_out_curve(Surv(new$time, new$event), fit, new)
+  expect_length(curve, 10L)
+  risk <- predict(fit, new, type = "risk", cause = 1)
+  status <- as.integer(new$event) - 1L
+  # (the engine counts pairs tied in time as Harrell's C does: a hair apart)
+  expect_equal(curve[10], 1 - svforest:::oob_wolbers_c(new$time, status, risk, 1L), tolerance = 0.01)
+  expect_silent(plot(fit, newdata = new, y = Surv(new$time, new$event)))
   imp <- svforest_importance(fit, d[, 1:3], Surv(d$time, d$event))
+  expect_identical(svforest_importance(fit, d), imp)  # the outcome taken from the data of a formula model
   expect_identical(dim(imp), c(3L, 2L))
   expect_identical(rownames(imp)[which.max(imp[, "relapse"])], "x1")
   expect_identical(rownames(imp)[which.max(imp[, "death"])], "x2")
+  skip_if_not_installed("butcher")
+  small <- butcher::butcher(fit)
+  expect_null(small$oob_cif_sum)
+  expect_identical(predict(small, d[1:5, ]), predict(fit, d[1:5, ]))
 })
