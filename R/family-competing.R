@@ -246,20 +246,11 @@ competing_importance <- function(object, x, y, num_threads) {
   }
   parts <- competing_parts(check_competing_y(y, NROW(x)))
   data <- importance_dense_data(new_engine_data(object, x))
-  c_of <- function(d) {
+  causes <- object$competing$causes
+  drops <- permutation_drops(object, data, function(d) {  # R/importance-survival.R
     risk <- competing_years_lost(competing_engine_curves(object$forest, d, num_threads)$cif, object$forest$times)
-    vapply(seq_len(ncol(risk)), function(k) oob_wolbers_c(parts$time, parts$status, risk[, k], k), 0)
-  }
-  base <- c_of(data)
-  g <- importance_groups(object)
-  seed <- if (is.numeric(object$seed) && is.finite(object$seed)) object$seed else 1
-  perms <- with_seed(seed, lapply(g$groups, function(cols) sample.int(nrow(data$x))))
-  drops <- vapply(seq_along(g$groups), function(k) {
-    permuted <- data
-    cols <- g$groups[[k]] + 1L
-    permuted$x[, cols] <- data$x[perms[[k]], cols, drop = FALSE]
-    base - c_of(permuted)
-  }, numeric(length(base)))
-  drops <- matrix(drops, nrow = length(base), dimnames = list(object$competing$causes, g$names))
+    stats::setNames(vapply(seq_along(causes), function(k) oob_wolbers_c(parts$time, parts$status, risk[, k], k), 0),
+                    causes)
+  })
   structure(t(drops), type = "permutation")
 }

@@ -9,13 +9,11 @@
 // over its trees, with 1 - Wolbers' C of the first cause's expected time
 // lost as the error.
 #include <cmath>
-#include <limits>
 
 #include "OobTally.h"
 #include "Outcome.h"
 #include "competing/CompetingSteps.h"
 #include "forest/Forest.h"
-#include "forest/TreeChoice.h"
 #include "prediction/CompetingPrediction.h"
 #include "prediction/SurvivalPrediction.h"
 
@@ -33,15 +31,6 @@ CompetingRows competing_rows(const TrainingData& data) {
   rows.n_causes = data.num_causes;
   rows.grid_size = data.num_times;
   return rows;  // unweighted: case weights act through the trees' draws
-}
-
-// The rows with out-of-bag trees and their mean risk.
-void oob_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>& risk) {
-  for (size_t r = 0; r < oob.count.size(); ++r) {
-    if (oob.count[r] == 0) continue;
-    rows.push_back(static_cast<int>(r));
-    risk.push_back(oob.risk_sum[r] / oob.count[r]);
-  }
 }
 
 class CompetingRisks : public Outcome {
@@ -97,13 +86,13 @@ class CompetingRisks : public Outcome {
   double oob_error(const TrainingData& data, const OobResult& oob, long, double) const override {
     std::vector<int> rows;
     std::vector<double> risk;
-    oob_risks(oob, rows, risk);
+    oob_mean_risks(oob, rows, risk);
     return 1.0 - wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause);
   }
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
     std::vector<int> rows;
     std::vector<double> risk, row_loss;
-    oob_risks(oob, rows, risk);
+    oob_mean_risks(oob, rows, risk);
     wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause, &row_loss);
     std::vector<double> loss(oob.count.size(), NAN);
     for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = row_loss[k];
@@ -113,23 +102,15 @@ class CompetingRisks : public Outcome {
   // time lost to the first cause, from its in-bag rows
   double structure_loss(const TrainingData& data, const GrownTree& grown, const std::vector<int>& rows,
                         const LeafModel&) const override {
-    const size_t L = grown.tree.leaf_size.size();
-    std::vector<double> leaf_risk(L, -1.0), risk(rows.size());
     std::vector<int> ints;
-    std::vector<double> reals, scratch;
+    std::vector<double> reals;
     const CompetingRows cr = competing_rows(data);
-    for (size_t k = 0; k < rows.size(); ++k) {
-      const int leaf = structure_leaf(data, grown.tree, rows[k], scratch);
-      if (leaf_risk[leaf] < 0.0) {
-        ints.clear();
-        reals.clear();
-        const size_t begin = grown.leaf_begin[leaf];
-        competing_steps(cr, grown.rows.data() + begin, grown.leaf_begin[leaf + 1] - begin, ints, reals);
-        leaf_risk[leaf] =
-            steps_time_lost(ints.data(), reals.data(), data.num_causes, kErrorCause, data.grid_times, data.num_times);
-      }
-      risk[k] = leaf_risk[leaf];
-    }
+    const std::vector<double> risk = structure_row_risks(data, grown, rows, [&](const int* leaf_rows, size_t n) {
+      ints.clear();
+      reals.clear();
+      competing_steps(cr, leaf_rows, n, ints, reals);
+      return steps_time_lost(ints.data(), reals.data(), data.num_causes, kErrorCause, data.grid_times, data.num_times);
+    });
     const double c = wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause);
     return std::isnan(c) ? 0.5 : 1.0 - c;
   }
