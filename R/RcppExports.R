@@ -13,8 +13,8 @@
     .Call(`_svforest_svf_part_names`)
 }
 
-.svf_describe <- function(tree, num_classes, p, part, index, field = NULL, num_times = 0L) {
-    .Call(`_svforest_svf_describe`, tree, num_classes, p, part, index, field, num_times)
+.svf_describe <- function(tree, num_classes, p, part, index, field = NULL, num_times = 0L, num_causes = 0L) {
+    .Call(`_svforest_svf_describe`, tree, num_classes, p, part, index, field, num_times, num_causes)
 }
 
 .svf_column_medians <- function(x) {
@@ -125,7 +125,7 @@
     .Call(`_svforest_svf_tree_nodes`, tree)
 }
 
-.svf_tree_layout <- function(tree, num_classes, p, layout, index = 1L, num_times = 0L) {
-    .Call(`_svforest_svf_tree_layout`, tree, num_classes, p, layout, index, num_times)
+.svf_tree_layout <- function(tree, num_classes, p, layout, index = 1L, num_times = 0L, num_causes = 0L) {
+    .Call(`_svforest_svf_tree_layout`, tree, num_classes, p, layout, index, num_times, num_causes)
 }
 

@@ -7,7 +7,7 @@
 #' * `axe_call()`: the stored call (then `update()` no longer works).
 #' * `axe_fitted()`: the out-of-bag predictions, votes and sums
 #'   (`oob_predictions`, `oob_votes`, `oob_sum`, `oob_count`, a survival forest's
-#'   `oob_chf_sum`) and the
+#'   `oob_chf_sum`, a competing-risks forest's `oob_cif_sum`) and the
 #'   out-of-bag error curve; `oob_error` stays. [combine()] of axed parts
 #'   then gives no out-of-bag error.
 #' * `axe_data()`: the copy of the training outcome kept for the out-of-bag
@@ -52,7 +52,8 @@ axe_call.svforest <- function(x, verbose = FALSE, ...) {
 #' @rdname svforest_butcher
 #' @exportS3Method butcher::axe_fitted
 axe_fitted.svforest <- function(x, verbose = FALSE, ...) {
-  drop <- model_names_held(x, c("oob_predictions", "oob_votes", "oob_sum", "oob_count", "oob_chf_sum", "oob_error_curve",
+  drop <- model_names_held(x, c("oob_predictions", "oob_votes", "oob_sum", "oob_count", "oob_chf_sum", "oob_cif_sum",
+                                "oob_error_curve",
                                 oob_even_names))
   axe_elements(x, stats::setNames(vector("list", length(drop)), drop),
                c("oob_predictions", "combine() out-of-bag error"), verbose)

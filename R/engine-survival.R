@@ -37,7 +37,8 @@ survival_engine_defaults <- function() {
 # the square root of the training events (a log-rank statistic on a handful
 # of events is noise; with rare events, nodes of many rows hold few).
 survival_min_node_events <- function(status, weights = NULL) {
-  events <- if (is.null(weights)) sum(status) else sum(weights[status == 1])
+  # status 0 censored, else the event's cause (competing risks: any cause counts)
+  events <- if (is.null(weights)) sum(status != 0L) else sum(weights[status != 0L])
   as.integer(ceiling(sqrt(events)))
 }
 
@@ -105,9 +106,10 @@ survival_engine_outcome <- function(time, status, weights) {
 
 # The engine parameters of a survival fit as the one fit entry (.svf_fit)
 # reads them: the default method's splitter, whose criteria read the
-# outcome through its unit, and Nelson-Aalen leaves on unscaled predictors.
-survival_engine_call <- function(engine) {
-  c(engine, list(splitter = "hybrid", leaf = "nelson_aalen", scale = FALSE))
+# outcome through its unit, and Nelson-Aalen leaves (or a competing-risks
+# forest's Aalen-Johansen leaves) on unscaled predictors.
+survival_engine_call <- function(engine, leaf = "nelson_aalen") {
+  c(engine, list(splitter = "hybrid", leaf = leaf, scale = FALSE))
 }
 
 # Fits a survival forest. Returns the trees, the time grid (the distinct
@@ -172,24 +174,36 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
 # the forest (trees, event-time grid, predictor count) and the out-of-bag
 # tally (each row's CHF summed over its scoring trees, and their number).
 survival_forest_fit <- function(data, y, weights, params, num_threads) {
+  event_forest_fit(data, list(time = as.double(survival_time(y)), status = as.integer(survival_status(y))), weights,
+                   params, num_threads, "nelson_aalen")
+}
+
+# The engine fit of an outcome of event times (`outcome`: list(time,
+# status) as .svf_fit reads it; a competing-risks outcome adds `causes`,
+# status then each row's cause) with leaves `leaf`: survival's parameters,
+# its node events and growth rule. A competing-risks forest holds its
+# `num_causes` and its tally's `chf_sum` each cause's CIF sums (n x times
+# x causes, flattened).
+event_forest_fit <- function(data, outcome, weights, params, num_threads, leaf) {
   engine <- survival_engine_defaults()
   for (name in intersect(names(engine), names(params))) engine[[name]] <- params[[name]]
   engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
   engine$seed <- as.double(params$seed)
   engine$ntree <- as.integer(params$ntree)
   # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted
-  if (is.na(engine$min_node_events)) engine$min_node_events <- survival_min_node_events(survival_status(y))
+  if (is.na(engine$min_node_events)) engine$min_node_events <- survival_min_node_events(outcome$status)
   # growth by out-of-bag error (1 - Harrell's C), as for every outcome
   growth <- c("ntree_max", "ntree_gain", "ntree_gain_rows", "ntree_gain_z")
   if (!is.null(params$ntree_max)) engine[intersect(growth, names(params))] <- params[intersect(growth, names(params))]
-  res <- .svf_fit(data, list(time = as.double(survival_time(y)), status = as.integer(survival_status(y))), weights,
-                  0L, survival_engine_call(engine), NULL, NULL, as.integer(num_threads), FALSE)
+  res <- .svf_fit(data, outcome, weights, 0L, survival_engine_call(engine, leaf), NULL, NULL, as.integer(num_threads),
+                  FALSE)
   # the engine fits unscaled predictors; 1 / each column's range as the
   # forest's scale factor lets coefficient importance weigh hyperplane
   # weights per range of the predictor, as for the other forests
   spread <- survival_column_spread(data)
   forest <- list(trees = res$forest$trees, times = res$forest$times, num_features = res$forest$num_features,
                  num_classes = 0L, scale_center = double(length(spread)), scale_factor = ifelse(spread > 0, 1 / spread, 0))
+  if (!is.null(res$forest$num_causes)) forest$num_causes <- res$forest$num_causes
   list(forest = forest,
        oob = list(chf_sum = res$oob$chf_sum, risk_sum = res$oob$risk_sum, count = res$oob$count,
                   error_curve = res$oob$error_curve),

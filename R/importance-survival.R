@@ -11,7 +11,16 @@ survival_importance <- function(object, x, y, num_threads) {
   y <- check_survival_outcome(y, NROW(x))
   data <- importance_dense_data(new_engine_data(object, x))
   risk_of <- function(d) rowSums(survival_engine_chf(object$forest, d, num_threads))
-  base <- oob_harrell_c(y, risk_of(data))
+  drops <- permutation_drops(object, data, function(d) oob_harrell_c(y, risk_of(d)))
+  structure(drops[1L, ], type = "permutation")
+}
+
+# The drops of `score(data)` (a number, or one per cause) when each
+# predictor's design columns are permuted among the rows of engine data
+# `data` (dense): a scores x predictors matrix, columns named by the
+# predictors. The permutations come from the model's seed.
+permutation_drops <- function(object, data, score) {
+  base <- score(data)
   g <- importance_groups(object)
   seed <- if (is.numeric(object$seed) && is.finite(object$seed)) object$seed else 1
   perms <- with_seed(seed, lapply(g$groups, function(cols) sample.int(nrow(data$x))))
@@ -19,9 +28,9 @@ survival_importance <- function(object, x, y, num_threads) {
     permuted <- data
     cols <- g$groups[[k]] + 1L
     permuted$x[, cols] <- data$x[perms[[k]], cols, drop = FALSE]
-    base - oob_harrell_c(y, risk_of(permuted))
-  }, 0)
-  structure(stats::setNames(drops, g$names), type = "permutation")
+    base - score(permuted)
+  }, numeric(length(base)))
+  matrix(drops, nrow = length(base), dimnames = list(names(base), g$names))
 }
 
 # Engine data as a dense matrix without level-code marks (the survival

@@ -60,7 +60,9 @@
 #' @param x,y Labelled data for permutation importance: predictors as for
 #'   [predict.svforest()]'s `newdata` and one class (or, for regression, one
 #'   number) per row; for a survival forest a `Surv` outcome, the importance
-#'   then the drop in Harrell's C ([svforest_survival]). For a formula model, `x` may be a data frame holding the
+#'   then the drop in Harrell's C ([svforest_survival]); for a competing-risks
+#'   forest its outcome, the importance then a predictors x causes matrix of
+#'   the drops in each cause's Wolbers C ([svforest_competing]). For a formula model, `x` may be a data frame holding the
 #'   outcome: `y = NULL` takes it from there. Not used by
 #'   `type = "coefficients"`.
 #' @param type `"permutation"` or `"coefficients"`.

@@ -12,7 +12,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
                 regression = list(leaf = "constant", ntree_max = 100L))
 
 register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_choice", "tree_choice"),
-              tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression", "survival"),
+              tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression", "survival", "competing"),
               node_size = "min_node_size", predictors = "mtry",
               print_lines = function(x) {
                 m <- hybrid_mtry(x)

@@ -73,7 +73,7 @@ svf_parameter_table <- list(
                   tune = tune_values("Splitter"),
                   help = "How nodes split: `\"hybrid\"` (axis cuts and proximal-SVM hyperplanes, the default method), `\"random_axis\"` (RSVT), `\"psvm\"` (proximal SVM planes), `\"oob_svm\"` (RSVF's out-of-bag scored SVM splits), `\"transform\"` (learned transformations) or `\"cart\"` (entropy splits, TD-SVM). Each parameter below names the parts that read it; only the parameters of the parts a fit uses are accepted (another one is an error naming its part) and stored in the model's `params`."),
   leaf = list(default = function(preset, n) preset_default(preset, "leaf", preset$leaf),
-              family = list(survival = "nelson_aalen"), choices = quote(part_names("leaf")),
+              family = list(survival = "nelson_aalen", competing = "aalen_johansen"), choices = quote(part_names("leaf")),
               tune = tune_values("Leaf model"),
               help = "The leaves' model: `\"constant\"` (class frequencies, or the mean), `\"linear_svm\"`, `\"logistic\"` (L2-regularised logistic regression, LIBLINEAR, with the parameters of `\"linear_svm\"`) or `\"kernel_svm\"` (RBF SVM with the first `cost` and `gamma` outside method \"tdsvm\"); for a numeric outcome `\"ridge\"`, `\"linear_svr\"`, `\"kernel_svr\"` or `\"constant\"` (see [svforest_regression])."),
   aggregation = list(default = function(preset, n) preset$aggregation, choices = c("vote", "prob", "max_confidence"),

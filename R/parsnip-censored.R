@@ -111,12 +111,17 @@ register_parsnip_censored <- function() {
 #' @keywords internal
 #' @export
 svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry = NULL) {
+  outcome <- eval(formula[[2L]], data, environment(formula))
+  if (isTRUE(is_competing_outcome(outcome))) {  # R/outcome-competing.R
+    stop("parsnip's censored regression mode is for single-event outcomes; it has no competing-risks mode. ",
+         "Fit a competing-risks outcome with svforest() itself (see ?svforest_competing).", call. = FALSE)
+  }
   predictors <- attr(stats::terms(formula, data = data), "term.labels")
   args <- parsnip_method_args(list(...), "survival", nrow(data), length(predictors), min_n, mtry)
   model <- call_svforest(list(formula = formula, data = data), args)
   # the censoring distribution of the training rows, for the IPCW weights
   # of yardstick's Brier scores (.censoring_weights_graf._svforest())
-  y <- as.matrix(eval(formula[[2L]], data, environment(formula)))
+  y <- as.matrix(outcome)
   model$censoring <- censoring_km(y[, "time"], y[, "status"], args[["case_weights"]])  # R/oob-survival.R
   model
 }

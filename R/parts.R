@@ -6,9 +6,9 @@ NULL
 
 both <- c("classification", "regression")
 # (a survival forest refuses "all" itself, naming why: R/family-survival.R)
-register_part("sampler", "all", parameters = "sample_fraction", outcomes = c(both, "survival"))
-register_part("sampler", "bootstrap", parameters = "sample_fraction", outcomes = c(both, "survival"))
-register_part("sampler", "subsample", parameters = "sample_fraction", outcomes = c(both, "survival"))
+register_part("sampler", "all", parameters = "sample_fraction", outcomes = c(both, "survival", "competing"))
+register_part("sampler", "bootstrap", parameters = "sample_fraction", outcomes = c(both, "survival", "competing"))
+register_part("sampler", "subsample", parameters = "sample_fraction", outcomes = c(both, "survival", "competing"))
 
 svm_leaf_parameters <- c("cost", "cv_folds", "min_class_rows", "rare_classes", "balanced", "tolerance",
                          "cv_tolerance")

@@ -46,6 +46,13 @@ NULL
 #'   `"trees"` (n x `length(times)` x ntree array of each tree's survival
 #'   probabilities, as ranger's `predict.all = TRUE`; their cumulative
 #'   hazards `-log(S)` average to the forest's) also take survival forests.
+#'   Competing risks (an event factor, [svforest_competing]): `"cif"` (the
+#'   default; each cause's cumulative incidence, an n x `length(times)` x
+#'   causes array, or a matrix for one `cause`), `"chf"` (each cause's
+#'   cumulative hazard, the same shapes), `"survival"` (event-free, n x
+#'   `length(times)`), `"risk"` (each cause's expected time lost up to the
+#'   last training event time, n x causes, or a vector for one `cause`) and
+#'   `"leaf"`.
 #' @param num_threads Threads, as in [svforest()].
 #' @param quantiles Quantile levels for `type = "quantiles"`: numbers strictly
 #'   between 0 and 1 (default `c(0.05, 0.5, 0.95)`).
@@ -56,8 +63,11 @@ NULL
 #'   model was fitted, with a warning naming the columns (a model fitted
 #'   with `na_action = "fail"` cannot); `"fail"` makes them an error. See
 #'   [svforest_missing_values].
-#' @param ... `times` for `type = "survival"` and `"chf"`: numbers >= 0 in
-#'   any order (default: the training event times). Any other argument here
+#' @param ... `times` for `type = "survival"` and `"chf"` (and a
+#'   competing-risks forest's `"cif"`): numbers >= 0 in any order (default:
+#'   the training event times); `cause` for a competing-risks forest's
+#'   `"cif"`, `"chf"` and `"risk"`: one cause, its label or number (default:
+#'   every cause). Any other argument here
 #'   is an error (a misspelt argument must not be silently ignored). ranger's names `data`, `num.threads`,
 #'   `predict.all` and `nodes` are errors that name svforest's equivalent
 #'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`).

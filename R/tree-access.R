@@ -40,13 +40,17 @@ linear_leaf_parts <- function() {
   unique(k$part[k$linear])
 }
 
-# (A survival forest's trees are read with its grid of `times`.)
+# (A survival forest's trees are read with its grid of `times`, a
+# competing-risks forest's also with its number of causes.)
+forest_num_causes <- function(forest) if (is.null(forest$num_causes)) 0L else as.integer(forest$num_causes)
+
 # Descriptions of payloads of `tree`: part "leaf" (leaves `index`) or
 # "split" (nodes `index`; a leaf node gives an empty list). A list, one
 # named list of fields per element of `index` (with `kind`, the kind's
 # name), or with `field` only that field (NULL where a payload has none).
 tree_describe <- function(forest, tree, part, index, field = NULL) {
-  .svf_describe(tree, forest$num_classes, forest$num_features, part, as.integer(index), field, length(forest$times))
+  .svf_describe(tree, forest$num_classes, forest$num_features, part, as.integer(index), field, length(forest$times),
+                forest_num_causes(forest))
 }
 
 # The node and leaf arrays of `tree` (left_child, right_child, leaf_id,
@@ -58,13 +62,15 @@ tree_nodes <- function(tree) if (is.null(tree$layout)) tree else .svf_tree_nodes
 # `tree` in the plain layout (model format 2's 14 arrays), checked; errors
 # name it as tree `index`.
 tree_plain <- function(forest, tree, index = 1L) {
-  .svf_tree_layout(tree, forest$num_classes, forest$num_features, "plain", index, length(forest$times))
+  .svf_tree_layout(tree, forest$num_classes, forest$num_features, "plain", index, length(forest$times),
+                   forest_num_causes(forest))
 }
 
 # `tree` in the compact layout (the plain one when it is not in the
 # grower's order), checked.
 tree_compact <- function(forest, tree, index = 1L) {
-  .svf_tree_layout(tree, forest$num_classes, forest$num_features, "compact", index, length(forest$times))
+  .svf_tree_layout(tree, forest$num_classes, forest$num_features, "compact", index, length(forest$times),
+                   forest_num_causes(forest))
 }
 
 # Number of nodes (split nodes and leaves) of `tree`: an integer.

@@ -42,8 +42,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_describe
-List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::IntegerVector index, Rcpp::Nullable<Rcpp::String> field, int num_times);
-RcppExport SEXP _svforest_svf_describe(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP partSEXP, SEXP indexSEXP, SEXP fieldSEXP, SEXP num_timesSEXP) {
+List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::IntegerVector index, Rcpp::Nullable<Rcpp::String> field, int num_times, int num_causes);
+RcppExport SEXP _svforest_svf_describe(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP partSEXP, SEXP indexSEXP, SEXP fieldSEXP, SEXP num_timesSEXP, SEXP num_causesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -54,7 +54,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type index(indexSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::String> >::type field(fieldSEXP);
     Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_describe(tree, num_classes, p, part, index, field, num_times));
+    Rcpp::traits::input_parameter< int >::type num_causes(num_causesSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_describe(tree, num_classes, p, part, index, field, num_times, num_causes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -463,8 +464,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // svf_tree_layout
-List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index, int num_times);
-RcppExport SEXP _svforest_svf_tree_layout(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP layoutSEXP, SEXP indexSEXP, SEXP num_timesSEXP) {
+List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index, int num_times, int num_causes);
+RcppExport SEXP _svforest_svf_tree_layout(SEXP treeSEXP, SEXP num_classesSEXP, SEXP pSEXP, SEXP layoutSEXP, SEXP indexSEXP, SEXP num_timesSEXP, SEXP num_causesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -474,7 +475,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type layout(layoutSEXP);
     Rcpp::traits::input_parameter< int >::type index(indexSEXP);
     Rcpp::traits::input_parameter< int >::type num_times(num_timesSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_tree_layout(tree, num_classes, p, layout, index, num_times));
+    Rcpp::traits::input_parameter< int >::type num_causes(num_causesSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_tree_layout(tree, num_classes, p, layout, index, num_times, num_causes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -483,7 +485,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_split_kinds", (DL_FUNC) &_svforest_svf_split_kinds, 0},
     {"_svforest_svf_part_names", (DL_FUNC) &_svforest_svf_part_names, 0},
-    {"_svforest_svf_describe", (DL_FUNC) &_svforest_svf_describe, 7},
+    {"_svforest_svf_describe", (DL_FUNC) &_svforest_svf_describe, 8},
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
@@ -511,7 +513,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_competing_target", (DL_FUNC) &_svforest_svf_competing_target, 5},
     {"_svforest_svf_more_trees_help", (DL_FUNC) &_svforest_svf_more_trees_help, 6},
     {"_svforest_svf_tree_nodes", (DL_FUNC) &_svforest_svf_tree_nodes, 1},
-    {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 6},
+    {"_svforest_svf_tree_layout", (DL_FUNC) &_svforest_svf_tree_layout, 7},
     {NULL, NULL, 0}
 };
 

@@ -94,10 +94,11 @@ SEXP field_to_r(const svf::PayloadField& f, long payload_start) {
 // when the payload has none).
 // [[Rcpp::export(.svf_describe)]]
 List svf_describe(List tree, int num_classes, int p, std::string part, Rcpp::IntegerVector index,
-                  Rcpp::Nullable<Rcpp::String> field = R_NilValue, int num_times = 0) {
+                  Rcpp::Nullable<Rcpp::String> field = R_NilValue, int num_times = 0, int num_causes = 0) {
   svf::OutcomeShape shape;
   shape.num_classes = num_classes;
   shape.num_times = num_times;  // > 0: a survival forest's time grid
+  shape.num_causes = num_causes;  // > 0: competing risks on that grid
   shape.p = static_cast<size_t>(p);
   svf::Tree storage;
   const svf::TreeView t = tree_view_from_r(tree, shape, 0, storage);

@@ -3,6 +3,7 @@
 // asks for one, trains with the common trainer and returns plain R data.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -22,9 +23,20 @@ using Rcpp::Named;
 
 namespace {
 
+// The causes of a competing-risks outcome (list(time, status, causes)):
+// its `causes` (K >= 1; status then 0..K), 0 for survival.
+int outcome_causes(const List& s) {
+  if (!s.containsElementNamed("causes")) return 0;
+  SEXP causes = s["causes"];
+  if (TYPEOF(causes) != INTSXP || XLENGTH(causes) != 1 || INTEGER(causes)[0] < 1)
+    Rcpp::stop("internal: the number of causes");
+  return INTEGER(causes)[0];
+}
+
 // The outcome: class codes (num_classes >= 2) or, for regression
 // (num_classes 0), finite numbers, or for survival (num_classes 0)
-// list(time = positive doubles, status = 0/1 integers) with an event.
+// list(time = positive doubles, status = 0/1 integers) with an event, or
+// for competing risks list(time, status = causes 0..K, causes = K).
 void check_outcome(SEXP y, size_t n, int num_classes) {
   if (TYPEOF(y) == VECSXP) {
     const List s(y);
@@ -34,11 +46,13 @@ void check_outcome(SEXP y, size_t n, int num_classes) {
     if (TYPEOF(time) != REALSXP || TYPEOF(status) != INTSXP || static_cast<size_t>(XLENGTH(time)) != n ||
         static_cast<size_t>(XLENGTH(status)) != n)
       Rcpp::stop("internal: survival time and status");
+    const int last = std::max(1, outcome_causes(s));
     bool event = false;
     for (size_t i = 0; i < n; ++i) {
-      if (!(REAL(time)[i] > 0.0) || !std::isfinite(REAL(time)[i]) || (INTEGER(status)[i] != 0 && INTEGER(status)[i] != 1))
+      if (!(REAL(time)[i] > 0.0) || !std::isfinite(REAL(time)[i]) || INTEGER(status)[i] < 0 ||
+          INTEGER(status)[i] > last)
         Rcpp::stop("internal: survival time or status out of range");
-      event = event || INTEGER(status)[i] == 1;
+      event = event || INTEGER(status)[i] > 0;
     }
     if (!event) Rcpp::stop("internal: no events");
     return;
@@ -63,11 +77,14 @@ List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const s
     trees[t] = tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
   }
-  if (td.survival())  // the event-time grid of the leaves' step functions
-    return List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
-                        Named("scale_center") = Rcpp::wrap(td.scaling.center),
-                        Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees,
-                        Named("times") = Rcpp::wrap(times));
+  if (td.survival()) {  // the event-time grid of the leaves' step functions
+    List out = List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
+                            Named("scale_center") = Rcpp::wrap(td.scaling.center),
+                            Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees,
+                            Named("times") = Rcpp::wrap(times));
+    if (td.competing()) out["num_causes"] = td.num_causes;
+    return out;
+  }
   return List::create(
       Named("num_classes") = td.num_classes, Named("num_features") = static_cast<int>(td.x->n_cols()),
       Named("scale_center") = Rcpp::wrap(td.scaling.center),
@@ -107,7 +124,9 @@ List tuning_to_r(const svf::TuningResult& res) {
 // error_curve); regression
 // list(sum_whole, sum_fraction, count, error, error_curve); survival below.
 List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
-  if (!oob.chf_sum.empty()) {  // survival: list(chf_sum (n x num_times), risk_sum, count, error, error_curve)
+  // survival: list(chf_sum (n x num_times), risk_sum, count, error, error_curve); competing
+  // risks the same with each cause's CIF sums in chf_sum (n x num_times * K: an n x T x K array)
+  if (!oob.chf_sum.empty()) {
     Rcpp::NumericMatrix chf(static_cast<int>(n), static_cast<int>(oob.chf_sum.size() / std::max<size_t>(n, 1)));
     std::copy(oob.chf_sum.begin(), oob.chf_sum.end(), chf.begin());
     return List::create(Named("chf_sum") = chf, Named("risk_sum") = Rcpp::wrap(oob.risk_sum),
@@ -169,6 +188,7 @@ std::vector<double> read_outcome(SEXP y, size_t n, int num_classes, std::vector<
     times = svf::event_grid(td.time, td.status, n, time_index);
     td.time_index = time_index.data();
     td.num_times = static_cast<int>(times.size());
+    td.num_causes = outcome_causes(s);
   } else if (num_classes == 0) {
     td.response = REAL(y);
   } else {
@@ -192,6 +212,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   td.x = x.get();
   std::vector<int> time_index;
   const std::vector<double> times = read_outcome(y, n, num_classes, time_index, td);
+  td.grid_times = times.data();
   td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
   read_factor_columns(data, x->n_cols(), td);
@@ -221,9 +242,11 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
       // R checks this first; a part that cannot read the outcome must never run
       const auto splitter = svf::make_splitter(rp.text("splitter"), rp);
       const auto leaf = svf::make_leaf_model(rp.text("leaf"), rp);
-      const bool fits = survival     ? splitter->fits_any_outcome() && leaf->fits_survival()
+      const bool fits = td.competing() ? splitter->fits_any_outcome() && leaf->fits_competing()
+                        : survival     ? splitter->fits_any_outcome() && leaf->fits_survival()
                         : regression ? splitter->fits_regression() && leaf->fits_regression()
-                                     : leaf->fits_classification() && !leaf->fits_survival();
+                                     : leaf->fits_classification() && !leaf->fits_survival() &&
+                                           !leaf->fits_competing();
       if (!fits)
         Rcpp::stop("internal: the splitter or leaf does not fit this outcome type");
     }

@@ -301,6 +301,13 @@ void forest_from_r(const List& forest, ForestHandle& out) {
     if (K != 0 || TYPEOF(times) != REALSXP || XLENGTH(times) < 1) stop("forest: 'times' of a survival forest");
     out.view.shape.num_times = static_cast<int>(XLENGTH(times));
   }
+  // a competing-risks forest's leaves hold each cause's curves on that grid
+  out.view.shape.num_causes = 0;
+  if (forest.containsElementNamed("num_causes")) {
+    const int causes = int_scalar(forest, "num_causes", where);
+    if (causes < 1 || out.view.shape.num_times < 1) stop("forest: 'num_causes' of a competing-risks forest");
+    out.view.shape.num_causes = causes;
+  }
   out.view.scaling = &out.scaling;
   out.view.readers = svf::all_leaf_readers();
   out.view.trees.clear();

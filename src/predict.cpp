@@ -9,6 +9,7 @@
 #include "core/forest/Predictor.h"
 #include "core/leaves/LeafKinds.h"
 #include "core/outcome/SurvivalTable.h"
+#include "core/prediction/CompetingPrediction.h"
 #include "core/prediction/SurvivalPrediction.h"
 #include "model_convert.h"
 
@@ -63,42 +64,70 @@ M output_matrix(bool wanted, int n, int cols) {
   return wanted ? M(n, cols) : M(0, 0);
 }
 
+// Stops unless every leaf of the forest is of kind `name` (a strategy reads
+// that kind's payload alone).
+void check_leaf_kinds(const ForestHandle& handle, const std::string& name, const char* what) {
+  int kind = -1;
+  for (const svf::LeafKindInfo& info : svf::leaf_kinds())
+    if (info.name == name) kind = info.kind;
+  for (const svf::TreeView& view : handle.view.trees)
+    for (size_t l = 0; l < view.n_leaves; ++l)
+      if (view.leaf_kind[l] != kind) Rcpp::stop("internal: a %s tree's leaf kind", what);
+}
+
+// Each row's leaf (0-based) in each tree (n x ntree): predict(type = "leaf")
+// and the per-tree curves of forests of step functions.
+List leaves_of_rows(const ForestHandle& handle, const svf::RowSource& rows, int num_threads) {
+  const size_t n = rows.n_rows(), ntree = handle.view.trees.size(), p = handle.view.shape.p;
+  Rcpp::IntegerMatrix leaves(static_cast<int>(n), static_cast<int>(ntree));
+  int* out = leaves.begin();
+  RcppRunner runner(num_threads, false);
+  runner.run(n, [&](size_t r) {
+    std::vector<double> scratch;
+    for (size_t t = 0; t < ntree; ++t) out[t * n + r] = svf::tree_leaf_of_row(handle.view.trees[t], p, rows, r, scratch);
+  });
+  runner.finish();
+  return List::create(Named("leaves") = leaves);
+}
+
 // A survival forest's prediction (core/prediction/SurvivalPrediction.h):
 // list(chf), each row's cumulative hazard at each grid time (n x num_times).
 List survival_prediction(const ForestHandle& handle, const svf::RowSource& rows, int num_threads,
                          const PredictRequest& want) {
-  // the strategy reads the survival leaf's payload alone
-  int survival_kind = -1;
-  for (const svf::LeafKindInfo& info : svf::leaf_kinds())
-    if (info.name == "nelson_aalen") survival_kind = info.kind;
-  for (const svf::TreeView& view : handle.view.trees)
-    for (size_t l = 0; l < view.n_leaves; ++l)
-      if (view.leaf_kind[l] != survival_kind) Rcpp::stop("internal: a survival tree's leaf kind");
+  check_leaf_kinds(handle, "nelson_aalen", "survival");
+  if (want.leaves) return leaves_of_rows(handle, rows, num_threads);
   const int T = handle.view.shape.num_times;
-  const size_t n = rows.n_rows(), ntree = handle.view.trees.size(), p = handle.view.shape.p;
-  if (want.leaves) {
-    // each row's leaf (0-based) in each tree: predict(type = "leaf") and the per-tree curves
-    Rcpp::IntegerMatrix leaves(static_cast<int>(n), static_cast<int>(ntree));
-    int* out = leaves.begin();
-    RcppRunner runner(num_threads, false);
-    runner.run(n, [&](size_t r) {
-      std::vector<double> scratch;
-      for (size_t t = 0; t < ntree; ++t) out[t * n + r] = svf::tree_leaf_of_row(handle.view.trees[t], p, rows, r, scratch);
-    });
-    runner.finish();
-    return List::create(Named("leaves") = leaves);
-  }
-  Rcpp::NumericMatrix chf(static_cast<int>(n), T);
+  Rcpp::NumericMatrix chf(static_cast<int>(rows.n_rows()), T);
   RcppRunner runner(num_threads, false);
-  svf::predict_chf(handle.view.trees, p, static_cast<size_t>(T), rows, runner, chf.begin());
+  svf::predict_chf(handle.view.trees, handle.view.shape.p, static_cast<size_t>(T), rows, runner, chf.begin());
   runner.finish();
   return List::create(Named("chf") = chf);
+}
+
+// A competing-risks forest's prediction (core/prediction/CompetingPrediction.h):
+// list(cif, chf), each row's curves of each cause at each grid time
+// (n x num_times x num_causes arrays).
+List competing_prediction(const ForestHandle& handle, const svf::RowSource& rows, int num_threads,
+                          const PredictRequest& want) {
+  check_leaf_kinds(handle, "aalen_johansen", "competing-risks");
+  if (want.leaves) return leaves_of_rows(handle, rows, num_threads);
+  const int T = handle.view.shape.num_times, K = handle.view.shape.num_causes, n = static_cast<int>(rows.n_rows());
+  const Rcpp::IntegerVector dim = Rcpp::IntegerVector::create(n, T, K);
+  Rcpp::NumericVector cif(static_cast<R_xlen_t>(n) * T * K), chf(static_cast<R_xlen_t>(n) * T * K);
+  RcppRunner runner(num_threads, false);
+  svf::predict_competing(handle.view.trees, handle.view.shape.p, static_cast<size_t>(T), K, rows, runner,
+                         cif.begin(), chf.begin());
+  runner.finish();
+  cif.attr("dim") = dim;
+  chf.attr("dim") = dim;
+  return List::create(Named("cif") = cif, Named("chf") = chf);
 }
 
 }  // namespace
 
 // The forest's predictions for the rows of `data` (a survival forest's:
-// list(chf), or list(leaves) when asked, survival_prediction()): list(prob, votes) and the
+// list(chf), or list(leaves) when asked, survival_prediction(); a
+// competing-risks forest's list(cif, chf), competing_prediction()): list(prob, votes) and the
 // outputs the named `request` asks for (read_request()).
 // [[Rcpp::export(.svf_predict)]]
 List svf_predict(List forest, List data, int num_threads, List request) {
@@ -109,6 +138,7 @@ List svf_predict(List forest, List data, int num_threads, List request) {
   std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
   if (p != handle.view.shape.p)
     Rcpp::stop("newdata has %d predictor columns, the model %d", (int)p, (int)handle.view.shape.p);
+  if (handle.view.shape.competing()) return competing_prediction(handle, *rows, num_threads, want);
   if (handle.view.shape.survival()) return survival_prediction(handle, *rows, num_threads, want);
   const int n = static_cast<int>(rows->n_rows()), K = handle.view.shape.num_classes;
   const int ntree = static_cast<int>(handle.view.trees.size());

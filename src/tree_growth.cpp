@@ -45,7 +45,7 @@ svf::OobResult read_tally(const List& tally, size_t n, int K) {
 // Whether a forest grows on after T trees: `half` and `full` are its
 // out-of-bag tallies after T / 2 and T trees, `y` the engine's outcome
 // (0-based classes, or the standardised numbers with num_classes 0, or a
-// Surv matrix of time and status with num_classes 0),
+// Surv matrix of time and status with num_classes 0, or of time and cause),
 // `rule` list(gain, gain_rows, z) (the fit's ntree_gain, ntree_gain_rows,
 // ntree_gain_z).
 // [[Rcpp::export(.svf_more_trees_help)]]
@@ -56,8 +56,12 @@ bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::str
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
-  // a survival outcome: an n x 2 matrix of time and status (a Surv)
+  // a survival outcome: an n x 2 matrix of time and status (a Surv); a
+  // competing-risks one (a multi-state Surv with its `states`, the causes)
+  // keeps each row's cause as its status
   const bool survival = Rf_isMatrix(y) && Rf_ncols(y) == 2 && num_classes == 0;
+  SEXP states = Rf_getAttrib(y, Rf_install("states"));
+  const int causes = survival && TYPEOF(states) == STRSXP ? static_cast<int>(XLENGTH(states)) : 0;
   const size_t n = static_cast<size_t>(survival ? Rf_nrows(y) : XLENGTH(y));
   std::vector<double> response, time;
   std::vector<int> classes, status;
@@ -65,7 +69,7 @@ bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::str
     const Rcpp::NumericMatrix m(y);
     for (size_t i = 0; i < n; ++i) {
       time.push_back(m(i, 0));
-      status.push_back(m(i, 1) == 1.0 ? 1 : 0);
+      status.push_back(causes > 0 ? static_cast<int>(m(i, 1)) : m(i, 1) == 1.0 ? 1 : 0);
     }
   } else if (num_classes == 0) {
     response = Rcpp::as<std::vector<double>>(y);
@@ -83,6 +87,7 @@ bool svf_more_trees_help(List half, List full, SEXP y, int num_classes, std::str
     svf::TrainingData td;
     td.time = time.data();
     td.status = status.data();
+    td.num_causes = causes;
     svf::OobResult h, f;
     h.count = tally_part<std::vector<int>>(half, "count", n);
     h.risk_sum = tally_part<std::vector<double>>(half, "risk_sum", n);

@@ -56,10 +56,12 @@ List svf_tree_nodes(List tree) {
 // or "compact" (the plain layout when the tree is not in the grower's order).
 // `index` (from 1) names the tree in error messages.
 // [[Rcpp::export(.svf_tree_layout)]]
-List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index = 1, int num_times = 0) {
+List svf_tree_layout(List tree, int num_classes, int p, std::string layout, int index = 1, int num_times = 0,
+                     int num_causes = 0) {
   svf::OutcomeShape shape;
   shape.num_classes = num_classes;
   shape.num_times = num_times;  // > 0: a survival forest's time grid
+  shape.num_causes = num_causes;  // > 0: competing risks on that grid
   shape.p = static_cast<size_t>(p);
   if (num_classes == 1 || num_classes < 0 || p < 1) Rcpp::stop("internal: num_classes or p out of range");
   svf::Tree storage;

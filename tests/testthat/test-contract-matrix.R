@@ -16,6 +16,8 @@
 # The default method ("hybrid") has conditions of its own: data frames with
 # factor columns, which each tree codes by its own in-bag rows, and a forest
 # that grows by its out-of-bag error.
+# Outcomes of event times have their conditions in test-contract-survival.R
+# and test-contract-competing.R (competing risks).
 
 matrix_data <- function() {
   set.seed(31)

@@ -2,7 +2,7 @@
 # the model's interface.
 
 families <- function() svforest:::svf_registry$families
-package_families <- c("classification", "regression", "survival")
+package_families <- c("classification", "regression", "survival", "competing")
 
 test_that("every family registers the same hooks, none left empty", {
   hooks <- svforest:::family_hooks
@@ -15,6 +15,7 @@ test_that("every family registers the same hooks, none left empty", {
   kinds <- function(f) vapply(f, is.function, TRUE)
   expect_identical(kinds(families()$regression), kinds(families()$classification))
   expect_identical(kinds(families()$survival), kinds(families()$classification))
+  expect_identical(kinds(families()$competing), kinds(families()$classification))
   # a family that leaves a hook out, or brings one of its own, is refused
   reg <- families()$regression
   reg$name <- "test_incomplete"
@@ -32,6 +33,9 @@ test_that("detection follows the families' priority, not the order they were reg
   # register the most general family again, last: it is still asked last
   do.call(svforest:::register_family, saved$classification)
   expect_identical(svforest:::outcome_family(survival::Surv(c(1, 2), c(1, 0)))$name, "survival")
+  # a multi-state Surv (an event factor) is a Surv too: competing risks are asked first
+  mstate <- survival::Surv(c(1, 2, 3), factor(c("censored", "a", "b"), c("censored", "a", "b")))
+  expect_identical(svforest:::outcome_family(mstate)$name, "competing")
   expect_identical(svforest:::outcome_family(c(1.5, 2))$name, "regression")
   expect_identical(svforest:::outcome_family(factor(c("a", "b")))$name, "classification")
   prio <- vapply(registry$families, `[[`, 0, "priority")
@@ -40,7 +44,7 @@ test_that("detection follows the families' priority, not the order they were reg
 
 test_that("the parameter table holds each family's defaults, and fits resolve them", {
   table_default <- function(name, family) svforest:::family_parameter_defaults(family)[[name]]
-  expect_identical(lapply(package_families, function(f) table_default("min_node_size", f)), list(2L, 5L, 20L))
+  expect_identical(lapply(package_families, function(f) table_default("min_node_size", f)), list(2L, 5L, 20L, NULL))
   n <- 300L
   for (family in package_families) {
     resolved <- svforest:::resolve_parameters("hybrid", list(), n, family)
@@ -55,6 +59,11 @@ test_that("the parameter table holds each family's defaults, and fits resolve th
   expect_identical(surv$sample_fraction, 0.632)
   expect_true(all(c("min_node_events", "tree_rival", "oblique_fit", "min_leaf_size") %in% names(surv)))
   expect_identical(svforest:::outcome_preset(svforest:::svf_method("hybrid"), "survival")$ntree, 300L)
+  # competing risks take survival's defaults and knobs, with their own leaf
+  cr <- svforest:::resolve_parameters("hybrid", list(), n, "competing")
+  expect_identical(cr[setdiff(names(surv), "leaf")], surv[setdiff(names(surv), "leaf")])
+  expect_identical(cr$leaf, "aalen_johansen")
+  expect_identical(svforest:::outcome_preset(svforest:::svf_method("hybrid"), "competing")$ntree, 300L)
 })
 
 test_that("each default is written in one place: the table", {
@@ -124,7 +133,7 @@ test_that("the survival knobs reach the engine from svforest()", {
   expect_error(fit(tree_rival = "none"), "`tree_rival` must be one of")
   expect_error(fit(min_node_events = 0), "min_node_events")
   # a survival knob is a parameter of the survival leaf, not of a classifier
-  expect_error(svforest(Species ~ ., iris, ntree = 2, tree_rival = "axis"), "nelson_aalen leaf")
+  expect_error(svforest(Species ~ ., iris, ntree = 2, tree_rival = "axis"), "nelson_aalen and aalen_johansen leaves")
 })
 
 test_that("fit$forest, fit$outcome and fit$params each mean one thing; unknown names cannot be assigned", {

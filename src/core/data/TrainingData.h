@@ -30,6 +30,13 @@ struct TrainingData {
   const int* time_index = nullptr;
   int num_times = 0;
   bool survival() const { return status != nullptr; }
+  // competing risks (a survival outcome with num_causes > 0): `status`
+  // holds each row's cause, 0 censored or 1..num_causes, and the grid
+  // holds the event times of every cause; `grid_times` are the grid's
+  // times (a cause's time lost integrates its incidence over them)
+  int num_causes = 0;
+  const double* grid_times = nullptr;
+  bool competing() const { return num_causes > 0; }
   // case weights (positive, one per row) or nullptr: they act through the
   // rows each tree draws (Sampler.h), so every model sees them as row
   // multiplicities

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "AalenJohansenLeaf.h"
 #include "ClassCountsLeaf.h"
 #include "ConstantLeaf.h"
 #include "KernelSvmLeaf.h"
@@ -38,6 +39,7 @@ const LeafKindEntry kLeafKinds[] = {
     {"kernel_svr", KernelSvrLeafModel::kKind, &KernelSvrLeafModel::create, "kernel_svr"},
     {"class_counts", ClassCountsLeafModel::kKind, &ClassCountsLeafModel::create, "constant"},
     {"nelson_aalen", NelsonAalenLeafModel::kKind, &NelsonAalenLeafModel::create, "nelson_aalen"},
+    {"aalen_johansen", AalenJohansenLeafModel::kKind, &AalenJohansenLeafModel::create, "aalen_johansen"},
 };
 
 // Models for prediction (default parameters: prediction reads only payloads).

@@ -32,10 +32,16 @@ struct OutcomeShape {
   // survival (num_times > 0): a leaf outputs its cumulative hazard at each
   // of the forest's num_times event times
   int num_times = 0;
+  // competing risks (num_causes > 0, on the grid of num_times): a leaf
+  // outputs each cause's cumulative incidence at each grid time (cause-major)
+  int num_causes = 0;
   // regression (num_classes 0): a leaf outputs one value
   bool regression() const { return num_classes == 0 && num_times == 0; }
-  bool survival() const { return num_times > 0; }
-  int outputs() const { return num_classes > 0 ? num_classes : num_times > 0 ? num_times : 1; }
+  bool survival() const { return num_times > 0 && num_causes == 0; }
+  bool competing() const { return num_causes > 0; }
+  int outputs() const {
+    return num_classes > 0 ? num_classes : num_times > 0 ? num_times * (num_causes > 0 ? num_causes : 1) : 1;
+  }
 };
 
 // A leaf's linear model, on the scaled predictors: `outputs` rows of p + 1
@@ -59,6 +65,8 @@ class LeafModel {
   virtual bool fits_regression() const { return false; }
   // The leaf estimates a survival outcome's hazard (TrainingData::survival()).
   virtual bool fits_survival() const { return false; }
+  // The leaf estimates competing risks' incidences (TrainingData::competing()).
+  virtual bool fits_competing() const { return false; }
   virtual bool fits_classification() const { return true; }
   virtual void fit(const TrainingData& data, const int* rows, size_t n, const int* counts, Rng& rng,
                    LeafFit& out) const = 0;

@@ -3,6 +3,7 @@
 #ifndef SVFOREST_OOBTALLY_H
 #define SVFOREST_OOBTALLY_H
 
+#include <functional>
 #include <vector>
 
 #include "forest/Aggregation.h"
@@ -38,6 +39,19 @@ inline int predict_oob_row(const OobRowInput& in, int r, OobChange& change, doub
   ++change.leaf_rows[leaf];
   return cls;
 }
+
+struct OobResult;
+struct GrownTree;
+
+// Outcomes of event times (outcome/Survival.cpp, outcome/CompetingRisks.cpp):
+// the rows with out-of-bag trees and their mean risk (risk_sum / count).
+void oob_mean_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>& risk);
+
+// The risk of each of `rows` under a grown structure (forest/TreeGrower.h):
+// that of its leaf, `leaf_risk(leaf rows, their number)` of the leaf's
+// in-bag rows, computed once per leaf.
+std::vector<double> structure_row_risks(const TrainingData& data, const GrownTree& grown, const std::vector<int>& rows,
+                                        const std::function<double(const int*, size_t)>& leaf_risk);
 
 }  // namespace svf
 #endif

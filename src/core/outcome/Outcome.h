@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "SurvivalTable.h"
+#include "competing/CompetingLogRank.h"
 #include "common/Random.h"
 #include "data/TrainingData.h"
 
@@ -33,7 +34,7 @@ struct GrownTree;
 class LeafModel;
 
 // A node's outcome as the impurity of a cut reads it: class counts, the sum
-// of the outcome, or the survival table of its rows.
+// of the outcome, or the survival (or competing-risks) table of its rows.
 struct NodeStats {
   const TrainingData* data = nullptr;
   const int* rows = nullptr;
@@ -41,6 +42,7 @@ struct NodeStats {
   std::vector<int> counts;  // classification
   double total = 0.0;       // regression: sum of the outcome
   SurvivalTable table;      // survival
+  CompetingTable competing; // competing risks
   double outcome(size_t i) const { return data->response[rows[i]]; }
   int label(size_t i) const { return data->y[rows[i]]; }
 };
@@ -108,6 +110,7 @@ class Outcome {
 
 const Outcome& outcome_of(const TrainingData& data);
 const Outcome& survival_outcome();
+const Outcome& competing_risks_outcome();
 
 // A candidate cut between values a < b of gain g: taken when above `gain`,
 // midway (the lower one for adjacent doubles).

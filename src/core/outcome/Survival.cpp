@@ -45,15 +45,6 @@ void cox_information(const SurvivalTable& table, const Eigen::MatrixXd& Z, Eigen
   info.triangularView<Eigen::StrictlyUpper>() = info.transpose();
 }
 
-// The rows with out-of-bag trees and their mean risk.
-void oob_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>& risk) {
-  for (size_t r = 0; r < oob.count.size(); ++r) {
-    if (oob.count[r] == 0) continue;
-    rows.push_back(static_cast<int>(r));
-    risk.push_back(oob.risk_sum[r] / oob.count[r]);
-  }
-}
-
 class Survival : public Outcome {
  public:
   void node_stats(NodeStats& node) const override { build_survival_table(*node.data, node.rows, node.n, node.table); }
@@ -109,14 +100,14 @@ class Survival : public Outcome {
   double oob_error(const TrainingData& data, const OobResult& oob, long, double) const override {
     std::vector<int> rows;
     std::vector<double> risk;
-    oob_risks(oob, rows, risk);
+    oob_mean_risks(oob, rows, risk);
     return 1.0 - harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data());
   }
   // a row's discordant share of the comparable pairs it is in
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
     std::vector<int> rows;
     std::vector<double> risk, row_loss;
-    oob_risks(oob, rows, risk);
+    oob_mean_risks(oob, rows, risk);
     harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data(), &row_loss);
     std::vector<double> loss(oob.count.size(), NAN);
     for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = row_loss[k];
@@ -126,21 +117,14 @@ class Survival : public Outcome {
   // Nelson-Aalen risk from its in-bag rows
   double structure_loss(const TrainingData& data, const GrownTree& grown, const std::vector<int>& rows,
                         const LeafModel&) const override {
-    const size_t L = grown.tree.leaf_size.size();
-    std::vector<double> leaf_risk(L, -1.0), risk(rows.size());
     std::vector<int> ints;
-    std::vector<double> reals, scratch;
-    for (size_t k = 0; k < rows.size(); ++k) {
-      const int leaf = structure_leaf(data, grown.tree, rows[k], scratch);
-      if (leaf_risk[leaf] < 0.0) {
-        ints.clear();
-        reals.clear();
-        const size_t begin = grown.leaf_begin[leaf];
-        nelson_aalen_steps(data, grown.rows.data() + begin, grown.leaf_begin[leaf + 1] - begin, ints, reals);
-        leaf_risk[leaf] = steps_risk(ints.data(), reals.data(), data.num_times);
-      }
-      risk[k] = leaf_risk[leaf];
-    }
+    std::vector<double> reals;
+    const std::vector<double> risk = structure_row_risks(data, grown, rows, [&](const int* leaf_rows, size_t n) {
+      ints.clear();
+      reals.clear();
+      nelson_aalen_steps(data, leaf_rows, n, ints, reals);
+      return steps_risk(ints.data(), reals.data(), data.num_times);
+    });
     const double c = harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data());
     return std::isnan(c) ? 0.5 : 1.0 - c;
   }
@@ -158,6 +142,28 @@ class Survival : public Outcome {
 
 }  // namespace
 
+void oob_mean_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>& risk) {
+  for (size_t r = 0; r < oob.count.size(); ++r) {
+    if (oob.count[r] == 0) continue;
+    rows.push_back(static_cast<int>(r));
+    risk.push_back(oob.risk_sum[r] / oob.count[r]);
+  }
+}
+
+std::vector<double> structure_row_risks(const TrainingData& data, const GrownTree& grown, const std::vector<int>& rows,
+                                        const std::function<double(const int*, size_t)>& leaf_risk) {
+  std::vector<double> by_leaf(grown.tree.leaf_size.size(), NAN), risk(rows.size()), scratch;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const int leaf = structure_leaf(data, grown.tree, rows[k], scratch);
+    if (std::isnan(by_leaf[leaf])) {
+      const size_t begin = grown.leaf_begin[leaf];
+      by_leaf[leaf] = leaf_risk(grown.rows.data() + begin, grown.leaf_begin[leaf + 1] - begin);
+    }
+    risk[k] = by_leaf[leaf];
+  }
+  return risk;
+}
+
 const Outcome& survival_outcome() {
   static const Survival unit;
   return unit;
@@ -167,6 +173,7 @@ const Outcome& classification_outcome();
 const Outcome& regression_outcome();
 
 const Outcome& outcome_of(const TrainingData& data) {
+  if (data.competing()) return competing_risks_outcome();
   if (data.survival()) return survival_outcome();
   return data.regression() ? regression_outcome() : classification_outcome();
 }

@@ -127,7 +127,7 @@ void martingale_scores(const SurvivalTable& table, double* out) {
 std::vector<double> event_grid(const double* time, const int* status, size_t n, std::vector<int>& index) {
   std::vector<double> grid;
   for (size_t i = 0; i < n; ++i)
-    if (status[i] == 1) grid.push_back(time[i]);
+    if (status[i] > 0) grid.push_back(time[i]);  // an event of any cause (competing risks: 1..K)
   std::sort(grid.begin(), grid.end());
   grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
   index.resize(n);

@@ -63,7 +63,7 @@ bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<do
 void martingale_scores(const SurvivalTable& table, double* out);
 
 // A survival forest's time grid: the distinct event times of time[0..n)
-// (status 1), increasing, and each row's index in it (the last grid time at
+// (status 1, or any cause > 0 of competing risks), increasing, and each row's index in it (the last grid time at
 // or before the row's time, -1 before the first).
 std::vector<double> event_grid(const double* time, const int* status, size_t n, std::vector<int>& index);
 
