@@ -1,8 +1,9 @@
 # The forest as one SQL SELECT: the design in a first few steps (the raw
 # columns as numbers, then what each pre-fit step adds: missing values,
-# factor codes, rank maps; R/step-*.R), then every tree as nested CASE
-# expressions whose leaves hold the outputs, summed over the trees, and the
-# parsnip-named predictions last.
+# factor codes, rank maps; R/step-*.R), then every tree as CASE
+# expressions whose leaves hold the outputs (R/tree-sql-route.R,
+# R/tree-sql-outputs.R), summed over the trees, and the parsnip-named
+# predictions last.
 
 #' A forest as an SQL query
 #'
@@ -21,10 +22,15 @@
 #' back exactly) and is tested in SQLite (3.35 or later) and PostgreSQL (12
 #' or later); both give [predict()]'s values.
 #'
-#' The trees are nested `CASE` expressions, a chunk of levels each: a row
-#' is routed through a tree by about as many comparisons as the tree is
-#' deep, so scoring time grows with rows, trees and depth; a chunk starts
-#' by a binary search on the node a row reached in the previous one.
+#' Each tree is one `CASE` expression whose `ELSE` branches continue the
+#' same `CASE` (`CASE WHEN a THEN x WHEN b THEN y ELSE z END`), so it nests
+#' about log2(leaves) deep however deep the tree is: a row is routed
+#' through a tree by about as many comparisons as the tree is deep, so
+#' scoring time grows with rows, trees and depth. A tree too large for one
+#' expression is cut into chunks, each starting with a binary search on the
+#' node a row reached in the previous one. A classification forest routes
+#' each row to its leaves first, then finds the class shares by a binary
+#' search on the leaf.
 #'
 #' @param object A fitted [svforest()] model.
 #' @param table The table (or view) holding the predictors under the names
@@ -135,7 +141,7 @@ sql_statement <- function(object, table, id, trees, materialize, nesting = sql_n
   plans <- lapply(trees, function(t) sql_tree_plan(object, t, cols, nesting))
   # Several outputs per tree (class shares, votes): route each row to its
   # leaf once and find each output by a binary search on the leaf; one
-  # output: the last chunk of levels ends in it.
+  # output: the last chunk of a tree ends in it.
   to_leaf <- object$forest$num_classes > 0 &&
     all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= nesting, NA))
   route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf)
