@@ -74,8 +74,10 @@ sql_chunk <- function(plan, node, chunk, at_leaf, at_limit) {
   test <- !leaf & !limit
   opens <- plan$is_then[keep] | is_from[keep]
   words <- character(length(keep))
-  words[test] <- paste0(ifelse(opens[test], "CASE WHEN ", "WHEN "), plan$cond[keep[test]], " THEN")
-  words[leaf] <- ifelse(opens[leaf], at_leaf(keep[leaf]), paste("ELSE", at_leaf(keep[leaf]), "END"))
+  words[test] <- paste0(c("WHEN ", "CASE WHEN ")[opens[test] + 1L], plan$cond[keep[test]], " THEN")
+  words[leaf] <- at_leaf(keep[leaf])
+  closes <- leaf & !opens
+  words[closes] <- paste("ELSE", words[closes], "END")
   words[limit] <- at_limit(keep[limit])
   starts <- keep[is_from[keep]]
   exprs <- vapply(split(words, cumsum(is_from[keep])), paste, "", collapse = " ", USE.NAMES = FALSE)

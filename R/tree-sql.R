@@ -290,7 +290,10 @@ sql_split_conditions <- function(forest, tr, cols, then_left) {
     lhs[obl] <- sprintf("(%s)", vapply(split(terms, of), paste, "", collapse = " + "))
     rhs[obl] <- sql_inline(vapply(s, `[[`, 0, "value"))
   }
-  ifelse(nzchar(lhs), sprintf("%s %s %s", lhs, ifelse(then_left, "<=", ">"), rhs), "")
+  split <- nzchar(lhs)
+  cond <- character(length(lhs))
+  cond[split] <- paste(lhs[split], c(">", "<=")[then_left[split] + 1L], rhs[split])
+  cond
 }
 
 # How deep one expression nests CASEs: SQLite's parser stops at about 17
