@@ -180,9 +180,9 @@ tree_node_leaf <- function(tree, node) {
 # with x[var] <= value go left).
 tree_axis_splits <- function(forest, tree) {
   nodes <- which(tree_split_kinds(tree) %in% "axis")
-  d <- tree_describe(forest, tree, "split", nodes)
-  data.frame(node = nodes, var = vapply(d, function(s) as.vector(s$var), 0L),
-             value = vapply(d, function(s) as.vector(s$value), 0))
+  # a field at a time, one number per node (a forest has many nodes)
+  field <- function(name, empty) if (length(nodes)) as.vector(unlist(tree_describe(forest, tree, "split", nodes, name))) else empty
+  data.frame(node = nodes, var = field("var", integer()), value = field("value", numeric()))
 }
 
 # Training (in-bag) rows that reached each node: a double vector, one value

@@ -10,21 +10,22 @@ sql_sums <- function(object, plans, node, to_leaf) {
   K <- object$forest$num_classes
   names <- if (K == 0) "s" else sprintf("s%d", seq_len(K))
   if (K > 0 && identical(object$params$aggregation, "vote")) names <- c(names, sprintf("v%d", seq_len(K)))
+  deeper <- function(i) if (length(i)) stop("Internal error: a tree deeper than its SQL routing.") else character()
   per_output <- lapply(seq_along(names), function(o) {
     vapply(seq_along(plans), function(t) {
       p <- plans[[t]]
-      last <- if (to_leaf) list(from = which(p$leaf), levels = 0L) else p$chunks[[length(p$chunks)]]
-      sql_chunk(p, node[[t]], last, function(i) p$outputs[[i]][o],
-                function(i) stop("Internal error: a tree deeper than its SQL routing."))
+      last <- if (to_leaf) list(from = which(p$leaf), start = Inf, levels = 0L) else p$chunks[[length(p$chunks)]]
+      sql_chunk(p, node[[t]], last, function(i) p$outputs[i, o], deeper)
     }, "")
   })
   stats::setNames(vapply(per_output, paste, "", collapse = " + "), names)
 }
 
-# Per tree, the SQL of each output of each leaf: a list (one element per
-# leaf) of K class shares (rounded to the engine's grid of 2^-32; a linear
-# leaf one-hot on its class) or one regression value on the engine's scale.
-# Linear leaves score the scaled columns, (value - center) * factor.
+# Per tree, the SQL of each output of each leaf: a matrix of a column per
+# leaf, K rows of class shares (rounded to the engine's grid of 2^-32; a
+# linear leaf one-hot on its class) or one row of regression values on the
+# engine's scale. Linear leaves score the scaled columns,
+# (value - center) * factor.
 sql_leaf_outputs <- function(object, tr, cols) {
   forest <- object$forest
   K <- forest$num_classes
@@ -37,16 +38,21 @@ sql_leaf_outputs <- function(object, tr, cols) {
   }
   if (K == 0) {
     means <- tree_leaf_values(forest, tr, "mean", NA_real_)
-    return(lapply(seq_along(linear), function(l) {
-      if (is.null(linear[[l]])) sql_num(means[l]) else sprintf("(%s)", score(linear[[l]]$coef[, 1]))
-    }))
+    constant <- vapply(linear, is.null, NA)
+    out <- matrix(NA_character_, 1L, length(linear))
+    out[1L, constant] <- sql_num(means[constant])
+    for (l in which(!constant)) out[1L, l] <- sprintf("(%s)", score(linear[[l]]$coef[, 1]))
+    return(out)
   }
   counts <- tree_leaf_counts(forest, tr)
-  lapply(seq_along(linear), function(l) {
-    lin <- linear[[l]]
-    if (is.null(lin)) return(sql_num(round(counts[, l] / sum(counts[, l]) * 2^32) / 2^32))
-    cls <- lin$classes
-    s <- vapply(seq_along(cls), function(o) if (length(cls) == 2L && o == 2L) "" else score(lin$coef[, o]), "")
+  constant <- vapply(linear, is.null, NA)
+  out <- matrix(NA_character_, K, length(linear))
+  shares <- sweep(counts[, constant, drop = FALSE], 2, colSums(counts[, constant, drop = FALSE]), "/")
+  out[, constant] <- sql_num(round(shares * 2^32) / 2^32)
+  for (l in which(!constant)) {
+    cls <- linear[[l]]$classes
+    coef <- linear[[l]]$coef
+    s <- vapply(seq_along(cls), function(o) if (length(cls) == 2L && o == 2L) "" else score(coef[, o]), "")
     pick <- if (length(cls) == 2L) {
       c(sprintf("CASE WHEN (%s) > 0 THEN 0.0 ELSE 1.0 END", s[1]), sprintf("CASE WHEN (%s) > 0 THEN 1.0 ELSE 0.0 END", s[1]))
     } else {
@@ -56,23 +62,21 @@ sql_leaf_outputs <- function(object, tr, cols) {
         sprintf("CASE WHEN %s THEN 1.0 ELSE 0.0 END", paste(beats, collapse = " AND "))
       }, "")
     }
-    out <- rep("0.0", K)
-    out[cls] <- pick
-    out
-  })
+    out[, l] <- "0.0"
+    out[cls, l] <- pick
+  }
+  out
 }
 
-# Each leaf's vote (one-hot): a linear leaf's class, or the first largest
-# class count of a constant leaf.
+# Each leaf's vote (one-hot), a matrix like the outputs': a linear leaf's
+# class (its outputs), or the first largest class count of a constant leaf.
 sql_leaf_votes <- function(forest, tr, outputs) {
   counts <- tree_leaf_counts(forest, tr)
   linear <- !vapply(tree_linear_leaves(forest, tr), is.null, TRUE)
-  lapply(seq_along(outputs), function(l) {
-    if (linear[l]) return(outputs[[l]])
-    out <- rep("0.0", nrow(counts))
-    out[which.max(counts[, l])] <- "1.0"
-    out
-  })
+  votes <- matrix("0.0", nrow(counts), ncol(counts))
+  votes[cbind(max.col(t(counts), ties.method = "first"), seq_len(ncol(counts)))] <- "1.0"
+  votes[, linear] <- outputs[, linear]
+  votes
 }
 
 # The final columns: .pred_<class> and .pred_class, or .pred.

@@ -1,8 +1,9 @@
 # The forest as one SQL SELECT: the design in a first few steps (the raw
 # columns as numbers, then what each pre-fit step adds: missing values,
-# factor codes, rank maps; R/step-*.R), then every tree as nested CASE
-# expressions whose leaves hold the outputs, summed over the trees, and the
-# parsnip-named predictions last.
+# factor codes, rank maps; R/step-*.R), then every tree as CASE
+# expressions whose leaves hold the outputs (R/tree-sql-route.R,
+# R/tree-sql-outputs.R), summed over the trees, and the parsnip-named
+# predictions last.
 
 #' A forest as an SQL query
 #'
@@ -21,10 +22,15 @@
 #' back exactly) and is tested in SQLite (3.35 or later) and PostgreSQL (12
 #' or later); both give [predict()]'s values.
 #'
-#' The trees are nested `CASE` expressions, a chunk of levels each: a row
-#' is routed through a tree by about as many comparisons as the tree is
-#' deep, so scoring time grows with rows, trees and depth; a chunk starts
-#' by a binary search on the node a row reached in the previous one.
+#' Each tree is one `CASE` expression whose `ELSE` branches continue the
+#' same `CASE` (`CASE WHEN a THEN x WHEN b THEN y ELSE z END`), so it nests
+#' about log2(leaves) deep however deep the tree is: a row is routed
+#' through a tree by about as many comparisons as the tree is deep, so
+#' scoring time grows with rows, trees and depth. A tree too large for one
+#' expression is cut into chunks, each starting with a binary search on the
+#' node a row reached in the previous one. A classification forest routes
+#' each row to its leaves first, then finds the class shares by a binary
+#' search on the leaf.
 #'
 #' @param object A fitted [svforest()] model.
 #' @param table The table (or view) holding the predictors under the names
@@ -99,6 +105,12 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
     stop(sprintf("`materialize` must be TRUE or FALSE, not %s.", describe(materialize)), call. = FALSE)
   }
   sql_check_expressible(object, trees)
+  sql_statement(object, table, id, trees, materialize)
+}
+
+# svforest_sql()'s statement, its arguments checked; `nesting`: the CASEs
+# one expression may nest.
+sql_statement <- function(object, table, id, trees, materialize, nesting = sql_nesting) {
   design <- sql_design(object)
   cols <- sprintf("c%d", seq_along(design$inputs))
   key <- if (!is.null(id)) sql_ident(id)
@@ -126,12 +138,12 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
                       else step(name, select, from))
     from <- name
   }
-  plans <- lapply(trees, function(t) sql_tree_plan(object, t, cols))
+  plans <- lapply(trees, function(t) sql_tree_plan(object, t, cols, nesting))
   # Several outputs per tree (class shares, votes): route each row to its
   # leaf once and find each output by a binary search on the leaf; one
-  # output: the last chunk of levels ends in it.
+  # output: the last chunk of a tree ends in it.
   to_leaf <- object$forest$num_classes > 0 &&
-    all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= sql_nesting, NA))
+    all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= nesting, NA))
   route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf)
   steps <- c(steps, route$steps)
   sums <- sql_sums(object, plans, route$node, to_leaf)
@@ -163,7 +175,9 @@ sql_num <- function(x) {
   s <- sprintf("%.17g", x)
   plain <- !grepl("[.eE]", s)
   s[plain] <- paste0(s[plain], ".0")
-  ifelse(x < 0, paste0("(", s, ")"), s)
+  negative <- x < 0
+  s[negative] <- paste0("(", s[negative], ")")
+  s
 }
 
 # A number where SQLite would factor it out of the query as a constant
@@ -172,7 +186,7 @@ sql_num <- function(x) {
 # would cost time quadratic in their number before any row is read. As an
 # argument of COALESCE with a column (`ok`, or `col`) it is coded in place;
 # its value is the number's.
-sql_inline <- function(x, col = "ok") sprintf("COALESCE(%s, %s)", sql_num(x), col)
+sql_inline <- function(x, col = "ok") paste0("COALESCE(", sql_num(x), ", ", col, ")")
 
 # A column of numbers as SQL reads it: standard double precision (REAL is
 # single precision in PostgreSQL).
@@ -259,19 +273,26 @@ sql_design_column <- function(design, j) {
 }
 
 # The split conditions of `tr` on the design columns `cols`, one per node
-# ("" at leaves), summed in the engine's order.
-sql_split_conditions <- function(forest, tr, cols) {
+# ("" at leaves), summed in the engine's order: true for the node's THEN
+# child (`then_left`: the left child, `<=`; else the right one, `>`).
+sql_split_conditions <- function(forest, tr, cols, then_left) {
   kinds <- tree_split_kinds(tr)
-  cond <- character(length(kinds))
+  lhs <- rhs <- character(length(kinds))
   axis <- tree_axis_splits(forest, tr)
-  cond[axis$node] <- sprintf("%s <= %s", cols[axis$var + 1L], sql_inline(axis$value))
+  lhs[axis$node] <- cols[axis$var + 1L]
+  rhs[axis$node] <- sql_inline(axis$value)
   obl <- which(kinds %in% "oblique")
   if (length(obl)) {
-    cond[obl] <- vapply(tree_oblique_splits(forest, tr, obl), function(s) {
-      sprintf("(%s) <= %s", paste(sprintf("%s * %s", sql_inline(s$weights), cols[s$vars + 1L]), collapse = " + "),
-              sql_inline(s$value))
-    }, "")
+    s <- tree_oblique_splits(forest, tr, obl)
+    weights <- lapply(s, `[[`, "weights")
+    terms <- sprintf("%s * %s", sql_inline(unlist(weights)), cols[unlist(lapply(s, `[[`, "vars")) + 1L])
+    of <- factor(rep(seq_along(s), lengths(weights)), levels = seq_along(s))
+    lhs[obl] <- sprintf("(%s)", vapply(split(terms, of), paste, "", collapse = " + "))
+    rhs[obl] <- sql_inline(vapply(s, `[[`, 0, "value"))
   }
+  split <- nzchar(lhs)
+  cond <- character(length(lhs))
+  cond[split] <- paste(lhs[split], c(">", "<=")[then_left[split] + 1L], rhs[split])
   cond
 }
 
@@ -291,43 +312,25 @@ tree_links <- function(tr) {
   list(leaf_id = nodes$leaf_id, leaf = leaf, left = left, right = right, depth = depth)
 }
 
-# Tree `t` for SQL: its nodes (children from 1, leaf flags, depths), the
-# condition of each split on the columns `cols`, and each node's outputs
-# (for a leaf, K class shares or one value; votes too for "vote").
-sql_tree_plan <- function(object, t, cols) {
+# Tree `t` for SQL: its nodes (leaf flags, the order of sql_tree_order()),
+# the condition of each split on the columns `cols`, and each node's
+# outputs, a matrix of a row per node (for a leaf, K class shares or one
+# value; votes too for "vote").
+sql_tree_plan <- function(object, t, cols, nesting) {
   forest <- object$forest
   tr <- forest$trees[[t]]
   shape <- tree_links(tr)
   leaf <- shape$leaf
   outputs <- sql_leaf_outputs(object, tr, cols)
   if (object$forest$num_classes > 0 && identical(object$params$aggregation, "vote")) {
-    votes <- sql_leaf_votes(forest, tr, outputs)
-    outputs <- Map(c, outputs, votes)
+    outputs <- rbind(outputs, sql_leaf_votes(forest, tr, outputs))
   }
-  at <- rep(list(NULL), length(leaf))
-  at[leaf] <- outputs[shape$leaf_id[leaf] + 1L]
-  plan <- list(left = shape$left, right = shape$right, leaf = leaf, depth = shape$depth, outputs = at,
-               cond = sql_split_conditions(forest, tr, sql_tree_columns(object, t, cols)))
-  plan$chunks <- sql_tree_chunks(plan)
+  at <- matrix(NA_character_, length(leaf), nrow(outputs))
+  at[leaf, ] <- t(outputs[, shape$leaf_id[leaf] + 1L, drop = FALSE])
+  plan <- c(list(leaf = leaf, outputs = at), sql_tree_order(shape))
+  plan$cond <- sql_split_conditions(forest, tr, sql_tree_columns(object, t, cols), plan$then_left)
+  plan$chunks <- sql_tree_chunks(plan, nesting)
   plan
-}
-
-# A tree cut into chunks of levels, each one expression: chunk k starts at
-# the nodes a row may have reached (`from`: those at its first depth and
-# the leaves above them; NULL: the root), found by a binary search on the
-# node number, and goes `levels` deeper, so that both nest at most
-# sql_nesting CASEs.
-sql_tree_chunks <- function(plan) {
-  deepest <- max(plan$depth)
-  d <- 0L
-  chunks <- list()
-  repeat {
-    from <- if (d > 0L) which(plan$depth == d | (plan$leaf & plan$depth < d))
-    levels <- max(3L, sql_nesting - if (is.null(from)) 0L else ceiling(log2(length(from))))
-    chunks[[length(chunks) + 1L]] <- list(from = from, levels = levels)
-    d <- d + levels
-    if (d >= deepest) return(chunks)
-  }
 }
 
 # The design columns `cols` as tree `t` reads them: each pre-fit step's
@@ -335,60 +338,4 @@ sql_tree_chunks <- function(plan) {
 sql_tree_columns <- function(object, t, cols) {
   for (step in svf_prefit_steps()) if (!is.null(step$sql_tree)) cols <- step$sql_tree(object, t, cols)
   cols
-}
-
-# The subtree of `plan` below node `i`, `levels` deep, as nested CASEs:
-# leaves give at_leaf(i), the nodes `levels` below give at_limit(i).
-sql_nested <- function(plan, i, levels, at_leaf, at_limit) {
-  if (plan$leaf[i]) return(at_leaf(i))
-  if (levels == 0L) return(at_limit(i))
-  sprintf("CASE WHEN %s THEN %s ELSE %s END", plan$cond[i],
-          sql_nested(plan, plan$left[i], levels - 1L, at_leaf, at_limit),
-          sql_nested(plan, plan$right[i], levels - 1L, at_leaf, at_limit))
-}
-
-# Chunk `chunk` of tree `plan` as one expression: the nodes it starts
-# from, found by a binary search on the node column `node`, each followed
-# down the chunk's levels.
-sql_chunk <- function(plan, node, chunk, at_leaf, at_limit) {
-  below <- function(i) sql_nested(plan, i, chunk$levels, at_leaf, at_limit)
-  if (is.null(chunk$from)) return(below(1L))
-  search <- function(from) {
-    if (length(from) == 1L) return(below(from))
-    half <- length(from) %/% 2L
-    sprintf("CASE WHEN %s <= %d THEN %s ELSE %s END", node, from[half], search(from[seq_len(half)]),
-            search(from[-seq_len(half)]))
-  }
-  search(sort(chunk$from))
-}
-
-# Routing steps: step k holds n<t>, the node (from 1) each row has reached
-# in tree t after k chunks (`to_leaf`: down to its leaf; else the last
-# chunk is left to the outputs). Returns the steps, the node column of each
-# tree (NULL: its outputs route from the root) and the last step's name.
-# `step` writes a step.
-sql_route_steps <- function(plans, carry, step, to_leaf) {
-  # the chunks routed here: every one when the outputs search the leaves,
-  # else those before the last
-  chunks <- vapply(plans, function(p) length(p$chunks) - !to_leaf, 0L)
-  node <- rep(list(NULL), length(plans))
-  steps <- character()
-  from <- "design"
-  id <- function(i) as.character(i)
-  for (k in seq_len(max(0L, chunks))) {
-    cols <- character()
-    for (t in seq_along(plans)) {
-      if (chunks[t] >= k) {
-        e <- sql_chunk(plans[[t]], node[[t]], plans[[t]]$chunks[[k]], id, id)
-        cols <- c(cols, sprintf("%s AS n%d", e, t))
-        node[[t]] <- sprintf("n%d", t)
-      } else if (!is.null(node[[t]])) {
-        cols <- c(cols, node[[t]])
-      }
-    }
-    name <- sprintf("route%d", k)
-    steps <- c(steps, step(name, c(carry, cols), from))
-    from <- name
-  }
-  list(steps = steps, node = node, from = from)
 }

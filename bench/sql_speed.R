@@ -56,6 +56,9 @@ if (is.list(server)) invisible(reg.finalizer(environment(), function(e) stop_pos
 lite <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
 cat(sprintf("svforest_sql() vs predict(): %d new rows, %d-tree default forest, 1000 training rows; SQLite %s\n",
             rows, ntree, RSQLite::rsqliteVersion()[["library"]]))
+load <- tryCatch(readLines("/proc/loadavg", n = 1L), error = function(e) "unknown")
+cat(sprintf("machine: %d cores, load average (1, 5, 15 min) at the start: %s\n", parallel::detectCores(),
+            paste(strsplit(load, " ")[[1]][1:3], collapse = ", ")))
 for (outcome in c("classification", "regression")) {
   fit <- svforest(y ~ ., data = make_data(1000, 1, outcome), ntree = ntree, seed = 1, num_threads = 1)
   new <- make_data(rows, 2, outcome)
@@ -68,12 +71,17 @@ for (outcome in c("classification", "regression")) {
   cat(sprintf("  predict(), 1 thread:                  %6.2f s\n", t_pred))
   DBI::dbWriteTable(lite, "new", stored, overwrite = TRUE)
   for (mat in c(TRUE, FALSE)) {
-    t_gen <- system.time(sql <- svforest_sql(fit, "new", materialize = mat))[["elapsed"]]
-    t_run <- system.time(res <- DBI::dbGetQuery(lite, sql))[["elapsed"]]
+    gen <- system.time(sql <- svforest_sql(fit, "new", materialize = mat))
+    run <- system.time(res <- DBI::dbGetQuery(lite, sql))
+    t_gen <- gen[["elapsed"]]
+    t_run <- run[["elapsed"]]
     g <- suppressWarnings(gap(res, fit, new))
     cat(sprintf("  SQLite, materialize = %-5s: %6.2f s (writing the %.1f MB statement %.2f s); %s; R+SQLite peak %.0f MB\n",
                 mat, t_run, nchar(sql) / 1e6, t_gen, paste(names(g), signif(g, 3), sep = " ", collapse = ", "),
                 peak_mb()))
+    # elapsed time depends on the machine's load; CPU time of this process (which runs SQLite) less so
+    cat(sprintf("    writing + query: %.2f s elapsed, %.2f s CPU\n", t_gen + t_run,
+                gen[["user.self"]] + gen[["sys.self"]] + run[["user.self"]] + run[["sys.self"]]))
     if (is.list(server)) {
       DBI::dbWriteTable(server$con, "new", stored, overwrite = TRUE, row.names = FALSE)
       # a fresh backend per query, so that its peak memory is this query's

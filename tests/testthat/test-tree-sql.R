@@ -113,7 +113,7 @@ test_that("what SQL cannot express, and bad arguments, are clear errors", {
   expect_error(svforest_sql(broken, "iris"), "Tree 2 of the model is damaged")
 })
 
-test_that("deep trees route level by level (nested CASEs this deep overflow SQLite's parser)", {
+test_that("deep trees nest CASEs in their THEN branches only (nested this deep they overflow SQLite's parser)", {
   d <- inside_class_data(1500, seed = 21)
   d$y <- withr::with_seed(1, factor(sample(levels(d$y), nrow(d), TRUE)))  # noise: deep trees
   fit <- svforest(y ~ ., data = d, ntree = 3, seed = 1, num_threads = 1)
@@ -125,6 +125,31 @@ test_that("deep trees route level by level (nested CASEs this deep overflow SQLi
   res <- DBI::dbGetQuery(con, svforest_sql(fit, "new"))
   expect_lt(max(abs(as.matrix(res[, 1:3]) - predict(fit, new, type = "prob"))), 1e-9)
   expect_identical(res$.pred_class, as.character(predict(fit, new)))
+})
+
+test_that("trees that nest more CASEs than one expression holds are routed chunk by chunk, resumed by a search on the node", {
+  fit <- svforest(y ~ ., data = inside_class_data(600, seed = 21), ntree = 3, seed = 1, num_threads = 1)
+  vote <- svforest(y ~ ., data = inside_class_data(600, seed = 21), ntree = 3, seed = 1, aggregation = "vote",
+                   num_threads = 1)
+  reg <- svforest(y ~ ., data = inside_regression_data(600), ntree = 3, seed = 1, num_threads = 1)
+  new <- inside_class_data(300, seed = 22)
+  new_reg <- inside_regression_data(300, seed = 4)
+  con <- sql_connection(new = new, new_reg = new_reg)
+  on.exit(DBI::dbDisconnect(con))
+  # three nested CASEs per expression: several routing steps, each resumed by a binary search
+  nested3 <- function(model, table, materialize = TRUE) {
+    svforest:::sql_statement(model, svforest:::sql_table(table), NULL, seq_along(model$forest$trees), materialize, 3L)
+  }
+  sql <- nested3(fit, "new")
+  expect_true(grepl("route1 AS MATERIALIZED", sql) && grepl("CASE WHEN n1 <= [0-9]+ THEN", sql))
+  res <- DBI::dbGetQuery(con, sql)
+  expect_lt(max(abs(as.matrix(res[, 1:3]) - predict(fit, new, type = "prob"))), 1e-9)
+  expect_identical(res$.pred_class, as.character(predict(fit, new)))
+  res <- DBI::dbGetQuery(con, nested3(vote, "new", materialize = FALSE))
+  expect_identical(res$.pred_class, as.character(predict(vote, new)))
+  sql <- nested3(reg, "new_reg")
+  expect_true(grepl("route1 AS MATERIALIZED", sql) && grepl("CASE WHEN n1 <= [0-9]+ THEN", sql))
+  expect_lt(max(abs(DBI::dbGetQuery(con, sql)$.pred - predict(reg, new_reg))), 1e-9)
 })
 
 test_that("a data frame of numbers alone (the plain design path) gives SQL too, missing values filled", {
