@@ -73,9 +73,9 @@
 #'   transaction). A forest's statement is a few large expressions whose
 #'   estimated cost passes `jit_inline_above_cost` and
 #'   `jit_optimize_above_cost`, so PostgreSQL compiles them with LLVM
-#'   first: for 10,000 rows of a 100-tree forest that took 591 s and a 4 GB
-#'   backend, against 14 s without JIT. A single `SELECT` cannot
-#'   set this itself.
+#'   first, which takes far longer than the query itself and gigabytes of
+#'   memory (figures in the package's `bench/results/sql_speed*.txt`). A
+#'   single `SELECT` cannot set this itself.
 #' @seealso [svforest_tree()] for the same model as tables;
 #'   [svforest_tidypredict] for tidypredict's expressions (through dbplyr).
 #' @examples
