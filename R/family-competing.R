@@ -148,7 +148,7 @@ register_family(
     parts <- competing_parts(truth)
     oob_wolbers_c(parts$time, parts$status, risk, 1L)
   }),
-  score_type = "risk",
+  score_type = list("risk", cause = 1L),  # explainers read one number per row: the first cause's
   calibration_stage = "none",
   calibration_method = function(calibrate, fraction) {
     if (!is.null(c(calibrate, fraction))) {

@@ -180,6 +180,8 @@ test_that("summary, glance, svforest_tree, plot and importance speak per cause",
   expect_identical(dim(imp), c(3L, 2L))
   expect_identical(rownames(imp)[which.max(imp[, "relapse"])], "x1")
   expect_identical(rownames(imp)[which.max(imp[, "death"])], "x2")
+  # explainers read one number per row: the first cause's time lost
+  expect_identical(svforest_explainer_predict(fit, new), risk)
   skip_if_not_installed("butcher")
   small <- butcher::butcher(fit)
   expect_null(small$oob_cif_sum)
