@@ -42,11 +42,14 @@ NULL
 #' @param newdata Predictors, as for [predict.svforest()].
 #' @return `svforest_explainer_predict()`: the class probabilities (a matrix,
 #'   one column per class) of a classification forest, the predictions of a
-#'   regression forest.
+#'   regression forest, the risk of a survival forest, and the first cause's
+#'   expected time lost (`predict(type = "risk", cause = 1)`) of a
+#'   competing-risks forest.
 #' @export
 svforest_explainer_predict <- function(object, newdata) {
   check_model(object)
-  stats::predict(object, newdata, type = model_family(object)$score_type)  # R/family-*.R
+  score <- as.list(model_family(object)$score_type)  # R/family-*.R: a type, and any further arguments
+  do.call(stats::predict, c(list(object, newdata, type = score[[1]]), score[-1]))
 }
 
 # --- DALEX -------------------------------------------------------------------

@@ -21,8 +21,10 @@ NULL
 #' every cause): at each node the best axis cut by the composite
 #' cause-specific log-rank statistic (the sum over causes of their
 #' log-rank chi-squares, so a cut that separates any cause's hazard counts)
-#' competes with a ridge hyperplane fitted to the rows' all-cause
-#' martingale residuals; each tree keeps the best of its structures by
+#' competes with ridge hyperplanes fitted to the rows' martingale
+#' residuals: of every cause summed (the order by the risk of any event)
+#' and, with `n_oblique = 3` (a competing-risks forest's default), of the
+#' first and of the second cause alone, the node keeping the best cut; each tree keeps the best of its structures by
 #' Wolbers' concordance of the first cause on its choosing out-of-bag rows.
 #' Leaves hold each cause's Aalen-Johansen cumulative incidence (CIF) and
 #' cause-specific Nelson-Aalen cumulative hazard (CHF) of their in-bag rows
@@ -148,7 +150,7 @@ register_family(
     parts <- competing_parts(truth)
     oob_wolbers_c(parts$time, parts$status, risk, 1L)
   }),
-  score_type = "risk",
+  score_type = list("risk", cause = 1L),  # explainers read one number per row: the first cause's
   calibration_stage = "none",
   calibration_method = function(calibrate, fraction) {
     if (!is.null(c(calibrate, fraction))) {

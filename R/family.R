@@ -76,7 +76,8 @@ NULL
 #   holdout_score, list(metric, better ("higher" or "lower"), score =
 #                  function(fit, newdata, truth, num_threads)): how
 #                  svforest_select() scores a fit on held-out rows
-#   score_type,    the prediction type explainers read (R/explainers.R)
+#   score_type,    the prediction type explainers read (R/explainers.R), or
+#                  a list of it and predict()'s further arguments
 #   calibration_stage, the post-fit stage `calibrate` configures
 #                  ("calibration", "conformal" or "none")
 #   calibration_method, function(calibrate, fraction): the calibration

@@ -165,6 +165,8 @@ svf_parameter_table <- list(
                       help = "Predictors a node draws for its hyperplanes, the axis cuts' and more (`NA`: `2 * mtry`)."),
   n_oblique = list(default = function(preset, n) preset_default(preset, "n_oblique", 1L),
                    check = function(x) check_count(x, "n_oblique", 0, 100),
+                   # competing risks: the all-cause direction and one per cause (of the first two)
+                   family = list(competing = 3L),
                    tune = tune_range("Hyperplanes per node", 0, 10),
                    help = "Hyperplanes competing with the axis cuts at each node (0: axis cuts only)."),
   split_ridge = list(default = function(preset, n) preset_default(preset, "split_ridge", 0.01),

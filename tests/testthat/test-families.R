@@ -60,9 +60,12 @@ test_that("the parameter table holds each family's defaults, and fits resolve th
   expect_true(all(c("min_node_events", "tree_rival", "oblique_fit", "min_leaf_size") %in% names(surv)))
   expect_identical(svforest:::outcome_preset(svforest:::svf_method("hybrid"), "survival")$ntree, 300L)
   # competing risks take survival's defaults and knobs, with their own leaf
+  # and a hyperplane per cause besides the all-cause one
   cr <- svforest:::resolve_parameters("hybrid", list(), n, "competing")
-  expect_identical(cr[setdiff(names(surv), "leaf")], surv[setdiff(names(surv), "leaf")])
+  own <- c("leaf", "n_oblique")
+  expect_identical(cr[setdiff(names(surv), own)], surv[setdiff(names(surv), own)])
   expect_identical(cr$leaf, "aalen_johansen")
+  expect_identical(cr$n_oblique, 3L)
   expect_identical(svforest:::outcome_preset(svforest:::svf_method("hybrid"), "competing")$ntree, 300L)
 })
 

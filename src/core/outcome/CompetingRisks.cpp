@@ -50,9 +50,15 @@ class CompetingRisks : public Outcome {
                 double& gain) const override {
     return best_competing_cut(node.competing, sorted, min_leaf, cut, gain);
   }
+  // t = 0: every cause's martingale residual summed (the rows' order by
+  // the risk of any event); t = k (1..K): cause k's alone, so a node with
+  // n_oblique > 1 also tries a direction for each cause's own risk
   bool hyperplane_target(const NodeStats& node, int t, Rng&, double* target) const override {
-    if (t > 0) return false;
-    competing_target(node.competing, std::vector<double>(node.competing.n_causes, 1.0), target);
+    const int K = node.competing.n_causes;
+    if (t > K) return false;
+    std::vector<double> weights(K, t == 0 ? 1.0 : 0.0);
+    if (t > 0) weights[t - 1] = 1.0;
+    competing_target(node.competing, weights, target);
     return true;
   }
   double split_gain(const TrainingData& data, const int* oob, size_t n_oob,
