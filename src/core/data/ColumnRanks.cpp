@@ -40,6 +40,15 @@ ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip) {
   }
 }
 
+bool ColumnRanks::varies(size_t col, const int* rows, size_t n) const {
+  if (n == 0) return false;
+  const uint32_t* rank = rank_.data() + col * n_rows_;
+  const uint32_t first = rank[rows[0]];
+  for (size_t i = 1; i < n; ++i)
+    if (rank[rows[i]] != first) return true;
+  return false;
+}
+
 void ColumnRanks::sort_rows(size_t col, const int* rows, size_t n, std::vector<std::pair<double, int>>& sorted,
                             std::vector<uint64_t>& scratch) const {
   const uint32_t* rank = rank_.data() + col * n_rows_;

@@ -27,6 +27,9 @@ class ColumnRanks {
   // `rows`), ties by position. `col` must be has(col).
   void sort_rows(size_t col, const int* rows, size_t n, std::vector<std::pair<double, int>>& sorted,
                  std::vector<uint64_t>& scratch) const;
+  // Whether `col` (has(col)) takes more than one value on the rows: the
+  // values' own test, without reading them.
+  bool varies(size_t col, const int* rows, size_t n) const;
 
  private:
   size_t n_rows_ = 0;

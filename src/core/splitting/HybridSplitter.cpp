@@ -63,34 +63,57 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
   return outcome_of(data).split_gain(data, oob, n_oob, left);
 }
 
-// Up to `want` predictors that vary in the node, drawn without replacement;
-// their node values go to `columns`, column after column.
-void draw_columns(const NodeContext& ctx, size_t want, Rng& rng, std::vector<int>& features,
-                  std::vector<double>& columns) {
+// Memory a thread's node searches reuse, so that a node allocates nothing
+// of its own for drawing, gathering and sorting.
+struct NodeScratch {
+  std::vector<int> order, features;
+  std::vector<double> columns, one;
+  CutScratch cut;
+};
+NodeScratch& node_scratch() {
+  thread_local NodeScratch scratch;
+  return scratch;
+}
+
+// Up to `want` predictors that vary in the node, drawn without replacement,
+// into `s.features`. Where the rank index has a column, its ranks tell (the
+// same answer as its values) and no value is read.
+void draw_features(const NodeContext& ctx, size_t want, Rng& rng, NodeScratch& s) {
   const DataView& x = *ctx.data->x;
+  const ColumnRanks* ranks = ctx.data->ranks;
   const size_t n = ctx.n, p = x.n_cols();
-  std::vector<int> order(p);
-  std::iota(order.begin(), order.end(), 0);
-  columns.reserve(want * n);
-  for (size_t k = 0; k < p && features.size() < want; ++k) {
-    std::swap(order[k], order[k + rng.below(p - k)]);
-    const size_t at = columns.size();
-    columns.resize(at + n);
-    x.gather(order[k], ctx.rows, n, columns.data() + at);
-    const auto mm = std::minmax_element(columns.begin() + at, columns.end());
-    if (*mm.second > *mm.first) {
-      features.push_back(order[k]);
+  s.order.resize(p);
+  std::iota(s.order.begin(), s.order.end(), 0);
+  s.features.clear();
+  for (size_t k = 0; k < p && s.features.size() < want; ++k) {
+    std::swap(s.order[k], s.order[k + rng.below(p - k)]);
+    const int col = s.order[k];
+    bool varies;
+    if (ranks && ranks->has(static_cast<size_t>(col))) {
+      varies = ranks->varies(static_cast<size_t>(col), ctx.rows, n);
     } else {
-      columns.resize(at);
+      s.one.resize(n);
+      x.gather(col, ctx.rows, n, s.one.data());
+      const auto mm = std::minmax_element(s.one.begin(), s.one.end());
+      varies = *mm.second > *mm.first;
     }
+    if (varies) s.features.push_back(col);
   }
+}
+
+// The node values of the first `count` drawn predictors, column after
+// column, into `s.columns`.
+void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
+  const size_t n = ctx.n;
+  s.columns.resize(count * n);
+  for (size_t k = 0; k < count; ++k) ctx.data->x->gather(s.features[k], ctx.rows, n, s.columns.data() + k * n);
 }
 
 // The best of n_oblique hyperplanes through the drawn predictors (see the
 // header), when its gain beats `best_gain` (then updated).
 bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf, const std::vector<int>& features,
                   const std::vector<double>& columns, int n_oblique, double split_ridge, bool cox_step, Rng& rng,
-                  double& best_gain, SplitRule& rule) {
+                  CutScratch& scratch, double& best_gain, SplitRule& rule) {
   const size_t n = node.n, m = features.size();
   // the drawn predictors, standardised in the node
   Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
@@ -113,7 +136,6 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf
 
   Eigen::VectorXd target(n);
   std::vector<double> weight(m), proj(n);
-  CutScratch scratch;
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {
@@ -218,25 +240,38 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   const size_t mtry = std::min(p, mtry_ > 0 ? static_cast<size_t>(mtry_) : root_p);
   const size_t want = n_oblique_ == 0 ? mtry
                       : std::min(p, std::max(mtry, oblique_mtry_ > 0 ? static_cast<size_t>(oblique_mtry_) : 2 * mtry));
-  std::vector<int> features;
-  std::vector<double> columns;
-  draw_columns(ctx, want, rng, features, columns);
+  NodeScratch& s = node_scratch();
+  draw_features(ctx, want, rng, s);
+  const std::vector<int>& features = s.features;
   if (features.empty()) return false;
   const size_t m = features.size(), m_axis = std::min(m, mtry);
+  const bool tries_oblique =
+      m >= 2 && n_oblique_ > 0 && !(static_cast<double>(n) < oblique_rows_ * static_cast<double>(m));
+  // the values are read only where a hyperplane needs them or the rank
+  // index lacks the column
+  if (tries_oblique) gather_columns(ctx, m, s);
+  const ColumnRanks* ranks = data.ranks;
 
   double best_gain = kRelativeMinGain * outcome.gain_scale(node), cut = 0.0;
-  CutScratch scratch;
   bool found = false;
   for (size_t k = 0; k < m_axis; ++k) {
-    if (best_axis_cut(outcome, node, min_leaf_size_, features[k], columns.data() + k * n, scratch, cut, best_gain)) {
+    const double* values = nullptr;
+    if (tries_oblique) {
+      values = s.columns.data() + k * n;
+    } else if (!ranks || !ranks->has(static_cast<size_t>(features[k]))) {
+      s.one.resize(n);
+      data.x->gather(features[k], ctx.rows, n, s.one.data());
+      values = s.one.data();
+    }
+    if (best_axis_cut(outcome, node, min_leaf_size_, features[k], values, s.cut, cut, best_gain)) {
       found = true;
       rule = SplitRule::axis(features[k], cut);
     }
   }
-  if (m < 2 || n_oblique_ == 0 || static_cast<double>(n) < oblique_rows_ * static_cast<double>(m)) return found;
+  if (!tries_oblique) return found;
   SplitRule oblique;
-  if (!best_oblique(outcome, node, min_leaf_size_, features, columns, n_oblique_, split_ridge_, cox_step_, rng,
-                    best_gain, oblique))
+  if (!best_oblique(outcome, node, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_, rng,
+                    s.cut, best_gain, oblique))
     return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule
