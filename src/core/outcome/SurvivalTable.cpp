@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "ScanCut.h"
+
 namespace svf {
 
 void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table) {
@@ -101,20 +103,7 @@ bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<do
   const size_t n = sorted.size();
   if (table.n_times() == 0 || n < 2) return false;
   LogRankScan scan(table);
-  bool found = false;
-  for (size_t k = 0; k + 1 < n; ++k) {
-    scan.add(static_cast<size_t>(sorted[k].second));
-    const double a = sorted[k].first, b = sorted[k + 1].first;
-    if (!(b > a) || k + 1 < min_leaf || n - k - 1 < min_leaf) continue;
-    const double g = scan.statistic();
-    if (g > gain) {
-      gain = g;
-      found = true;
-      cut = a + (b - a) / 2.0;
-      if (!(cut < b)) cut = a;
-    }
-  }
-  return found;
+  return best_scan_cut(scan, sorted, min_leaf, [](const LogRankScan& s) { return s.statistic(); }, cut, gain);
 }
 
 void martingale_scores(const SurvivalTable& table, double* out) {

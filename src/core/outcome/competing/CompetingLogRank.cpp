@@ -1,4 +1,5 @@
 #include "CompetingLogRank.h"
+#include "outcome/ScanCut.h"
 
 namespace svf {
 
@@ -115,20 +116,8 @@ bool best_competing_cut(const CompetingTable& table, const std::vector<std::pair
   const size_t n = sorted.size();
   if (table.n_times() == 0 || n < 2) return false;
   CompetingLogRankScan scan(table);
-  bool found = false;
-  for (size_t k = 0; k + 1 < n; ++k) {
-    scan.add(static_cast<size_t>(sorted[k].second));
-    const double a = sorted[k].first, b = sorted[k + 1].first;
-    if (!(b > a) || k + 1 < min_leaf || n - k - 1 < min_leaf) continue;
-    const double g = scan.composite();
-    if (g > gain) {
-      gain = g;
-      found = true;
-      cut = a + (b - a) / 2.0;
-      if (!(cut < b)) cut = a;
-    }
-  }
-  return found;
+  return best_scan_cut(scan, sorted, min_leaf, [](const CompetingLogRankScan& s) { return s.composite(); }, cut,
+                       gain);
 }
 
 void competing_target(const CompetingTable& table, const std::vector<double>& cause_weights, double* out) {
