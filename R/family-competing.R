@@ -89,7 +89,9 @@ register_family(
     check_family_method("a competing-risks outcome", preset$name, survival_methods)
     apply_family_defaults(apply_family_defaults(preset, "survival"), "competing")  # survival's, then its own leaf
   },
-  check_parameters = function(user) check_survival_parameters(user),
+  check_parameters = function(user) {
+    check_survival_parameters(user, "a competing-risks forest", "Aalen-Johansen leaves (each cause's cumulative incidence)")
+  },
   scaling = function(y) NULL,
   engine_y = function(y, scaling) y,
   num_classes = function(y) 0L,

@@ -201,17 +201,18 @@ survival_methods <- "hybrid"
 
 # A survival forest sets its splitter and leaf itself (log-rank cuts and
 # hyperplanes, Nelson-Aalen leaves), and its out-of-bag rows choose and
-# score its trees: the user's parameters that would change that.
-check_survival_parameters <- function(user) {
+# score its trees: the user's parameters that would change that. A
+# competing-risks forest (R/family-competing.R) names itself and its leaves.
+check_survival_parameters <- function(user, forest = "a survival forest", leaves = "Nelson-Aalen leaves") {
   for (part in c("splitter", "leaf")) {
     if (!is.null(user[[part]])) {
-      stop(sprintf("`%s`: a survival forest has the hybrid splitter (log-rank cuts and hyperplanes) and Nelson-Aalen leaves; leave `%s` out.",
-                   part, part), call. = FALSE)
+      stop(sprintf("`%s`: %s has the hybrid splitter (log-rank cuts and hyperplanes) and %s; leave `%s` out.",
+                   part, forest, leaves, part), call. = FALSE)
     }
   }
   if (!is.null(user$sampler) && !identical(user$sampler, "bootstrap") && !identical(user$sampler, "subsample")) {
-    stop("`sampler` must be \"bootstrap\" or \"subsample\" for a survival forest: its out-of-bag rows choose and score the trees.",
-         call. = FALSE)
+    stop(sprintf("`sampler` must be \"bootstrap\" or \"subsample\" for %s: its out-of-bag rows choose and score the trees.",
+                 forest), call. = FALSE)
   }
 }
 

@@ -94,7 +94,10 @@ test_that("bad competing-risks input gets a clear error", {
   one_cause <- d
   one_cause$event <- factor(ifelse(d$event == "censored", "censored", "relapse"), c("censored", "relapse", "death"))
   expect_error(svforest(Surv(time, event) ~ ., data = one_cause, ntree = 2), "has no events")
-  expect_error(svforest(Surv(time, event) ~ ., data = d, ntree = 2, leaf = "nelson_aalen"), "leave `leaf` out")
+  expect_error(svforest(Surv(time, event) ~ ., data = d, ntree = 2, leaf = "nelson_aalen"),
+               "a competing-risks forest has the hybrid splitter .* and Aalen-Johansen leaves .*; leave `leaf` out")
+  expect_error(svforest(Surv(time, event) ~ ., data = d, ntree = 2, sampler = "all"),
+               "\"subsample\" for a competing-risks forest")
   expect_error(svforest(Surv(time, event) ~ ., data = d, ntree = 2, method = "rsvf"), "does not fit a competing-risks")
   expect_error(svforest_sql(fit, "d"), "competing-risks forest")
   # the x/y form: a data frame of a time and an event factor fits the same forest
