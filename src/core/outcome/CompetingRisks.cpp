@@ -96,13 +96,9 @@ class CompetingRisks : public Outcome {
     return 1.0 - wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause);
   }
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
-    std::vector<int> rows;
-    std::vector<double> risk, row_loss;
-    oob_mean_risks(oob, rows, risk);
-    wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause, &row_loss);
-    std::vector<double> loss(oob.count.size(), NAN);
-    for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = row_loss[k];
-    return loss;
+    return oob_concordance_losses(oob, [&](const int* rows, size_t m, const double* risk, std::vector<double>* loss) {
+      wolbers_c(data.time, data.status, rows, m, risk, kErrorCause, loss);
+    });
   }
   // 1 - Wolbers' C on the rows (0.5 without pairs) of each leaf's expected
   // time lost to the first cause, from its in-bag rows

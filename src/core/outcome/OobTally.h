@@ -47,6 +47,13 @@ struct GrownTree;
 // the rows with out-of-bag trees and their mean risk (risk_sum / count).
 void oob_mean_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>& risk);
 
+// Each row's out-of-bag loss (NaN without out-of-bag trees) from a
+// concordance of the rows' mean risks: `concordance(rows, m, risk,
+// row_loss)` fills the losses of rows[0..m) by position (harrell_c(),
+// wolbers_c()).
+using ConcordanceLosses = std::function<void(const int*, size_t, const double*, std::vector<double>*)>;
+std::vector<double> oob_concordance_losses(const OobResult& oob, const ConcordanceLosses& concordance);
+
 // The risk of each of `rows` under a grown structure (forest/TreeGrower.h):
 // that of its leaf, `leaf_risk(leaf rows, their number)` of the leaf's
 // in-bag rows, computed once per leaf.

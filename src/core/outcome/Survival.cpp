@@ -105,13 +105,9 @@ class Survival : public Outcome {
   }
   // a row's discordant share of the comparable pairs it is in
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
-    std::vector<int> rows;
-    std::vector<double> risk, row_loss;
-    oob_mean_risks(oob, rows, risk);
-    harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data(), &row_loss);
-    std::vector<double> loss(oob.count.size(), NAN);
-    for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = row_loss[k];
-    return loss;
+    return oob_concordance_losses(oob, [&](const int* rows, size_t m, const double* risk, std::vector<double>* loss) {
+      harrell_c(data.time, data.status, rows, m, risk, loss);
+    });
   }
   // 1 - Harrell's C on the rows (0.5 without pairs) of each leaf's
   // Nelson-Aalen risk from its in-bag rows
@@ -148,6 +144,16 @@ void oob_mean_risks(const OobResult& oob, std::vector<int>& rows, std::vector<do
     rows.push_back(static_cast<int>(r));
     risk.push_back(oob.risk_sum[r] / oob.count[r]);
   }
+}
+
+std::vector<double> oob_concordance_losses(const OobResult& oob, const ConcordanceLosses& concordance) {
+  std::vector<int> rows;
+  std::vector<double> risk, row_loss;
+  oob_mean_risks(oob, rows, risk);
+  concordance(rows.data(), rows.size(), risk.data(), &row_loss);
+  std::vector<double> loss(oob.count.size(), NAN);
+  for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = row_loss[k];
+  return loss;
 }
 
 std::vector<double> structure_row_risks(const TrainingData& data, const GrownTree& grown, const std::vector<int>& rows,
