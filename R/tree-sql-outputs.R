@@ -79,6 +79,11 @@ sql_leaf_votes <- function(forest, tr, outputs) {
   votes
 }
 
+# The final columns' names: .pred_<class> and .pred_class, or .pred.
+sql_output_names <- function(object) {
+  if (object$forest$num_classes == 0) ".pred" else c(paste0(".pred_", object$levels), ".pred_class")
+}
+
 # The final columns: .pred_<class> and .pred_class, or .pred.
 sql_outputs <- function(object, ntree) {
   K <- object$forest$num_classes

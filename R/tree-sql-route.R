@@ -115,14 +115,14 @@ sql_search <- function(node, keys, values) {
 # in tree t after k chunks (`to_leaf`: down to its leaf; else the last
 # chunk is left to the outputs). Returns the steps, the node column of each
 # tree (NULL: its outputs route from the root) and the last step's name.
-# `step` writes a step.
-sql_route_steps <- function(plans, carry, step, to_leaf) {
+# `step` writes a step; `prefix` begins the steps' names (sql_step_prefix()).
+sql_route_steps <- function(plans, carry, step, to_leaf, prefix = "") {
   # the chunks routed here: every one when the outputs search the leaves,
   # else those before the last
   chunks <- vapply(plans, function(p) length(p$chunks) - !to_leaf, 0L)
   node <- rep(list(NULL), length(plans))
   steps <- character()
-  from <- "design"
+  from <- paste0(prefix, "design")
   id <- function(i) as.character(i)
   for (k in seq_len(max(0L, chunks))) {
     cols <- character()
@@ -135,7 +135,7 @@ sql_route_steps <- function(plans, carry, step, to_leaf) {
         cols <- c(cols, node[[t]])
       }
     }
-    name <- sprintf("route%d", k)
+    name <- sprintf("%sroute%d", prefix, k)
     steps <- c(steps, step(name, c(carry, cols), from))
     from <- name
   }

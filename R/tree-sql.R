@@ -42,7 +42,8 @@
 #'   text, logical columns 0/1 (an integer column) or, in PostgreSQL, a
 #'   boolean column; missing values are `NULL`.
 #' @param id Optional name of a column of `table` to return first (the
-#'   rows' key).
+#'   rows' key), under its own name: any name but those of the prediction
+#'   columns (`.pred`, or `.pred_<class>` and `.pred_class`).
 #' @param trees Optional tree numbers: the query averages these trees only
 #'   (`NULL`: all).
 #' @param materialize Whether the query's steps are written `AS
@@ -95,6 +96,11 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
   if (!is.null(id) && (!is.character(id) || length(id) != 1 || is.na(id) || id == "")) {
     stop(sprintf("`id` must be a column name (a string) or NULL, not %s.", describe(id)), call. = FALSE)
   }
+  outputs <- sql_output_names(object)
+  if (!is.null(id) && tolower(id) %in% tolower(outputs)) {
+    stop(sprintf("`id` is \"%s\", a name of the statement's own columns (%s); rename the key column.", id,
+                 paste(outputs, collapse = ", ")), call. = FALSE)
+  }
   n <- length(object$forest$trees)
   if (is.null(trees)) trees <- seq_len(n)
   if (!is.numeric(trees) || !length(trees) || anyNA(trees) || any(trees != round(trees)) || any(trees < 1 | trees > n)) {
@@ -113,7 +119,9 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
 sql_statement <- function(object, table, id, trees, materialize, nesting = sql_nesting) {
   design <- sql_design(object)
   cols <- sprintf("c%d", seq_along(design$inputs))
-  key <- if (!is.null(id)) sql_ident(id)
+  # the key travels under a name no step column takes (c<k>, n<k>, ok,
+  # s<k>, v<k>) and gets its own back at the end
+  key <- if (!is.null(id)) "svf_key"
   # Each step is computed once per row: written AS MATERIALIZED, or else
   # read twice (EXISTS), which makes SQLite and PostgreSQL materialize it
   # too. Inlined, a step's expression would be repeated at every use of
@@ -125,15 +133,16 @@ sql_statement <- function(object, table, id, trees, materialize, nesting = sql_n
     sprintf("%s %s (SELECT %s FROM %s%s)", name, as, paste(c(key, select), collapse = ", "), from, twice)
   }
   steps <- character()
+  prefix <- sql_step_prefix(table)
   # the last step only adds `ok` (every design column known)
   layers <- c(list(design$inputs), lapply(design$layers, function(f) f(cols)), list(cols))
   from <- table
   for (i in seq_along(layers)) {
-    name <- if (i == length(layers)) "design" else if (i == 1L) "inputs" else sprintf("d%d", i - 1L)
+    name <- paste0(prefix, if (i == length(layers)) "design" else if (i == 1L) "inputs" else sprintf("d%d", i - 1L))
     select <- sprintf("%s AS %s", layers[[i]], cols)
     if (i == length(layers)) select <- c(select, sprintf("CASE WHEN %s THEN 1 ELSE 0 END AS ok",
                                                          paste(sprintf("%s IS NOT NULL", cols), collapse = " AND ")))
-    if (i == 1L) select <- c(if (!is.null(id)) sprintf("%s AS %s", key, key), select)
+    if (i == 1L) select <- c(if (!is.null(id)) sprintf("%s AS %s", sql_ident(id), key), select)
     steps <- c(steps, if (i == 1L) sprintf("%s %s (SELECT %s FROM %s)", name, as, paste(select, collapse = ", "), from)
                       else step(name, select, from))
     from <- name
@@ -144,13 +153,30 @@ sql_statement <- function(object, table, id, trees, materialize, nesting = sql_n
   # output: the last chunk of a tree ends in it.
   to_leaf <- object$forest$num_classes > 0 &&
     all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= nesting, NA))
-  route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf)
+  route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf, prefix)
   steps <- c(steps, route$steps)
   sums <- sql_sums(object, plans, route$node, to_leaf)
-  steps <- c(steps, step("summed", c("ok", sprintf("%s AS %s", sums, names(sums))), route$from))
-  sprintf("WITH %s\nSELECT %s FROM summed%s", paste(steps, collapse = ",\n"),
-          paste(c(key, sql_outputs(object, length(trees))), collapse = ", "),
-          if (materialize) "" else " WHERE EXISTS (SELECT 1 FROM summed)")
+  summed <- paste0(prefix, "summed")
+  steps <- c(steps, step(summed, c("ok", sprintf("%s AS %s", sums, names(sums))), route$from))
+  sprintf("WITH %s\nSELECT %s FROM %s%s", paste(steps, collapse = ",\n"),
+          paste(c(if (!is.null(id)) sprintf("%s AS %s", key, sql_ident(id)), sql_outputs(object, length(trees))),
+                collapse = ", "), summed,
+          if (materialize) "" else sprintf(" WHERE EXISTS (SELECT 1 FROM %s)", summed))
+}
+
+# The steps' names (inputs, d1, ..., design, route1, ..., summed) take a
+# prefix when the table's text holds one of them: the WITH clause would read
+# the step rather than the user's table (SQLite: "circular reference"). The
+# prefix is one the text does not hold; names compare without case, as
+# SQLite's do.
+sql_step_prefix <- function(table) {
+  if (!grepl("(^|[^[:alnum:]_])(inputs|design|summed|d[0-9]+|route[0-9]+)($|[^[:alnum:]_])", table,
+             ignore.case = TRUE)) {
+    return("")
+  }
+  k <- 0L
+  while (grepl(sprintf("svf%d_", k), table, ignore.case = TRUE)) k <- k + 1L
+  sprintf("svf%d_", k)
 }
 
 # The table as SQL: an identifier, or as given when wrapped in I().

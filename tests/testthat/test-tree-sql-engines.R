@@ -74,6 +74,43 @@ test_that("columns named `a b`, `_id`, `1x`, `select`, and a logical as 0/1 or b
   expect_match(svforest_sql(fit, "t\"; DROP TABLE new; --"), "FROM \"t\"\"; DROP TABLE new; --\"", fixed = TRUE)
 })
 
+test_that("tables and key columns named like the statement's own steps and columns, in both engines", {
+  d <- odd_names_data(300, 1)
+  names(d)[1:2] <- c("c1", "ok")  # predictors named like the design's columns
+  fit <- svforest(y ~ ., data = d, ntree = 10, seed = 1, num_threads = 1)
+  reg_data <- d
+  reg_data$y <- reg_data$ok + withr::with_seed(3, stats::rnorm(nrow(d)))
+  reg <- svforest(y ~ ., data = reg_data, ntree = 10, seed = 1, num_threads = 1)
+  new <- odd_names_data(200, 2)
+  names(new)[1:2] <- c("c1", "ok")
+  new$y <- NULL
+  new$select <- as.integer(new$select)
+  in_engine <- function(con) {
+    # a table named as a step was read as that step (SQLite: "circular reference")
+    for (table in c("inputs", "design", "route1", "summed", "Summed")) {
+      expect_sql_equals_predict(run_sql(con, table, new, svforest_sql(fit, table)), fit, new)
+    }
+    # a key named as a step's column took that column's place: wrong classes, silently
+    for (key in c("c1", "ok", "n1", "s1", "v1")) {
+      keyed <- new
+      keyed[[key]] <- seq_len(nrow(new)) * 10L
+      for (model in list(fit, reg)) {
+        res <- run_sql(con, "keyed", keyed, svforest_sql(model, "keyed", id = key))
+        expect_identical(names(res)[1], key)
+        expect_equal(as.integer(res[[1]]), keyed[[key]])
+        expect_sql_equals_predict(res, model, keyed)
+      }
+    }
+  }
+  lite <- sql_connection()
+  on.exit(DBI::dbDisconnect(lite))
+  in_engine(lite)
+  expect_error(svforest_sql(fit, "keyed", id = ".pred_class"),
+               "`id` is \".pred_class\", a name of the statement's own columns")
+  expect_error(svforest_sql(reg, "keyed", id = ".PRED"), "a name of the statement's own columns (.pred)", fixed = TRUE)
+  in_engine(local_postgres())
+})
+
 test_that("an x/y fit with a factor and a logical column exports to SQL exactly", {
   xy <- function(n, seed) {
     withr::with_seed(seed, data.frame(a = rnorm(n), f = factor(sample(c("u", "v", "w"), n, TRUE)), h = rnorm(n) > 0))
