@@ -115,14 +115,14 @@ sql_search <- function(node, keys, values) {
 # in tree t after k chunks (`to_leaf`: down to its leaf; else the last
 # chunk is left to the outputs). Returns the steps, the node column of each
 # tree (NULL: its outputs route from the root) and the last step's name.
-# `step` writes a step; `prefix` begins the steps' names (sql_step_prefix()).
-sql_route_steps <- function(plans, carry, step, to_leaf, prefix = "") {
+# `step` writes a step; `prefix` begins the steps' names (sql_step_prefix());
+# the first step reads `from` and is numbered `first`.
+sql_route_steps <- function(plans, carry, step, to_leaf, prefix = "", from = paste0(prefix, "design"), first = 1L) {
   # the chunks routed here: every one when the outputs search the leaves,
   # else those before the last
   chunks <- vapply(plans, function(p) length(p$chunks) - !to_leaf, 0L)
   node <- rep(list(NULL), length(plans))
   steps <- character()
-  from <- paste0(prefix, "design")
   id <- function(i) as.character(i)
   for (k in seq_len(max(0L, chunks))) {
     cols <- character()
@@ -135,9 +135,39 @@ sql_route_steps <- function(plans, carry, step, to_leaf, prefix = "") {
         cols <- c(cols, node[[t]])
       }
     }
-    name <- sprintf("%sroute%d", prefix, k)
+    name <- sprintf("%sroute%d", prefix, first + k - 1L)
     steps <- c(steps, step(name, c(carry, cols), from))
     from <- name
   }
   list(steps = steps, node = node, from = from)
+}
+
+# Trees per block of the sums: SQLite nests a chain of additions one level
+# per term (at most 1000 levels) and PostgreSQL takes at most 1664 columns
+# in a step, so a larger forest is summed a block at a time.
+sql_block_trees <- 400L
+
+# The routing steps and the sums over the trees of their outputs, a block of
+# trees at a time: each block's step adds its trees to the partial sums of
+# the blocks before, left to right (the additions of predict(), in its
+# order). Returns the steps, the last one's name and the sums (named) to
+# compute from it.
+sql_sum_steps <- function(object, plans, cols, step, to_leaf, prefix, block = sql_block_trees) {
+  blocks <- split(seq_along(plans), (seq_along(plans) - 1L) %/% block)
+  steps <- character()
+  from <- paste0(prefix, "design")
+  partial <- character()
+  routes <- 0L
+  for (b in seq_along(blocks)) {
+    part <- plans[blocks[[b]]]
+    route <- sql_route_steps(part, c(cols, "ok", partial), step, to_leaf, prefix, from, routes + 1L)
+    steps <- c(steps, route$steps)
+    routes <- routes + length(route$steps)
+    sums <- sql_sums(object, part, route$node, to_leaf)
+    if (length(partial)) sums <- stats::setNames(paste(partial, sums, sep = " + "), names(sums))
+    if (b == length(blocks)) return(list(steps = steps, from = route$from, sums = sums))
+    partial <- paste0("p_", names(sums))
+    from <- sprintf("%ssummed%d", prefix, b)
+    steps <- c(steps, step(from, c(cols, "ok", sprintf("%s AS %s", sums, partial)), route$from))
+  }
 }

@@ -115,8 +115,8 @@ svforest_sql <- function(object, table, id = NULL, trees = NULL, materialize = T
 }
 
 # svforest_sql()'s statement, its arguments checked; `nesting`: the CASEs
-# one expression may nest.
-sql_statement <- function(object, table, id, trees, materialize, nesting = sql_nesting) {
+# one expression may nest; `block`: the trees summed per step.
+sql_statement <- function(object, table, id, trees, materialize, nesting = sql_nesting, block = sql_block_trees) {
   design <- sql_design(object)
   cols <- sprintf("c%d", seq_along(design$inputs))
   # the key travels under a name no step column takes (c<k>, n<k>, ok,
@@ -153,24 +153,23 @@ sql_statement <- function(object, table, id, trees, materialize, nesting = sql_n
   # output: the last chunk of a tree ends in it.
   to_leaf <- object$forest$num_classes > 0 &&
     all(vapply(plans, function(p) ceiling(log2(sum(p$leaf))) <= nesting, NA))
-  route <- sql_route_steps(plans, c(cols, "ok"), step, to_leaf, prefix)
-  steps <- c(steps, route$steps)
-  sums <- sql_sums(object, plans, route$node, to_leaf)
+  tree_sums <- sql_sum_steps(object, plans, cols, step, to_leaf, prefix, block)
+  sums <- tree_sums$sums
   summed <- paste0(prefix, "summed")
-  steps <- c(steps, step(summed, c("ok", sprintf("%s AS %s", sums, names(sums))), route$from))
+  steps <- c(steps, tree_sums$steps, step(summed, c("ok", sprintf("%s AS %s", sums, names(sums))), tree_sums$from))
   sprintf("WITH %s\nSELECT %s FROM %s%s", paste(steps, collapse = ",\n"),
           paste(c(if (!is.null(id)) sprintf("%s AS %s", key, sql_ident(id)), sql_outputs(object, length(trees))),
                 collapse = ", "), summed,
           if (materialize) "" else sprintf(" WHERE EXISTS (SELECT 1 FROM %s)", summed))
 }
 
-# The steps' names (inputs, d1, ..., design, route1, ..., summed) take a
-# prefix when the table's text holds one of them: the WITH clause would read
-# the step rather than the user's table (SQLite: "circular reference"). The
-# prefix is one the text does not hold; names compare without case, as
-# SQLite's do.
+# The steps' names (inputs, d1, ..., design, route1, ..., summed1, ...,
+# summed) take a prefix when the table's text holds one of them: the WITH
+# clause would read the step rather than the user's table (SQLite:
+# "circular reference"). The prefix is one the text does not hold; names
+# compare without case, as SQLite's do.
 sql_step_prefix <- function(table) {
-  if (!grepl("(^|[^[:alnum:]_])(inputs|design|summed|d[0-9]+|route[0-9]+)($|[^[:alnum:]_])", table,
+  if (!grepl("(^|[^[:alnum:]_])(inputs|design|summed[0-9]*|d[0-9]+|route[0-9]+)($|[^[:alnum:]_])", table,
              ignore.case = TRUE)) {
     return("")
   }

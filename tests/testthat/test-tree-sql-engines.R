@@ -111,6 +111,42 @@ test_that("tables and key columns named like the statement's own steps and colum
   in_engine(local_postgres())
 })
 
+test_that("large forests are summed a block of trees at a time, with predict()'s additions, in both engines", {
+  d <- million_data(200, 3)
+  d$r <- d$b + withr::with_seed(4, stats::rnorm(nrow(d)))
+  cls <- svforest(y ~ a + b, data = d, ntree = 10, seed = 1, num_threads = 1)
+  vote <- svforest(y ~ a + b, data = d, ntree = 10, seed = 1, aggregation = "vote", num_threads = 1)
+  reg <- svforest(r ~ a + b, data = d, ntree = 10, seed = 1, num_threads = 1)
+  new <- million_data(150, 5)
+  blocks_of_3 <- function(model, materialize) {
+    svforest:::sql_statement(model, svforest:::sql_table("new"), "id", seq_along(model$forest$trees), materialize,
+                             block = 3L)
+  }
+  keyed <- cbind(id = seq_len(nrow(new)), new)
+  in_engine <- function(con) {
+    for (model in list(cls, vote, reg)) {
+      for (materialize in c(TRUE, FALSE)) {
+        sql <- blocks_of_3(model, materialize)
+        expect_true(grepl("summed3 AS", sql, fixed = TRUE) && !grepl("summed4 AS", sql, fixed = TRUE))
+        res <- run_sql(con, "new", keyed, sql)
+        expect_equal(res$id, keyed$id)
+        expect_sql_equals_predict(res, model, new, tolerance = 1e-12)
+      }
+    }
+  }
+  lite <- sql_connection()
+  on.exit(DBI::dbDisconnect(lite))
+  in_engine(lite)
+  # a forest of at most one block is written as before: one sum step
+  expect_false(grepl("summed1", svforest_sql(cls, "new"), fixed = TRUE))
+  # 1,001 trees: one chain of additions was deeper than SQLite's 1,000 levels
+  big <- svforest(r ~ a + b, data = d[1:60, ], ntree = 1001, seed = 1, num_threads = 1)
+  expect_sql_equals_predict(run_sql(lite, "new", new, svforest_sql(big, "new")), big, new, tolerance = 1e-12)
+  pg <- local_postgres()
+  in_engine(pg)
+  expect_sql_equals_predict(run_sql(pg, "new", new, svforest_sql(big, "new")), big, new, tolerance = 1e-12)
+})
+
 test_that("an x/y fit with a factor and a logical column exports to SQL exactly", {
   xy <- function(n, seed) {
     withr::with_seed(seed, data.frame(a = rnorm(n), f = factor(sample(c("u", "v", "w"), n, TRUE)), h = rnorm(n) > 0))
