@@ -77,8 +77,9 @@ new_frame_engine_data <- function(spec, newdata, p) {
          call. = FALSE)
   }
   mf <- dates_as_numbers(mf, spec$dates, "newdata")
+  used <- intersect(names(mf), terms_used_columns(tt))
   x <- input_steps_replay("frame", spec, mf, function(mf) {
-    check_finite_frame(mf)
+    check_finite_frame(mf[used])
     frame_matrix(spec, mf)
   })
   if (ncol(x) != p) stop("`newdata` does not give the model's predictor columns.", call. = FALSE)
@@ -87,10 +88,14 @@ new_frame_engine_data <- function(spec, newdata, p) {
 
 # The variables the terms of `tt` use (not those a formula only removes).
 terms_used_variables <- function(tt) {
+  unique(unlist(lapply(terms_used_columns(tt), function(v) all.vars(str2lang(v)))))
+}
+
+# The model-frame columns (`x`, `log(x)`) the terms of `tt` use.
+terms_used_columns <- function(tt) {
   fac <- attr(tt, "factors")
   if (!length(fac)) return(character())
-  used <- rownames(fac)[rowSums(fac != 0) > 0]
-  unique(unlist(lapply(used, function(v) all.vars(str2lang(v)))))
+  rownames(fac)[rowSums(fac != 0) > 0]
 }
 
 # Engine input for new data of a model fitted on a matrix or sparse matrix:

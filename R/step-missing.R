@@ -135,7 +135,8 @@ sql_joint_fill <- function(cols, joint, raw, otherwise) {
 # indicator columns appended; the fill of its columns, from `rows`, kept in
 # the design (column origins: the indicators' predictors).
 impute_frame_fit <- function(mf, rows, build) {
-  na <- frame_na_spec(if (is.null(rows)) mf else mf[rows, , drop = FALSE])
+  used <- frame_term_columns(mf)
+  na <- frame_na_spec(mf[if (is.null(rows)) seq_len(nrow(mf)) else rows, used, drop = FALSE])
   filled <- frame_na_apply(mf, na)
   design <- build(filled$mf)
   na$indicator_names <- indicator_names(na$indicators, colnames(design$x))
@@ -144,6 +145,15 @@ impute_frame_fit <- function(mf, rows, build) {
   design$spec$impute <- na
   design$spec$origin <- c(design$spec$origin, match(na$indicators, design$spec$predictors))
   design
+}
+
+# The columns of a model frame that some term reads. A formula such as
+# `y ~ . - z` keeps `z` in the frame; its values must not reach the design,
+# neither as a missing-value indicator nor through the imputation of the
+# others.
+frame_term_columns <- function(mf) {
+  tt <- attr(mf, "terms")
+  if (is.null(tt)) names(mf) else intersect(names(mf), terms_used_columns(tt))
 }
 
 # Likewise for a frame of numbers (plain_frame_design(), R/design.R).

@@ -230,9 +230,11 @@ sql_check_expressible <- function(object, trees) {
   ok_leaves <- c("class_counts", "constant", "mean", "linear_svm", "ridge", "linear_svr")
   for (t in trees) {
     tr <- checked_tree(object, t)
-    split <- setdiff(stats::na.omit(tree_split_kinds(tr)), c("axis", "oblique"))
+    split <- tree_split_kinds(tr)
+    split <- split[!is.na(split) & split != "axis" & split != "oblique"]
     if (length(split)) fail(sprintf("the \"%s\" splits of tree %d", split[1], t))
-    leaf <- setdiff(tree_leaf_payload_kinds(tr), ok_leaves)
+    leaf <- tree_leaf_payload_kinds(tr)
+    leaf <- leaf[!leaf %in% ok_leaves]
     if (length(leaf)) fail(sprintf("the \"%s\" leaves of tree %d", leaf[1], t))
   }
   spec <- object$design
@@ -303,9 +305,12 @@ sql_design_column <- function(design, j) {
 sql_split_conditions <- function(forest, tr, cols, then_left) {
   kinds <- tree_split_kinds(tr)
   lhs <- rhs <- character(length(kinds))
-  axis <- tree_axis_splits(forest, tr)
-  lhs[axis$node] <- cols[axis$var + 1L]
-  rhs[axis$node] <- sql_inline(axis$value)
+  axis <- which(kinds %in% "axis")
+  if (length(axis)) {  # tree_axis_splits()'s fields, without its data frame (a statement reads many trees)
+    field <- function(name) as.vector(unlist(tree_describe(forest, tr, "split", axis, name)))
+    lhs[axis] <- cols[field("var") + 1L]
+    rhs[axis] <- sql_inline(field("value"))
+  }
   obl <- which(kinds %in% "oblique")
   if (length(obl)) {
     s <- tree_oblique_splits(forest, tr, obl)

@@ -138,6 +138,30 @@ test_that("a formula `y ~ . - z` needs only the columns the model uses at predic
   expect_error(predict(fit, iris[, -1], num_threads = 1), "lacks column `Sepal.Length`")
 })
 
+test_that("a column a formula removes (`. - z`) reaches neither the imputation nor the indicators", {
+  d <- withr::with_seed(5, data.frame(a = rnorm(200), b = rexp(200), c = runif(200)))
+  d$z <- d$a * 2 + withr::with_seed(6, rnorm(200))  # a close proxy of `a`
+  d$y <- factor(ifelse(d$a + d$b > 1, "p", "q"))
+  d$a[1:20] <- NA
+  d$z[21:40] <- NA
+  fit <- svforest(y ~ . - z, data = d, ntree = 5, seed = 1, num_threads = 1)
+  # the same forest as without the column: `z` filled no `a` and made no `z_missing`
+  without <- svforest(y ~ ., data = d[c("a", "b", "c", "y")], ntree = 5, seed = 1, num_threads = 1)
+  expect_identical(fit$forest, without$forest)
+  expect_false("z_missing" %in% fit$design$feature_names)
+  new <- d[1:60, ]
+  moved <- new
+  moved$z <- moved$z + 100
+  prob <- function(data) suppressWarnings(predict(fit, data, type = "prob", num_threads = 1))
+  expect_identical(prob(moved), prob(new))
+  expect_identical(prob(new[names(new) != "z"]), prob(new))
+  skip_if_not_installed("RSQLite")
+  con <- sql_connection(new = new)
+  on.exit(DBI::dbDisconnect(con))
+  res <- DBI::dbGetQuery(con, svforest_sql(fit, "new"))
+  expect_lt(max(abs(as.matrix(res[, c(".pred_p", ".pred_q")]) - prob(new))), 1e-9)
+})
+
 test_that("survival case weights reweight the draw; nodes count distinct rows", {
   skip_if_not_installed("survival")
   d <- lung_data()
