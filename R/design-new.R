@@ -77,7 +77,7 @@ new_frame_engine_data <- function(spec, newdata, p) {
          call. = FALSE)
   }
   mf <- dates_as_numbers(mf, spec$dates, "newdata")
-  used <- intersect(names(mf), terms_used_columns(tt))
+  used <- terms_frame_columns(tt, names(mf))
   x <- input_steps_replay("frame", spec, mf, function(mf) {
     check_finite_frame(mf[used])
     frame_matrix(spec, mf)
@@ -91,11 +91,20 @@ terms_used_variables <- function(tt) {
   unique(unlist(lapply(terms_used_columns(tt), function(v) all.vars(str2lang(v)))))
 }
 
-# The model-frame columns (`x`, `log(x)`) the terms of `tt` use.
+# The model-frame columns (`x`, `log(x)`) the terms of `tt` use, as the
+# terms write them (a non-syntactic name in backticks).
 terms_used_columns <- function(tt) {
   fac <- attr(tt, "factors")
   if (!length(fac)) return(character())
   rownames(fac)[rowSums(fac != 0) > 0]
+}
+
+# Which of a model frame's `columns` the terms of `tt` use (a formula such as
+# `y ~ . - z` keeps `z` in the frame, unused).
+terms_frame_columns <- function(tt, columns) {
+  used <- terms_used_columns(tt)
+  quoted <- vapply(columns, function(v) deparse(as.name(v), backtick = TRUE), "", USE.NAMES = FALSE)
+  columns[columns %in% used | quoted %in% used]
 }
 
 # Engine input for new data of a model fitted on a matrix or sparse matrix:

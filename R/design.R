@@ -37,7 +37,7 @@ frame_design <- function(terms, mf, inputs = design_inputs(), level_codes = NULL
 # The design list(spec, x) of a complete model frame (frame_design()).
 frame_columns <- function(terms, mf, dates, level_codes) {
   # a column the formula only removes (`. - z`) may hold anything
-  check_finite_frame(mf[intersect(names(mf), terms_used_columns(stored_terms(terms)))])
+  check_finite_frame(mf[terms_frame_columns(stored_terms(terms), names(mf))])
   factors <- names(mf)[vapply(mf, is.factor, TRUE)]
   xlevels <- lapply(mf[factors], levels)
   # One-level factors cannot take contrasts: they become a 0/1 column.

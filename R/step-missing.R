@@ -153,7 +153,7 @@ impute_frame_fit <- function(mf, rows, build) {
 # others.
 frame_term_columns <- function(mf) {
   tt <- attr(mf, "terms")
-  if (is.null(tt)) names(mf) else intersect(names(mf), terms_used_columns(tt))
+  if (is.null(tt)) names(mf) else terms_frame_columns(tt, names(mf))
 }
 
 # Likewise for a frame of numbers (plain_frame_design(), R/design.R).
