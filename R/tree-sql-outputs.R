@@ -84,16 +84,16 @@ sql_output_names <- function(object) {
   if (object$forest$num_classes == 0) ".pred" else c(paste0(".pred_", object$levels), ".pred_class")
 }
 
-# The final columns: .pred_<class> and .pred_class, or .pred.
+# The final columns, named by sql_output_names().
 sql_outputs <- function(object, ntree) {
   K <- object$forest$num_classes
+  names <- sql_ident(sql_output_names(object))
   if (K == 0) {
     return(sprintf("CASE WHEN ok = 1 THEN (s / %s) * %s + %s END AS %s", sql_num(ntree),
-                   sql_num(object$outcome_scale), sql_num(object$outcome_center), sql_ident(".pred")))
+                   sql_num(object$outcome_scale), sql_num(object$outcome_center), names))
   }
   lev <- object$levels
-  prob <- sprintf("CASE WHEN ok = 1 THEN s%d / %s END AS %s", seq_len(K), sql_num(ntree),
-                  sql_ident(paste0(".pred_", lev)))
+  prob <- sprintf("CASE WHEN ok = 1 THEN s%d / %s END AS %s", seq_len(K), sql_num(ntree), names[seq_len(K)])
   vote <- identical(object$params$aggregation, "vote")
   # class k wins over an earlier class only when strictly better, over a later one when not worse
   better <- function(k, j, strict) {
@@ -107,6 +107,6 @@ sql_outputs <- function(object, ntree) {
   }, "")
   cls <- sprintf("CASE WHEN ok = 1 THEN (CASE %s ELSE %s END) END AS %s",
                  paste(sprintf("WHEN %s THEN %s", wins, sql_string(lev[-K])), collapse = " "),
-                 sql_string(lev[K]), sql_ident(".pred_class"))
+                 sql_string(lev[K]), names[K + 1L])
   paste(c(prob, cls), collapse = ", ")
 }
