@@ -2,15 +2,22 @@
 # conformal calibration (R/uncertainty.R): predict(type = "interval") and
 # predict(type = "quantiles"), and the checks of what they read.
 
-# Order statistics of the sorted scores for quantile levels tau: the
-# ceiling(tau (n + 1))-th for tau >= 1/2 (Inf beyond n), the
+# Order statistics of the sorted scores for quantile levels tau (`scores`: a
+# sorted vector for every level, or a matrix with a sorted column per
+# level): the ceiling(tau (n + 1))-th for tau >= 1/2 (Inf beyond n), the
 # floor(tau (n + 1))-th for tau < 1/2 (-Inf below 1), so that a new row's
 # score is at most the upper one with probability >= tau and below the lower
 # one with probability <= tau.
 conformal_levels <- function(scores, tau) {
-  n <- length(scores)
-  k <- ifelse(tau >= 0.5, ceiling(tau * (n + 1) - 1e-9), floor(tau * (n + 1) + 1e-9))
-  ifelse(k > n, Inf, ifelse(k < 1, -Inf, scores[pmin(pmax(k, 1), n)]))
+  n <- NROW(scores)
+  k <- order_statistic_ranks(n, tau)
+  at <- pmin(pmax(k, 1), n)
+  ifelse(k > n, Inf, ifelse(k < 1, -Inf, if (is.matrix(scores)) scores[cbind(at, seq_along(tau))] else scores[at]))
+}
+
+# The rank of the conformal order statistic of level tau among n scores.
+order_statistic_ranks <- function(n, tau) {
+  ifelse(tau >= 0.5, ceiling(tau * (n + 1) - 1e-9), floor(tau * (n + 1) + 1e-9))
 }
 
 # Quantiles (n x length(tau), original scale) of rows reaching `leaves`: the

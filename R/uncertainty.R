@@ -161,28 +161,30 @@ oob_adjust_for_forest <- function(scores, sizes, n_trees, fallback) {
   inv_half <- (inv(sizes$even) + inv(sizes$odd)) / 2
   # F_n = F_m - slope (1/m - 1/n) with slope = (F_half - F_m) / (inv_half - 1/m)
   weight <- if (inv_half > 1 / m) max(0, 1 / m - 1 / n_trees) / (inv_half - 1 / m) else 0
-  grid <- conformal_grid()
-  out <- vapply(seq_along(grid), function(j) {
-    extrapolated_order_statistic(lapply(scores, function(s) sort(s[, j])), weight, grid[j])
-  }, 0)
+  out <- extrapolated_order_statistic(lapply(scores, .svf_sort_columns), weight, conformal_grid())
   ifelse(is.finite(out), out, fallback)
 }
 
-# The conformal order statistic of level tau (conformal_levels()) read from
-# the extrapolated share (1 + weight) F_all - weight (F_even + F_odd) / 2
-# (`sorted`: the three score vectors, sorted): the least value whose share
-# reaches k / n. The share rises only at the all-tree scores (the halves'
-# term only lowers it), so the least such value is one of them. With weight
-# 0 it is conformal_levels() itself.
+# The conformal order statistics of levels `tau` (conformal_levels()), one
+# per column, read from the extrapolated share (1 + weight) F_all - weight
+# (F_even + F_odd) / 2 (`sorted`: the three score matrices, rows x
+# length(tau), each column sorted; or three vectors for one level): the least
+# value whose share reaches k / n. The share rises only at the all-tree
+# scores (the halves' term only lowers it), so the least such value is one
+# of them (NA when none reaches it). With weight 0 it is conformal_levels()
+# itself.
 extrapolated_order_statistic <- function(sorted, weight, tau) {
-  n <- length(sorted$all)
-  k <- if (tau >= 0.5) ceiling(tau * (n + 1) - 1e-9) else floor(tau * (n + 1) + 1e-9)
-  if (k > n) return(Inf)
-  if (k < 1) return(-Inf)
+  sorted <- lapply(sorted, as.matrix)
   at <- sorted$all
-  count <- function(s) findInterval(at, s)  # scores at or below each candidate
-  share <- (1 + weight) * count(sorted$all) - weight * (count(sorted$even) + count(sorted$odd)) / 2
-  at[which(share >= k - 1e-9)[1]]
+  n <- nrow(at)
+  k <- order_statistic_ranks(n, tau)
+  share <- (1 + weight) * .svf_count_at_or_below(at, at) -
+    weight * (.svf_count_at_or_below(sorted$even, at) + .svf_count_at_or_below(sorted$odd, at)) / 2
+  reached <- which(share >= rep(k - 1e-9, each = n))
+  column <- (reached - 1L) %/% n + 1L
+  out <- rep(NA_real_, length(tau))
+  out[column[!duplicated(column)]] <- at[reached[!duplicated(column)]]
+  ifelse(k > n, Inf, ifelse(k < 1, -Inf, out))
 }
 
 # The conformal calibration of a forest from rows it did not see (`data`,
@@ -202,7 +204,7 @@ fit_conformal <- function(model, data, y, num_threads) {
 # that makes the level's quantile conformal (conformal_levels()).
 conformal_adjustments <- function(model, scores, method) {
   grid <- conformal_grid()
-  adjust <- vapply(seq_along(grid), function(j) conformal_levels(sort(scores[, j]), grid[j]), 0)
+  adjust <- conformal_levels(.svf_sort_columns(scores), grid)
   list(method = method, taus = grid, adjust = adjust, rows = nrow(scores),
        ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
 }

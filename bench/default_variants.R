@@ -1,17 +1,23 @@
-# Variants of the default classification forest against ranger-500, on the
-# harness's classification sets and splits: how much a change of the
-# default's design or settings moves its accuracy, before a full harness run.
+# Variants of the default forest against ranger-500, on the harness's
+# classification (or regression) sets: how much a change of the default's
+# design or settings moves its accuracy and fit time, before a full harness
+# run.
 #
 #   Rscript bench/default_variants.R [data_dir] [--only=a,b] [--splits=4]
+#       [--first_split=1] [--task=classification|regression]
 #       [--variants=default,ntree300,...] [--threads=2] [--out=default_variants]
 #
-# Splits: the harness's (bench/datasets.R resplit()), at most --splits of
-# them per set (default 4; the harness takes up to 10). Every variant is
-# svforest() with the seed 1 and the arguments below; ranger-500 runs on the
-# same rows in the same process (missing values imputed as in the harness).
-# Output: bench/results/<out>.csv (data set, split, variant, accuracy, fit
-# seconds, trees) and a summary per variant: mean accuracy difference to
-# ranger in points, sets at least as accurate, worst set, total fit time.
+# Splits: the harness's re-splits (bench/datasets.R resplit()), at most
+# --splits of them per set (default 4) from --first_split on. The harness
+# scores splits 1 to 10: choose a setting on development splits
+# (--first_split=101) and keep splits 1-10 for the final run. Every variant
+# is svforest() with the seed 1 and the arguments below; ranger-500 runs on
+# the same rows in the same process (missing values imputed as in the
+# harness). Output: bench/results/<out>.csv (data set, split, variant,
+# accuracy or RMSE, fit seconds, trees) and a summary per variant: mean
+# accuracy difference to ranger in points (RMSE: mean change in percent),
+# sets at least as accurate, worst set, and the median over sets of the fit
+# time over ranger's.
 local({  # the helpers and the registry, beside this script
   script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   for (helper in c("bench_common.R", "datasets.R"))
@@ -28,15 +34,20 @@ variants <- list(
   two_hyperplanes = function(p) list(n_oblique = 2L),
   inbag_hyperplanes = function(p) list(oblique_choice = "inbag"),
   wide_hyperplanes = function(p) list(oblique_mtry = max(2L, 4L * floor(sqrt(p)))),
-  ridge_0.1 = function(p) list(split_ridge = 0.1)
+  ridge_0.1 = function(p) list(split_ridge = 0.1),
+  oblique_rows_1 = function(p) list(oblique_rows = 1),     # no hyperplane in a node of fewer rows than predictors
+  oblique_rows_2 = function(p) list(oblique_rows = 2)
 )
 
 args <- bench_args()
 for (pkg in c("modeldata", "mlbench", "kernlab")) bench_need_package(pkg)
 registry <- benchmark_registry(args$data_dir)
-sets <- names(registry)[vapply(registry, function(r) r$task == "classification", TRUE)]
+task <- if (length(args$value("task"))) args$value("task") else "classification"
+stopifnot(task %in% c("classification", "regression"))
+sets <- names(registry)[vapply(registry, function(r) r$task == task, TRUE)]
 if (length(args$only)) sets <- intersect(args$only, sets)
 max_splits <- if (length(args$value("splits"))) as.integer(args$value("splits")) else 4L
+first_split <- if (length(args$value("first_split"))) as.integer(args$value("first_split")) else 1L
 threads <- if (length(args$value("threads"))) as.integer(args$value("threads")) else 2L
 if (length(args$value("variants"))) {
   bad <- setdiff(args$value("variants"), names(variants))
@@ -46,44 +57,58 @@ if (length(args$value("variants"))) {
 out_name <- if (length(args$value("out"))) args$value("out") else "default_variants"
 suppressPackageStartupMessages(library(svforest))
 stopifnot(requireNamespace("ranger", quietly = TRUE))
-
+# accuracy for classes, RMSE for numbers
+score <- function(pred, truth) {
+  if (task == "regression") sqrt(mean((pred - truth)^2)) else mean(as.character(pred) == as.character(truth))
+}
 results <- list()
 csv <- results_csv(out_name)
 for (nm in sets) {
   base <- registry[[nm]]$load()
   base$test <- align_levels(base$train, base$test)
-  for (split in seq_len(min(max_splits, bench_n_splits(nrow(base$test), "auto")))) {
+  n_splits <- min(max_splits, bench_n_splits(nrow(base$test), "auto"))
+  for (split in first_split - 1L + seq_len(n_splits)) {
     s <- resplit(base, split)
     f <- stats::as.formula(paste0("`", s$outcome, "` ~ ."))
-    truth <- as.character(s$test[[s$outcome]])
+    truth <- s$test[[s$outcome]]
     preds <- setdiff(names(s$train), s$outcome)
     imp <- impute_like(s$train[preds], s$test[preds], preds)
-    rg <- ranger::ranger(x = imp$train, y = s$train[[s$outcome]], num.trees = 500, seed = 1, num.threads = threads)
-    row <- function(variant, acc, fit_s, ntree) {
-      data.frame(dataset = nm, split = split, variant = variant, accuracy = acc, fit_s = fit_s, ntree = ntree)
+    row <- function(variant, value, fit_s, ntree) {
+      data.frame(dataset = nm, split = split, variant = variant, value = value, fit_s = fit_s, ntree = ntree)
     }
-    results[[length(results) + 1L]] <- row("ranger", mean(as.character(stats::predict(rg, imp$test)$predictions) == truth),
-                                           NA_real_, 500L)
+    t0 <- proc.time()[["elapsed"]]
+    rg <- ranger::ranger(x = imp$train, y = s$train[[s$outcome]], num.trees = 500, seed = 1, num.threads = threads)
+    fit_s <- proc.time()[["elapsed"]] - t0
+    results[[length(results) + 1L]] <- row("ranger", score(stats::predict(rg, imp$test)$predictions, truth), fit_s, 500L)
     for (v in names(variants)) {
       t0 <- proc.time()[["elapsed"]]
       fit <- do.call(svforest, c(list(f, data = s$train, seed = 1, num_threads = threads, verbose = FALSE),
                                  variants[[v]](length(preds))))
       fit_s <- proc.time()[["elapsed"]] - t0
-      acc <- mean(as.character(predict(fit, s$test, num_threads = threads)) == truth)
-      results[[length(results) + 1L]] <- row(v, acc, fit_s, fit$ntree)
-      say(sprintf("%-18s split %2d  %-18s accuracy %.4f  fit %6.2fs  %d trees\n", nm, split, v, acc, fit_s, fit$ntree))
+      value <- score(predict(fit, s$test, num_threads = threads), truth)
+      results[[length(results) + 1L]] <- row(v, value, fit_s, fit$ntree)
+      say(sprintf("%-18s split %3d  %-18s %s %.4f  fit %6.2fs  %d trees\n", nm, split, v,
+                  if (task == "regression") "rmse" else "accuracy", value, fit_s, fit$ntree))
     }
     utils::write.csv(do.call(rbind, results), csv, row.names = FALSE)
   }
 }
 res <- do.call(rbind, results)
-agg <- stats::aggregate(accuracy ~ dataset + variant, data = res, FUN = mean)
-rng <- stats::setNames(agg$accuracy[agg$variant == "ranger"], agg$dataset[agg$variant == "ranger"])
-say(sprintf("\n== %d classification sets, up to %d splits each: points against ranger-500 ==\n", length(rng), max_splits))
+agg <- stats::aggregate(cbind(value, fit_s) ~ dataset + variant, data = res, FUN = mean)
+rng <- agg[agg$variant == "ranger", ]
+rng_value <- stats::setNames(rng$value, rng$dataset)
+rng_fit <- stats::setNames(rng$fit_s, rng$dataset)
+say(sprintf("\n== %d %s sets, splits %d-%d (at most %d each): %s ranger-500 ==\n", length(rng_value), task,
+            first_split, first_split + max_splits - 1L, max_splits,
+            if (task == "regression") "RMSE change in percent against" else "points against"))
 for (v in names(variants)) {
   a <- agg[agg$variant == v, ]
-  d <- 100 * (a$accuracy - rng[a$dataset])
-  say(sprintf("%-18s mean %+.2f  >= ranger on %d of %d  worst %+.2f (%s)  fit %.0fs\n", v, mean(d), sum(d >= -1e-9),
-              length(d), min(d), a$dataset[which.min(d)], sum(res$fit_s[res$variant == v])))
+  d <- if (task == "regression") 100 * (a$value / rng_value[a$dataset] - 1) else 100 * (a$value - rng_value[a$dataset])
+  better <- if (task == "regression") d <= 1e-9 else d >= -1e-9
+  worst <- if (task == "regression") which.max(d) else which.min(d)
+  say(sprintf("%-18s mean %+.2f  %s ranger on %d of %d  worst %+.2f (%s)  fit/ranger median %.2f max %.2f (%s)\n",
+              v, mean(d), if (task == "regression") "<=" else ">=", sum(better), length(d), d[worst], a$dataset[worst],
+              stats::median(a$fit_s / rng_fit[a$dataset]), max(a$fit_s / rng_fit[a$dataset]),
+              a$dataset[which.max(a$fit_s / rng_fit[a$dataset])]))
 }
 say("\nresults: ", bench_relpath(csv), "\n")

@@ -31,7 +31,8 @@
 #
 # Methods: "svforest" is svforest() with its defaults (no arguments besides
 # seed and threads); "svforest:<method>" a preset with its defaults;
-# "ranger" ranger with 500 trees and its defaults; for regression also
+# "ranger" ranger with 500 trees and its defaults; "aorsf" aorsf's oblique
+# random forest with 500 trees and its defaults (any task); for regression also
 # "grf_llf" (grf's local linear forest, defaults) and "cubist" (Cubist,
 # defaults). Default: svforest, ranger, and for regression grf_llf and cubist.
 # Survival sets (bench/harness_survival.R): svforest, ranger, aorsf, grf
@@ -173,6 +174,21 @@ run_method <- function(method, s, seed) {
     return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
                 model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = NA_real_))
   }
+  if (method == "aorsf") {
+    # oblique at every node, 500 trees, its defaults (no missing values: the
+    # imputed frame, as ranger's)
+    frame <- cbind(xtr, .outcome = y)
+    fit <- timed(aorsf::orsf(frame, .outcome ~ ., n_tree = 500, n_thread = threads, tree_seeds = seed))
+    type <- if (regression) "mean" else "class"
+    pr <- function(x) {
+      out <- stats::predict(fit$value, new_data = x, pred_type = type, n_thread = threads)
+      if (regression) as.numeric(out) else levels(y)[as.integer(out)]
+    }
+    p <- timed(pr(xte))
+    p10 <- timed_best(function() pr(xbig))
+    return(list(pred = p$value, fit_s = fit$seconds, fit_cpu_s = fit$cpu, predict_s = p$seconds, predict10k_s = p10$seconds,
+                model_mb = length(serialize(fit$value, NULL)) / 2^20, oob = NA_real_))
+  }
   if (method == "cubist") {
     fit <- timed(Cubist::cubist(s$train[preds], y))
     p <- timed(stats::predict(fit$value, s$test[preds]))
@@ -198,7 +214,7 @@ for (nm in sets) {
              else if (survival) c("svforest", "ranger", "aorsf", "grf", "coxph")
              else c("svforest", "ranger", if (regression) c("grf_llf", "cubist"))
   if (!regression) methods <- setdiff(methods, c("grf_llf", "cubist"))
-  if (!survival) methods <- setdiff(methods, c("aorsf", "grf", "coxph"))
+  if (!survival) methods <- setdiff(methods, c("grf", "coxph"))
   for (peer in intersect(methods, c("aorsf", "grf"))) if (!bench_need_cran(peer)) methods <- setdiff(methods, peer)
   if ("grf_llf" %in% methods && !bench_need_cran("grf")) methods <- setdiff(methods, "grf_llf")
   if ("cubist" %in% methods && !bench_need_cran("Cubist")) methods <- setdiff(methods, "cubist")

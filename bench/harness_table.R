@@ -123,6 +123,14 @@ summarise_task <- function(agg, task) {
                                  100 * (ratio[nm] - 1), if (nm %in% names(llf)) format(llf[nm], digits = 4) else "-",
                                  if (nm %in% names(cub)) format(cub[nm], digits = 4) else "-"))
   }
+  orsf <- wide("value", "aorsf")
+  both <- intersect(sets, names(orsf))
+  if (length(both)) {
+    at_least <- if (task == "classification") ours[both] >= orsf[both] - 1e-9 else ours[both] <= orsf[both] + 1e-9
+    say(sprintf("%s aorsf-500 on %d of %d (%.0f%%): %s\n", if (task == "classification") "accuracy >=" else "rmse <=",
+                sum(at_least), length(both), 100 * mean(at_least),
+                paste(sprintf("%s %s", both, format(orsf[both], digits = 4)), collapse = ", ")))
+  }
   fit_ratio <- wide("fit_s", "svforest")[sets] / wide("fit_s", "ranger")[sets]
   cpu_ratio <- wide("fit_cpu_s", "svforest")[sets] / wide("fit_cpu_s", "ranger")[sets]
   pred_ratio <- wide("predict10k_s", "svforest")[sets] / wide("predict10k_s", "ranger")[sets]

@@ -11,6 +11,29 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// svf_sort_columns
+Rcpp::NumericMatrix svf_sort_columns(Rcpp::NumericMatrix m);
+RcppExport SEXP _svforest_svf_sort_columns(SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_sort_columns(m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_count_at_or_below
+Rcpp::IntegerMatrix svf_count_at_or_below(Rcpp::NumericMatrix ref, Rcpp::NumericMatrix at);
+RcppExport SEXP _svforest_svf_count_at_or_below(SEXP refSEXP, SEXP atSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type ref(refSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type at(atSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_count_at_or_below(ref, at));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_leaf_kinds
 List svf_leaf_kinds();
 RcppExport SEXP _svforest_svf_leaf_kinds() {
@@ -482,6 +505,8 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_svforest_svf_sort_columns", (DL_FUNC) &_svforest_svf_sort_columns, 1},
+    {"_svforest_svf_count_at_or_below", (DL_FUNC) &_svforest_svf_count_at_or_below, 2},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_split_kinds", (DL_FUNC) &_svforest_svf_split_kinds, 0},
     {"_svforest_svf_part_names", (DL_FUNC) &_svforest_svf_part_names, 0},

@@ -195,6 +195,29 @@ test_that("shifts carried to the forest's size in shares stay on a pile of tied 
   expect_lt(svforest:::extrapolated_order_statistic(wide, 0.8, 0.95), svforest:::conformal_levels(sort(s), 0.95))
 })
 
+test_that("the per-level order statistics equal a sort and a count of each level's scores", {
+  # the C++ column sorts and counts against sort() and findInterval(), ties,
+  # negative zero and one-row matrices included
+  for (n in c(1, 2, 7, 120)) {
+    scores <- withr_seed(n, lapply(1:3, function(i) matrix(round(stats::rnorm(n * 9), 1), n)))
+    scores[[1]][1] <- -0
+    sorted <- lapply(scores, svforest:::.svf_sort_columns)
+    for (j in 1:9) {
+      expect_identical(sorted[[1]][, j], sort(scores[[1]][, j]))
+      expect_identical(svforest:::.svf_count_at_or_below(sorted[[2]], sorted[[1]])[, j],
+                       findInterval(sorted[[1]][, j], sorted[[2]][, j]))
+    }
+    taus <- seq(0.05, 0.95, length.out = 9)
+    each <- vapply(1:9, function(j) {
+      svforest:::extrapolated_order_statistic(list(all = sorted[[1]][, j], even = sorted[[2]][, j],
+                                                   odd = sorted[[3]][, j]), 0.6, taus[j])
+    }, 0)
+    expect_identical(svforest:::extrapolated_order_statistic(list(all = sorted[[1]], even = sorted[[2]],
+                                                                  odd = sorted[[3]]), 0.6, taus), each)
+  }
+  expect_error(svforest:::.svf_sort_columns(matrix(c(1, NA), 2)), "missing values")
+})
+
 count_rows <- function(n, seed) {
   withr_seed(seed, {
     x <- matrix(stats::runif(n * 4), n)
