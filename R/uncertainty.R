@@ -52,7 +52,7 @@ fit_conformal_cv <- function(model, x, y, folds, fold_fit, num_threads) {
                         grid, num_threads)
     scores[out, ] <- y[out] - q
   }
-  conformal_adjustments(model, scores, "cv")
+  conformal_adjustments(model, scores, "cv", num_threads)
 }
 
 # Prediction input for rows of a training design matrix `x` (dense, or a
@@ -124,7 +124,7 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   scores <- oob_scores(oob_rows)
   scored <- !is.na(scores[, 1])  # rows in bag in every tree have no score
   if (sum(scored) < 2) return(NULL)
-  cal <- conformal_adjustments(model, scores[scored, , drop = FALSE], "oob")
+  cal <- conformal_adjustments(model, scores[scored, , drop = FALSE], "oob", num_threads)
   # the papers' methods score each row with all its out-of-bag trees, as
   # published; the default's choosing rows leave each row few
   if (!isTRUE(model$oob_choosing_share > 0)) return(cal)
@@ -137,7 +137,7 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   if (sum(in_halves) < 2) return(cal)
   sizes <- lapply(halves, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
   kept <- lapply(c(list(all = scores), half_scores), function(s) s[in_halves, , drop = FALSE])
-  cal$adjust <- oob_adjust_for_forest(kept, sizes, qf$ntree, cal$adjust)
+  cal$adjust <- oob_adjust_for_forest(kept, sizes, qf$ntree, cal$adjust, num_threads)
   cal
 }
 
@@ -155,13 +155,13 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
 # far more than the forest's many do, and a shift carried past the pile
 # would cut into it; the share at each value moves smoothly. A level whose
 # shift is infinite (too few rows) keeps `fallback`.
-oob_adjust_for_forest <- function(scores, sizes, n_trees, fallback) {
+oob_adjust_for_forest <- function(scores, sizes, n_trees, fallback, num_threads = 1L) {
   inv <- function(k) mean(1 / k)
   m <- 1 / inv(sizes$all)
   inv_half <- (inv(sizes$even) + inv(sizes$odd)) / 2
   # F_n = F_m - slope (1/m - 1/n) with slope = (F_half - F_m) / (inv_half - 1/m)
   weight <- if (inv_half > 1 / m) max(0, 1 / m - 1 / n_trees) / (inv_half - 1 / m) else 0
-  out <- extrapolated_order_statistic(lapply(scores, .svf_sort_columns), weight, conformal_grid())
+  out <- extrapolated_order_statistic(lapply(scores, .svf_sort_columns, num_threads), weight, conformal_grid(), num_threads)
   ifelse(is.finite(out), out, fallback)
 }
 
@@ -173,17 +173,11 @@ oob_adjust_for_forest <- function(scores, sizes, n_trees, fallback) {
 # scores (the halves' term only lowers it), so the least such value is one
 # of them (NA when none reaches it). With weight 0 it is conformal_levels()
 # itself.
-extrapolated_order_statistic <- function(sorted, weight, tau) {
+extrapolated_order_statistic <- function(sorted, weight, tau, num_threads = 1L) {
   sorted <- lapply(sorted, as.matrix)
-  at <- sorted$all
-  n <- nrow(at)
+  n <- nrow(sorted$all)
   k <- order_statistic_ranks(n, tau)
-  share <- (1 + weight) * .svf_count_at_or_below(at, at) -
-    weight * (.svf_count_at_or_below(sorted$even, at) + .svf_count_at_or_below(sorted$odd, at)) / 2
-  reached <- which(share >= rep(k - 1e-9, each = n))
-  column <- (reached - 1L) %/% n + 1L
-  out <- rep(NA_real_, length(tau))
-  out[column[!duplicated(column)]] <- at[reached[!duplicated(column)]]
+  out <- .svf_extrapolated_order_statistics(sorted$all, sorted$even, sorted$odd, weight, k, num_threads)
   ifelse(k > n, Inf, ifelse(k < 1, -Inf, out))
 }
 
@@ -196,15 +190,15 @@ fit_conformal <- function(model, data, y, num_threads) {
          call. = FALSE)
   }
   q <- leaf_quantiles(qf, forest_leaves(model$forest, data, num_threads), conformal_grid(), num_threads)
-  conformal_adjustments(model, y - q, "split")
+  conformal_adjustments(model, y - q, "split", num_threads)
 }
 
 # The calibration element from the scores (rows x grid levels: outcome minus
 # the forest's quantile at each level, original scale): per level, the shift
 # that makes the level's quantile conformal (conformal_levels()).
-conformal_adjustments <- function(model, scores, method) {
+conformal_adjustments <- function(model, scores, method, num_threads = 1L) {
   grid <- conformal_grid()
-  adjust <- conformal_levels(.svf_sort_columns(scores), grid)
+  adjust <- conformal_levels(.svf_sort_columns(scores, num_threads), grid)
   list(method = method, taus = grid, adjust = adjust, rows = nrow(scores),
        ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
 }

@@ -12,25 +12,30 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // svf_sort_columns
-Rcpp::NumericMatrix svf_sort_columns(Rcpp::NumericMatrix m);
-RcppExport SEXP _svforest_svf_sort_columns(SEXP mSEXP) {
+Rcpp::NumericMatrix svf_sort_columns(Rcpp::NumericMatrix m, int num_threads);
+RcppExport SEXP _svforest_svf_sort_columns(SEXP mSEXP, SEXP num_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type m(mSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_sort_columns(m));
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_sort_columns(m, num_threads));
     return rcpp_result_gen;
 END_RCPP
 }
-// svf_count_at_or_below
-Rcpp::IntegerMatrix svf_count_at_or_below(Rcpp::NumericMatrix ref, Rcpp::NumericMatrix at);
-RcppExport SEXP _svforest_svf_count_at_or_below(SEXP refSEXP, SEXP atSEXP) {
+// svf_extrapolated_order_statistics
+Rcpp::NumericVector svf_extrapolated_order_statistics(Rcpp::NumericMatrix all, Rcpp::NumericMatrix even, Rcpp::NumericMatrix odd, double weight, Rcpp::NumericVector k, int num_threads);
+RcppExport SEXP _svforest_svf_extrapolated_order_statistics(SEXP allSEXP, SEXP evenSEXP, SEXP oddSEXP, SEXP weightSEXP, SEXP kSEXP, SEXP num_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type ref(refSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type at(atSEXP);
-    rcpp_result_gen = Rcpp::wrap(svf_count_at_or_below(ref, at));
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type all(allSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type even(evenSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type odd(oddSEXP);
+    Rcpp::traits::input_parameter< double >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_extrapolated_order_statistics(all, even, odd, weight, k, num_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -505,8 +510,8 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_svforest_svf_sort_columns", (DL_FUNC) &_svforest_svf_sort_columns, 1},
-    {"_svforest_svf_count_at_or_below", (DL_FUNC) &_svforest_svf_count_at_or_below, 2},
+    {"_svforest_svf_sort_columns", (DL_FUNC) &_svforest_svf_sort_columns, 2},
+    {"_svforest_svf_extrapolated_order_statistics", (DL_FUNC) &_svforest_svf_extrapolated_order_statistics, 6},
     {"_svforest_svf_leaf_kinds", (DL_FUNC) &_svforest_svf_leaf_kinds, 0},
     {"_svforest_svf_split_kinds", (DL_FUNC) &_svforest_svf_split_kinds, 0},
     {"_svforest_svf_part_names", (DL_FUNC) &_svforest_svf_part_names, 0},

@@ -196,26 +196,29 @@ test_that("shifts carried to the forest's size in shares stay on a pile of tied 
 })
 
 test_that("the per-level order statistics equal a sort and a count of each level's scores", {
-  # the C++ column sorts and counts against sort() and findInterval(), ties,
-  # negative zero and one-row matrices included
-  for (n in c(1, 2, 7, 120)) {
-    scores <- withr_seed(n, lapply(1:3, function(i) matrix(round(stats::rnorm(n * 9), 1), n)))
-    scores[[1]][1] <- -0
-    sorted <- lapply(scores, svforest:::.svf_sort_columns)
-    for (j in 1:9) {
-      expect_identical(sorted[[1]][, j], sort(scores[[1]][, j]))
-      expect_identical(svforest:::.svf_count_at_or_below(sorted[[2]], sorted[[1]])[, j],
-                       findInterval(sorted[[1]][, j], sorted[[2]][, j]))
-    }
-    taus <- seq(0.05, 0.95, length.out = 9)
-    each <- vapply(1:9, function(j) {
-      svforest:::extrapolated_order_statistic(list(all = sorted[[1]][, j], even = sorted[[2]][, j],
-                                                   odd = sorted[[3]][, j]), 0.6, taus[j])
-    }, 0)
-    expect_identical(svforest:::extrapolated_order_statistic(list(all = sorted[[1]], even = sorted[[2]],
-                                                                  odd = sorted[[3]]), 0.6, taus), each)
+  # the C++ column sorts and counts against sort() and findInterval(), with
+  # ties, negative zero, one-row matrices and two threads
+  reference <- function(all, even, odd, weight, tau) {
+    n <- length(all)
+    k <- if (tau >= 0.5) ceiling(tau * (n + 1) - 1e-9) else floor(tau * (n + 1) + 1e-9)
+    if (k > n) return(Inf)
+    if (k < 1) return(-Inf)
+    share <- (1 + weight) * findInterval(all, all) - weight * (findInterval(all, even) + findInterval(all, odd)) / 2
+    all[which(share >= k - 1e-9)[1]]
   }
-  expect_error(svforest:::.svf_sort_columns(matrix(c(1, NA), 2)), "missing values")
+  taus <- c(0.001, 0.05, 0.2, 0.45, 0.5, 0.7, 0.9, 0.95, 0.999)
+  for (n in c(1, 2, 7, 120)) {
+    scores <- withr_seed(n, lapply(c(1, 1.4, 0.8), function(sd) matrix(round(stats::rnorm(n * 9, sd = sd), 1), n)))
+    scores[[1]][1] <- -0
+    sorted <- lapply(scores, svforest:::.svf_sort_columns, 2L)
+    for (j in 1:9) expect_identical(sorted[[1]][, j], sort(scores[[1]][, j]))
+    for (weight in c(0, 0.6, 3)) {
+      expected <- vapply(1:9, function(j) reference(sorted[[1]][, j], sorted[[2]][, j], sorted[[3]][, j], weight, taus[j]), 0)
+      expect_identical(svforest:::extrapolated_order_statistic(list(all = sorted[[1]], even = sorted[[2]], odd = sorted[[3]]),
+                                                               weight, taus, 2L), expected)
+    }
+  }
+  expect_error(svforest:::.svf_sort_columns(matrix(c(1, NA), 2), 1L), "missing values")
 })
 
 count_rows <- function(n, seed) {
