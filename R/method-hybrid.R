@@ -92,8 +92,10 @@ hybrid_mtry <- function(model) {
 #' ([predict.svforest()]) is extrapolated to the forest's size by the same
 #' rule, applied to the share of scores below each value.
 #' `oblique_mtry` (default `NA`: `2 * mtry`) predictors are drawn for the
-#' hyperplanes (the axis candidates' and more), `oblique_rows` (default 0)
-#' rows per such predictor a node needs for them. For classes, a factor
+#' hyperplanes (the axis candidates' and more), `oblique_rows` (default 2
+#' for classes, 0 for numbers) rows per such predictor a node needs for
+#' them: a class node of fewer than twice as many rows tries axis cuts alone
+#' (a hyperplane there fits noise, and skipping it saves time). For classes, a factor
 #' predictor of a data frame is one column that each tree reads through
 #' its levels' class shares among the tree's in-bag rows
 #' (`factor_coding = "order"`, see [svforest_parameters]), so `mtry` draws

@@ -181,6 +181,7 @@ svf_parameter_table <- list(
                      help = "`\"oob\"`: each tree is grown with and without hyperplanes on its sample, keeping the one whose leaves predict its out-of-bag rows better; `\"none\"`: always the hybrid one."),
   oblique_rows = list(default = function(preset, n) preset_default(preset, "oblique_rows", 0),
                       check = function(x) check_number(x, "oblique_rows", 0),
+                      family = list(classification = 2),
                       tune = tune_range("Rows per hyperplane predictor", 0, 5, "double"),
                       help = "Rows per predictor of a hyperplane a node needs to try hyperplanes."),
   # the survival forest's own knobs (its Nelson-Aalen leaf reads them,

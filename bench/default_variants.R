@@ -36,7 +36,8 @@ variants <- list(
   wide_hyperplanes = function(p) list(oblique_mtry = max(2L, 4L * floor(sqrt(p)))),
   ridge_0.1 = function(p) list(split_ridge = 0.1),
   oblique_rows_1 = function(p) list(oblique_rows = 1),     # no hyperplane in a node of fewer rows than predictors
-  oblique_rows_2 = function(p) list(oblique_rows = 2)
+  oblique_rows_2 = function(p) list(oblique_rows = 2),
+  oblique_rows_4 = function(p) list(oblique_rows = 4)
 )
 
 args <- bench_args()

@@ -3,11 +3,13 @@
 #   binary20   1,000,000 x 20 two-class data
 #   binary100  1,000,000 x 100 two-class data
 #   multi     100,000 x 20, 20 classes
-# (--rows= scales the two large sets down, e.g. --rows=100000 for a trial run.)
+#   regress20 1,000,000 x 20, a numeric outcome (binary20's score plus noise)
+# (--rows= scales the large sets down, e.g. --rows=100000 for a trial run.)
 # Each (data, model) runs in a fresh Rscript: it builds the data (seeded, so
 # every model sees the same rows), runs gc(), resets the kernel's peak-RSS
 # counter (/proc/self/clear_refs, Linux) and fits; then predicts 100,000 new
-# rows. Reported: fit and predict seconds, test accuracy, model size
+# rows. Reported: fit and predict seconds, test accuracy (RMSE for a
+# numeric outcome; d_acc is then the difference in RMSE x 100), model size
 # (object.size), and the extra peak memory of the fit (VmHWM - VmRSS before
 # it) as a multiple of the input (n x p x 8 bytes: R's copy of the data);
 # ratios are against ranger on the same data in the same run.
@@ -21,7 +23,8 @@
 # 1500, with sigma_max = 6000: on these sets every stage of the search gains,
 # so uncapped it grows the leaves to the whole training part, one RBF SVM on
 # 80,000 rows, as the paper's search did on letter; it then ran past 600 s
-# on multi); rsvf (ntree = 10); transform (20 trees). A fit over --timeout seconds
+# on multi); rsvf (ntree = 10); transform (20 trees); hybrid (the default,
+# svforest(x, y)). A fit over --timeout seconds
 # is killed and reported as "timeout".
 #
 # Output: a table and bench/results/scale_bench.csv.
@@ -37,14 +40,23 @@ threads <- as.integer(opt("threads", "2"))
 # Two classes: the sign of a different linear score in each quadrant of
 # (x1, x2), the other predictors entering with small weights; 5% label noise.
 make_binary <- function(n, p, seed) {
+  d <- quadrant_score(n, p, seed)
+  flip <- stats::runif(n) < 0.05
+  list(x = d$x, y = factor(ifelse(xor(d$score > 0, flip), "pos", "neg"), levels = c("neg", "pos")))
+}
+
+# A numeric outcome: the same score plus noise (standard deviation 0.25).
+make_regress <- function(n, p, seed) {
+  d <- quadrant_score(n, p, seed)
+  list(x = d$x, y = d$score + stats::rnorm(n, sd = 0.25))
+}
+
+quadrant_score <- function(n, p, seed) {
   set.seed(seed)
   x <- matrix(stats::runif(n * p, -1, 1), n, p, dimnames = list(NULL, paste0("x", seq_len(p))))
   q <- 1L + (x[, 1] > 0) + 2L * (x[, 2] > 0)
   w <- c(1, -2, 2, -1)[q]
-  score <- w * x[, 1] + (2 - w) * x[, 2] + 0.5 * x[, 3] - 0.5 * x[, 4]
-  flip <- stats::runif(n) < 0.05
-  y <- factor(ifelse(xor(score > 0, flip), "pos", "neg"), levels = c("neg", "pos"))
-  list(x = x, y = y)
+  list(x = x, score = w * x[, 1] + (2 - w) * x[, 2] + 0.5 * x[, 3] - 0.5 * x[, 4])
 }
 
 # 20 classes: the largest of 20 random linear scores of the predictors plus noise.
@@ -62,6 +74,7 @@ make_data <- function(name, rows, seed) {
   switch(name,
          binary20 = make_binary(rows, 20, seed),
          binary100 = make_binary(rows, 100, seed),
+         regress20 = make_regress(rows, 20, seed),
          multi = make_multi(min(rows, 100000), 20, seed),
          stop("unknown data ", name))
 }
@@ -100,7 +113,7 @@ if (nzchar(case_arg)) {
   extra_mb <- (status_kb("VmHWM") - before) / 1024
   test <- make_data(data_name, 100000, seed = 2)
   pred_s <- system.time(p <- predict_model(fit, test$x))[["elapsed"]]
-  acc <- mean(as.character(p) == as.character(test$y))
+  acc <- if (is.numeric(test$y)) sqrt(mean((p - test$y)^2)) else mean(as.character(p) == as.character(test$y))
   model_mb <- as.numeric(utils::object.size(fit)) / 2^20
   cat(sprintf("RESULT %s %d %d %.1f %.1f %.2f %.2f %.4f %.1f\n", case_arg, nrow(d$x), ncol(d$x), input_mb,
               extra_mb, fit_s, pred_s, acc, model_mb))
@@ -134,7 +147,7 @@ cat(sprintf("svforest %s, ranger %s, %d threads, timeout %.0f s, load average %s
             paste(readLines("/proc/loadavg", warn = FALSE), collapse = "")))
 cat("extra = the fit's extra peak memory / input size; ratios: model / ranger on the same data\n\n")
 fmt <- "%-9s %-9s %8s %4s %8s %7s %8s %8s %7s %9s %8s %8s %8s\n"
-cat(sprintf(fmt, "data", "model", "n", "p", "input_MB", "extra", "fit_s", "pred_s", "acc", "model_MB",
+cat(sprintf(fmt, "data", "model", "n", "p", "input_MB", "extra", "fit_s", "pred_s", "acc|rmse", "model_MB",
             "fit/rf", "pred/rf", "d_acc"))
 rows_out <- list()
 for (dn in data_names) {

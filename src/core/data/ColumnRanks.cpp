@@ -10,6 +10,26 @@ namespace {
 // Below this many rows, comparison sorting of (rank, position) keys is as
 // fast as counting.
 const size_t kCountMinRows = 64;
+// Radix passes over the ranks take this many bits at a time.
+const int kRadixBits = 8;
+const size_t kRadixBuckets = size_t(1) << kRadixBits;
+
+// Sorts the (rank << 32 | position) keys key[0..n) by rank, a byte of it per
+// pass (LSD radix sort: stable, so ties stay in position order), as many
+// passes as the largest rank `top` needs; `out` is a buffer of n. Returns
+// whichever of the two holds the result.
+uint64_t* radix_sort_ranks(uint64_t* key, uint64_t* out, size_t n, uint64_t top) {
+  const uint64_t mask = kRadixBuckets - 1;
+  for (int shift = 32; shift < 64 && (top >> (shift - 32)) > 0; shift += kRadixBits) {
+    size_t count[kRadixBuckets + 1] = {0};
+    for (size_t i = 0; i < n; ++i) ++count[((key[i] >> shift) & mask) + 1];
+    if (count[((key[0] >> shift) & mask) + 1] == n) continue;  // one bucket: nothing moves
+    for (size_t b = 1; b <= kRadixBuckets; ++b) count[b] += count[b - 1];
+    for (size_t i = 0; i < n; ++i) out[count[(key[i] >> shift) & mask]++] = key[i];
+    std::swap(key, out);
+  }
+  return key;
+}
 
 }  // namespace
 
@@ -56,13 +76,16 @@ void ColumnRanks::sort_rows(size_t col, const int* rows, size_t n, std::vector<s
   sorted.resize(n);
   if (n < kCountMinRows || d.size() > 4 * n) {
     // (rank, position) as one key: ties stay in position order
-    scratch.resize(n);
-    for (size_t i = 0; i < n; ++i) scratch[i] = (static_cast<uint64_t>(rank[rows[i]]) << 32) | i;
-    std::sort(scratch.begin(), scratch.end());
-    for (size_t i = 0; i < n; ++i) {
-      const int pos = static_cast<int>(scratch[i] & 0xffffffffULL);
-      sorted[i] = std::make_pair(d[scratch[i] >> 32], pos);
+    const bool small = n < kCountMinRows;
+    scratch.resize(small ? n : 2 * n);
+    uint64_t* key = scratch.data();
+    for (size_t i = 0; i < n; ++i) key[i] = (static_cast<uint64_t>(rank[rows[i]]) << 32) | i;
+    if (small) {
+      std::sort(key, key + n);
+    } else {
+      key = radix_sort_ranks(key, scratch.data() + n, n, d.size() - 1);
     }
+    for (size_t i = 0; i < n; ++i) sorted[i] = std::make_pair(d[key[i] >> 32], static_cast<int>(key[i] & 0xffffffffULL));
     return;
   }
   // counting sort by rank, stable: positions keep their order within a rank
