@@ -176,7 +176,23 @@ run_method <- function(method, s, seed) {
   }
   if (method == "aorsf") {
     # oblique at every node, 500 trees, its defaults (no missing values: the
-    # imputed frame, as ranger's)
+    # imputed frame, as ranger's). aorsf refuses a constant column and a
+    # column whose type differs between training and new rows (the imputed
+    # new rows' ordered factors are plain): constant training columns are
+    # dropped (they carry nothing), ordered factors are factors, integers
+    # numbers
+    varying <- vapply(xtr, function(col) length(unique(col)) > 1L, TRUE)
+    plain <- function(x) {
+      x <- x[varying]
+      x[] <- lapply(x, function(col) {
+        if (is.factor(col)) factor(col, levels = levels(col), ordered = FALSE)
+        else if (is.integer(col)) as.double(col) else col
+      })
+      x
+    }
+    xtr <- plain(xtr)
+    xte <- plain(xte)
+    xbig <- plain(xbig)
     frame <- cbind(xtr, .outcome = y)
     fit <- timed(aorsf::orsf(frame, .outcome ~ ., n_tree = 500, n_thread = threads, tree_seeds = seed))
     type <- if (regression) "mean" else "class"
