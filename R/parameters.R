@@ -184,6 +184,10 @@ svf_parameter_table <- list(
                       family = list(classification = 2),
                       tune = tune_range("Rows per hyperplane predictor", 0, 5, "double"),
                       help = "Rows per predictor of a hyperplane a node needs to try hyperplanes."),
+  oblique_stop = list(default = function(preset, n) NA_integer_,
+                      check = function(x) check_count_or_na(x, "oblique_stop", 1),
+                      tune = tune_range("Axis cuts before hyperplanes stop", 1, 5),
+                      help = "A node below this many axis cuts in a row (counted from the root, or from the nearest hyperplane above it) tries axis cuts alone (`NA`: hyperplanes at every node). Where an axis cut has won, hyperplanes seldom win further down, and they are most of a node's work: a faster fit, a little less accurate on most data."),
   # the survival forest's own knobs (its Nelson-Aalen leaf reads them,
   # R/engine-survival.R). A survival forest's defaults (`family`: its node
   # sizes, sampler, trees, rivals) were chosen on held-out splits of the

@@ -37,7 +37,16 @@ variants <- list(
   ridge_0.1 = function(p) list(split_ridge = 0.1),
   oblique_rows_1 = function(p) list(oblique_rows = 1),     # no hyperplane in a node of fewer rows than predictors
   oblique_rows_2 = function(p) list(oblique_rows = 2),
-  oblique_rows_4 = function(p) list(oblique_rows = 4)
+  oblique_rows_4 = function(p) list(oblique_rows = 4),
+  ntree50 = function(p) list(ntree = 50L, ntree_max = 50L),
+  ntree60 = function(p) list(ntree = 60L, ntree_max = 60L),
+  ntree70 = function(p) list(ntree = 70L, ntree_max = 70L),
+  subsample_632 = function(p) list(sampler = "subsample", sample_fraction = 0.632),  # rows drawn without replacement
+  subsample_50 = function(p) list(sampler = "subsample", sample_fraction = 0.5),
+  oblique_stop_1 = function(p) list(oblique_stop = 1L),   # no hyperplane below an axis cut
+  oblique_stop_2 = function(p) list(oblique_stop = 2L),   # ... below two axis cuts in a row
+  oblique_stop_1_none = function(p) list(oblique_stop = 1L, tree_choice = "none"),
+  oblique_stop_2_none = function(p) list(oblique_stop = 2L, tree_choice = "none")
 )
 
 args <- bench_args()

@@ -140,3 +140,35 @@ test_that("a model of a wide data frame does not store the terms' predictors x t
   saveRDS(fit, path)
   expect_identical(predict(readRDS(path), d, type = "prob"), predict(fit, d, type = "prob"))
 })
+
+# Per split node of each tree: the axis cuts in a row that lead to it from
+# the root or the nearest hyperplane above it, and its kind.
+axis_runs <- function(fit) {
+  do.call(rbind, lapply(fit$forest$trees, function(t) {
+    nd <- tree_nodes(t)
+    run <- integer(length(nd$split_kind))
+    for (i in seq_along(run)) {  # parents come before their children
+      if (nd$left_child[i] < 0) next
+      below <- if (nd$split_kind[i] == 0L) run[i] + 1L else 0L
+      run[c(nd$left_child[i], nd$right_child[i]) + 1L] <- below
+    }
+    split <- nd$split_kind >= 0L
+    data.frame(run = run[split], kind = nd$split_kind[split])
+  }))
+}
+
+test_that("oblique_stop ends hyperplanes below that many axis cuts in a row", {
+  train <- diagonal_df(600, seed = 1)
+  runs <- lapply(list(all = NA, one = 1L, two = 2L), function(stop)
+    axis_runs(svforest(y ~ ., data = train, ntree = 20, seed = 1, num_threads = 2, oblique_stop = stop,
+                       tree_choice = "none")))
+  # without it, hyperplanes win below axis cuts too; with it, never below k in a row
+  expect_gt(sum(runs$all$kind == 1L & runs$all$run >= 1L), 0)
+  expect_identical(sum(runs$one$kind == 1L & runs$one$run >= 1L), 0L)
+  expect_identical(sum(runs$two$kind == 1L & runs$two$run >= 2L), 0L)
+  expect_gt(sum(runs$two$kind == 1L & runs$two$run == 1L), 0)
+  expect_gt(mean(runs$one$kind == 1L), 0)
+  reg <- svforest(mpg ~ ., data = mtcars, ntree = 10, seed = 1, num_threads = 1, oblique_stop = 1L)
+  expect_identical(sum(axis_runs(reg)$kind == 1L & axis_runs(reg)$run >= 1L), 0L)
+  expect_error(svforest(y ~ ., data = train, ntree = 2, oblique_stop = 0), "oblique_stop")
+})

@@ -8,7 +8,7 @@ namespace svf {
 namespace {
 
 // Below this many rows, comparison sorting of (rank, position) keys is as
-// fast as counting.
+// fast as counting, but for columns of fewer distinct values than rows.
 const size_t kCountMinRows = 64;
 // Radix passes over the ranks take this many bits at a time.
 const int kRadixBits = 8;
@@ -74,7 +74,10 @@ void ColumnRanks::sort_rows(size_t col, const int* rows, size_t n, std::vector<s
   const uint32_t* rank = rank_.data() + col * n_rows_;
   const std::vector<double>& d = distinct_[col];
   sorted.resize(n);
-  if (n < kCountMinRows || d.size() > 4 * n) {
+  // counting where the column has few distinct values against the node's
+  // rows (in a small node: no more than its rows, as 0/1 indicators)
+  const bool count = n >= kCountMinRows ? d.size() <= 4 * n : d.size() <= n;
+  if (!count) {
     // (rank, position) as one key: ties stay in position order
     const bool small = n < kCountMinRows;
     scratch.resize(small ? n : 2 * n);

@@ -22,6 +22,17 @@ class DataView {
   // Stored entries of column `col` (all rows when dense): rows and values.
   virtual void column_entries(size_t col, std::vector<int>& rows,
                               std::vector<double>& values) const = 0;
+  // get(row, col) without a virtual call where the view holds the column
+  // contiguously (the same value): the growers' and routers' inner loops.
+  const double* contiguous_column(size_t col) const { return contiguous_.empty() ? nullptr : contiguous_[col]; }
+  double value(size_t row, size_t col) const {
+    const double* c = contiguous_.empty() ? nullptr : contiguous_[col];
+    return c ? c[row] : get(row, col);
+  }
+
+ protected:
+  // per column, its values for rows 0..n_rows, or nullptr (empty: none)
+  std::vector<const double*> contiguous_;
 
  private:
   size_t n_rows_, n_cols_;
@@ -29,8 +40,10 @@ class DataView {
 
 class DenseView : public DataView {
  public:
-  DenseView(const double* x, size_t n_rows, size_t n_cols)
-      : DataView(n_rows, n_cols), x_(x) {}
+  DenseView(const double* x, size_t n_rows, size_t n_cols) : DataView(n_rows, n_cols), x_(x) {
+    contiguous_.resize(n_cols);
+    for (size_t c = 0; c < n_cols; ++c) contiguous_[c] = x + c * n_rows;
+  }
   bool is_sparse() const override { return false; }
   double get(size_t row, size_t col) const override { return x_[col * n_rows() + row]; }
   void gather(size_t col, const int* rows, size_t m, double* out) const override;

@@ -86,7 +86,7 @@ class TrainingRows : public RowSource {
  public:
   explicit TrainingRows(const TrainingData& data) : data_(data) {}
   size_t n_rows() const override { return data_.x->n_rows(); }
-  double get(size_t row, size_t col) const override { return data_.x->get(row, col); }
+  double get(size_t row, size_t col) const override { return data_.x->value(row, col); }
   const feature_node* scaled_row(size_t row, const Scaling& scaling,
                                  std::vector<feature_node>& buffer) const override {
     if (!data_.scaled.empty()) return data_.scaled.row(row);

@@ -54,7 +54,7 @@ void column_values(const TrainingData& data, const std::vector<int>& inbag, cons
   Eigen::RowVectorXd total = Eigen::RowVectorXd::Zero(K);
   for (size_t i = 0; i < inbag.size(); ++i) {
     const int r = inbag[i];
-    const double code = data.x->get(r, col);
+    const double code = data.x->value(r, col);
     const int k = code >= 1.0 && code <= levels ? static_cast<int>(code) - 1 : -1;
     const double value = row_value[i];
     const int slot = row_slot[i];
@@ -111,10 +111,19 @@ CodedView::CodedView(const DataView& base, const Tree& tree)
     levels_[tree.factor_int[f]] = tree.factor_int[f + 1];
     offset += tree.factor_int[f + 1] + 1;
   }
+  // the base's contiguous columns, but for the factor columns (read through their level values)
+  bool any = false;
+  contiguous_.assign(base.n_cols(), nullptr);
+  for (size_t col = 0; col < base.n_cols(); ++col) {
+    if (offset_[col] >= 0) continue;
+    contiguous_[col] = base.contiguous_column(col);
+    any = any || contiguous_[col] != nullptr;
+  }
+  if (!any) contiguous_.clear();
 }
 
 double CodedView::get(size_t row, size_t col) const {
-  const double raw = base_.get(row, col);
+  const double raw = base_.value(row, col);
   if (offset_[col] < 0) return raw;
   return coded_level(tree_.factor_real.data() + offset_[col], levels_[col], raw);
 }

@@ -7,7 +7,7 @@ namespace svf {
 int structure_leaf(const TrainingData& data, const Tree& tree, int r, std::vector<double>& scratch) {
   const DataView& x = *data.x;
   const size_t p = x.n_cols();
-  auto get = [&x, r](int col) { return x.get(r, col); };
+  auto get = [&x, r](int col) { return x.value(r, col); };
   int node = 0;
   while (tree.left_child[node] >= 0) {
     const int kind = tree.split_kind[node];

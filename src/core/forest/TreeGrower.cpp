@@ -20,10 +20,11 @@ void set_split(Tree& tree, int node, int kind, const int* ints, size_t n_ints, c
 namespace {
 
 // A node waiting to be split: its in-bag rows in[begin, end) and its
-// out-of-bag rows oob[oob_begin, oob_end) of the grower's buffers.
+// out-of-bag rows oob[oob_begin, oob_end) of the grower's buffers;
+// `axis_run` as in NodeContext.
 struct PendingNode {
   int node;
-  size_t depth, begin, end, oob_begin, oob_end;
+  size_t depth, begin, end, oob_begin, oob_end, axis_run;
 };
 
 // Whether the node's rows are all alike (Outcome::pure(); classes: their
@@ -56,7 +57,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
   std::vector<int>& in = rows;
   std::vector<int> counts(K), left_rows, right_rows;
   std::vector<PendingNode> stack;
-  stack.push_back({tree.add_node(), 0, 0, in.size(), 0, oob.size()});
+  stack.push_back({tree.add_node(), 0, 0, in.size(), 0, oob.size(), 0});
   while (!stack.empty()) {
     const PendingNode nd = stack.back();
     stack.pop_back();
@@ -72,11 +73,12 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     node.oob = oob.data() + nd.oob_begin;
     node.n_oob = nd.oob_end - nd.oob_begin;
     node.inner = &inner;
+    node.axis_run = nd.axis_run;
     bool split = n >= splitter.min_node_size() && n >= 2 &&
                  (options.max_depth == 0 || nd.depth < options.max_depth) &&
                  (options.split_pure || !pure) && splitter.find_split(node, rng, rule);
     if (split) {
-      auto get_of = [&](int r) { return [&x, r](int col) { return x.get(r, col); }; };
+      auto get_of = [&](int r) { return [&x, r](int col) { return x.value(r, col); }; };
       size_t l_begin, l_end, r_begin, r_end;
       const bool copy = copy_rows || rule.band > 0.0;
       if (copy) {
@@ -115,8 +117,9 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
                   rule.reals.size(), left, right);
         // right first on the stack, so the left subtree is grown first
         const size_t oob_mid = nd.oob_begin + n_oob_left;
-        stack.push_back({right, nd.depth + 1, r_begin, r_end, oob_mid, nd.oob_end});
-        stack.push_back({left, nd.depth + 1, l_begin, l_end, nd.oob_begin, oob_mid});
+        const size_t run = rule.kind == kSplitAxis ? nd.axis_run + 1 : 0;
+        stack.push_back({right, nd.depth + 1, r_begin, r_end, oob_mid, nd.oob_end, run});
+        stack.push_back({left, nd.depth + 1, l_begin, l_end, nd.oob_begin, oob_mid, run});
         continue;
       }
       if (copy) in.resize(l_begin);  // the children's copies are not used

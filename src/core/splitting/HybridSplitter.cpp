@@ -58,7 +58,7 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
   std::vector<char> left(n_oob);
   for (size_t i = 0; i < n_oob; ++i) {
     const int r = oob[i];
-    left[i] = rule.goes_left([&x, r](int col) { return x.get(r, col); }, p) ? 1 : 0;
+    left[i] = rule.goes_left([&x, r](int col) { return x.value(r, col); }, p) ? 1 : 0;
   }
   return outcome_of(data).split_gain(data, oob, n_oob, left);
 }
@@ -192,7 +192,8 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.has("min_leaf_size") ? params.integer("min_leaf_size") : 1,
                                                       params.has("oblique_fit") && params.text("oblique_fit") == "cox",
                                                       params.has("min_node_events") ? params.integer("min_node_events") : 0,
-                                                      rivals_named(params.has("tree_rival") ? params.text("tree_rival") : "axis")));
+                                                      rivals_named(params.has("tree_rival") ? params.text("tree_rival") : "axis"),
+                                                      params.has("oblique_stop") ? params.integer("oblique_stop") : 0));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
@@ -208,7 +209,8 @@ std::vector<std::unique_ptr<Splitter>> HybridSplitter::rivals() const {
     // neither rival reads out-of-bag rows: the hyperplanes (if any) win in-bag
     out.push_back(std::unique_ptr<Splitter>(
         new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, kind == kAxisRival ? 0 : n_oblique_, split_ridge_,
-                           oblique_rows_, false, false, static_cast<int>(min_leaf_size_), cox_step_, min_node_events_)));
+                           oblique_rows_, false, false, static_cast<int>(min_leaf_size_), cox_step_, min_node_events_,
+                           kAxisRival, oblique_stop_)));
   }
   return out;
 }
@@ -238,7 +240,10 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   // oblique_mtry in all for the oblique ones
   const size_t root_p = std::max<size_t>(1, static_cast<size_t>(std::sqrt(static_cast<double>(p))));
   const size_t mtry = std::min(p, mtry_ > 0 ? static_cast<size_t>(mtry_) : root_p);
-  const size_t want = n_oblique_ == 0 ? mtry
+  // (below oblique_stop axis cuts in a row, the axis candidates' alone)
+  const bool may_oblique =
+      n_oblique_ > 0 && (oblique_stop_ == 0 || ctx.axis_run < static_cast<size_t>(oblique_stop_));
+  const size_t want = !may_oblique ? mtry
                       : std::min(p, std::max(mtry, oblique_mtry_ > 0 ? static_cast<size_t>(oblique_mtry_) : 2 * mtry));
   NodeScratch& s = node_scratch();
   draw_features(ctx, want, rng, s);
@@ -246,7 +251,7 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   if (features.empty()) return false;
   const size_t m = features.size(), m_axis = std::min(m, mtry);
   const bool tries_oblique =
-      m >= 2 && n_oblique_ > 0 && !(static_cast<double>(n) < oblique_rows_ * static_cast<double>(m));
+      m >= 2 && may_oblique && !(static_cast<double>(n) < oblique_rows_ * static_cast<double>(m));
   // the values are read only where a hyperplane needs them or the rank
   // index lacks the column
   if (tries_oblique) gather_columns(ctx, m, s);

@@ -18,7 +18,11 @@
 // `min_leaf_size` rows on either side); the best candidate wins. A node with
 // fewer than `min_node_size` rows, one the outcome does not let split
 // (Outcome::may_split(): fewer than `min_node_events` events), or no cut
-// that lowers the impurity, is a leaf. Oblique rules are
+// that lowers the impurity, is a leaf. With `oblique_stop` k > 0, a node
+// below k axis cuts in a row (from the root or the nearest hyperplane above
+// it) tries axis cuts alone: where the axis cut has won, hyperplanes rarely
+// win again further down, and their fits are most of a node's work.
+// Oblique rules are
 // stored in the predictors' own units, and the cut is found on exactly the
 // projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
@@ -34,12 +38,13 @@ class HybridSplitter : public Splitter {
  public:
   HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
                  bool oob_choice, bool tree_choice, int min_leaf_size = 1, bool cox_step = false, int min_node_events = 0,
-                 int rivals = kAxisRival)
+                 int rivals = kAxisRival, int oblique_stop = 0)
       : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
         n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
         oob_choice_(oob_choice), tree_choice_(tree_choice),
         min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)), cox_step_(cox_step),
-        min_node_events_(min_node_events < 0 ? 0 : min_node_events), rivals_(rivals) {}
+        min_node_events_(min_node_events < 0 ? 0 : min_node_events), rivals_(rivals),
+        oblique_stop_(oblique_stop < 0 ? 0 : oblique_stop) {}
   bool uses_oob() const override { return oob_choice_; }
   // the tree choice's rivals (`rivals`, bits): a structure grown with axis
   // cuts alone, one that keeps every hyperplane that wins in-bag
@@ -72,6 +77,7 @@ class HybridSplitter : public Splitter {
   bool cox_step_;         // hyperplanes: a Newton step of the outcome's likelihood, where it has one
   int min_node_events_;   // outcomes with events: nodes with fewer are leaves
   int rivals_;            // the tree choice's rivals: kAxisRival, kObliqueRival or both
+  int oblique_stop_;      // > 0: no hyperplanes below this many axis cuts in a row (NodeContext::axis_run)
 };
 
 }  // namespace svf

@@ -46,7 +46,7 @@ bool RandomAxisSplitter::find_split(const NodeContext& node, Rng& rng, SplitRule
     if (cut >= hi) cut = lo;
     if (published_) {
       size_t left = 0;
-      for (size_t r = 0; r < n; ++r) left += data.x->get(rows[r], j) <= cut;
+      for (size_t r = 0; r < n; ++r) left += data.x->value(rows[r], j) <= cut;
       if (left < min_leaf_ || n - left < min_leaf_) return false;  // give up
     }
     rule = SplitRule::axis(j, cut);

@@ -20,7 +20,9 @@ namespace svf {
 // What a splitter sees of a node: its in-bag rows and, for splitters that
 // judge a split on the tree's out-of-bag rows (RSVF), the node's out-of-bag
 // rows; `inner` may run independent work of the node in parallel (a serial
-// runner when trees already run in parallel).
+// runner when trees already run in parallel). `axis_run`: the axis cuts in
+// a row that lead to the node from the root or from the nearest split of
+// another kind above it (0 at the root and below such a split).
 struct NodeContext {
   const TrainingData* data = nullptr;
   const int* rows = nullptr;
@@ -28,6 +30,7 @@ struct NodeContext {
   const int* oob = nullptr;
   size_t n_oob = 0;
   TaskRunner* inner = nullptr;
+  size_t axis_run = 0;
 };
 
 class Splitter {

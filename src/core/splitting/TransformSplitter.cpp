@@ -283,7 +283,7 @@ bool TransformSplitter::split_kind(const NodeContext& node, Rng& rng, bool affin
       if (!usable) continue;  // every dimension sends every row one way: draw again
       size_t left = 0;
       for (size_t i = 0; i < n; ++i) {
-        to_left[i] = candidate.goes_left([&](int c) { return data.x->get(rows[i], c); }, p);
+        to_left[i] = candidate.goes_left([&](int c) { return data.x->value(rows[i], c); }, p);
         left += to_left[i];
       }
       if (left == 0 || left == n) continue;  // every row one way: draw again
