@@ -297,10 +297,10 @@ for (m in all_methods()) {
                         paste0("`", p, "` (is a parameter of the .*this fit|is called|has no equivalent)"), info = p))
     }
     # documented: NA is the default value of m_max, transform_rank, dim_per_class, sigma, mtry and
-    # oblique_mtry ("automatic")
+    # oblique_mtry ("automatic"), of oblique_stop ("never")
     # and, for classification, of sigma_max ("no cap")
-    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max", "mtry", "oblique_mtry"),
-                            params)
+    na_default <- intersect(c("m_max", "transform_rank", "dim_per_class", "sigma", "sigma_max", "mtry", "oblique_mtry",
+                              "oblique_stop"), params)
     case(expect_identical(do.call(fit_method, c(list(m, x, y = y),
                                                 stats::setNames(rep(list(NA), length(na_default)), na_default)))$forest,
                           fit_method(m, x, y = y)$forest))
