@@ -30,7 +30,7 @@ survival_engine_defaults <- function() {
        oblique_rows = value("oblique_rows"), oblique_choice = value("oblique_choice"),
        tree_choice = value("tree_choice"), sampler = value("sampler"), sample_fraction = value("sample_fraction"),
        max_depth = value("max_depth"), oblique_fit = value("oblique_fit"), min_node_events = value("min_node_events"),
-       tree_rival = value("tree_rival"))
+       tree_rival = value("tree_rival"), oblique_stop = value("oblique_stop"))
 }
 
 # The events a node needs to split when the fit gives no `min_node_events`:
@@ -51,9 +51,9 @@ survival_engine_params <- function(params) {
     stop("unknown survival engine parameter(s): ", paste(unknown, collapse = ", "), call. = FALSE)
   out[names(params)] <- params
   for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "min_leaf_size", "n_oblique", "max_depth",
-                 "min_node_events")) {
+                 "min_node_events", "oblique_stop")) {
     v <- out[[name]]
-    if (identical(name, "min_node_events") && identical(v, NA_integer_)) next
+    if (name %in% c("min_node_events", "oblique_stop") && identical(v, NA_integer_)) next
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v))
       stop("'", name, "' must be a whole number >= 0", call. = FALSE)
     out[[name]] <- as.integer(v)

@@ -170,5 +170,12 @@ test_that("oblique_stop ends hyperplanes below that many axis cuts in a row", {
   expect_gt(mean(runs$one$kind == 1L), 0)
   reg <- svforest(mpg ~ ., data = mtcars, ntree = 10, seed = 1, num_threads = 1, oblique_stop = 1L)
   expect_identical(sum(axis_runs(reg)$kind == 1L & axis_runs(reg)$run >= 1L), 0L)
+  # survival forests (grown by the same splitter through their own entry) read it too
+  lung <- stats::na.omit(survival::lung)
+  surv <- lapply(list(all = NA, one = 1L), function(stop)
+    axis_runs(svforest(survival::Surv(time, status) ~ ., data = lung, ntree = 20, seed = 1, num_threads = 1,
+                       oblique_stop = stop)))
+  expect_gt(sum(surv$all$kind == 1L & surv$all$run >= 1L), 0)
+  expect_identical(sum(surv$one$kind == 1L & surv$one$run >= 1L), 0L)
   expect_error(svforest(y ~ ., data = train, ntree = 2, oblique_stop = 0), "oblique_stop")
 })

@@ -22,9 +22,11 @@ class DataView {
   // Stored entries of column `col` (all rows when dense): rows and values.
   virtual void column_entries(size_t col, std::vector<int>& rows,
                               std::vector<double>& values) const = 0;
-  // get(row, col) without a virtual call where the view holds the column
-  // contiguously (the same value): the growers' and routers' inner loops.
+  // Column `col`'s values for rows 0..n_rows, when the view holds them
+  // contiguously; else nullptr.
   const double* contiguous_column(size_t col) const { return contiguous_.empty() ? nullptr : contiguous_[col]; }
+  // get(row, col), without a virtual call where the column is contiguous
+  // (the same value): for the growers' and routers' inner loops.
   double value(size_t row, size_t col) const {
     const double* c = contiguous_.empty() ? nullptr : contiguous_[col];
     return c ? c[row] : get(row, col);
