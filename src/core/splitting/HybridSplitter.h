@@ -22,9 +22,8 @@
 // below k axis cuts in a row (from the root or the nearest hyperplane above
 // it) tries axis cuts alone: where the axis cut has won, hyperplanes rarely
 // win again further down, and their fits are most of a node's work.
-// Oblique rules are
-// stored in the predictors' own units, and the cut is found on exactly the
-// projections prediction computes, so routing agrees.
+// Oblique rules are stored in the predictors' own units, and the cut is
+// found on exactly the projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
 #define SVFOREST_HYBRIDSPLITTER_H
 
