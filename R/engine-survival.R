@@ -16,21 +16,15 @@
 register_part("leaf", "nelson_aalen", outcomes = "survival", family_only = TRUE,
               parameters = c("min_leaf_size", "min_node_events", "tree_rival", "oblique_fit"))
 
-# The engine parameters of a survival fit and their defaults, read from the
-# parameter table (its survival defaults, R/parameters.R: the one place
-# they are written; the reasons for each are there). `mtry` and
-# `oblique_mtry` 0 are the engine's "automatic" (svforest()'s NA); `seed`
-# is this internal entry's own.
-survival_engine_defaults <- function() {
-  own <- family_parameter_defaults("survival")
-  preset <- apply_family_defaults(svf_method(survival_methods[1]), "survival")
-  value <- function(name) parameter_default(name, preset, 0L, own)
-  list(ntree = own$ntree, seed = 1, mtry = 0L, oblique_mtry = 0L, min_node_size = value("min_node_size"),
-       min_leaf_size = value("min_leaf_size"), n_oblique = value("n_oblique"), split_ridge = value("split_ridge"),
-       oblique_rows = value("oblique_rows"), oblique_choice = value("oblique_choice"),
-       tree_choice = value("tree_choice"), sampler = value("sampler"), sample_fraction = value("sample_fraction"),
-       max_depth = value("max_depth"), oblique_fit = value("oblique_fit"), min_node_events = value("min_node_events"),
-       tree_rival = value("tree_rival"), oblique_stop = value("oblique_stop"))
+# The engine parameters of a survival fit and their defaults for the internal
+# entry survival_engine_fit(): the parameters svforest() resolves for a
+# survival outcome of `n` rows (the parameter table's survival defaults,
+# R/parameters.R: the one place they are written), plus the forest's `ntree`
+# and this entry's own `seed`. No list of names is written here: a parameter
+# added to the table reaches this entry as it reaches svforest().
+survival_engine_defaults <- function(n = 100L) {
+  c(list(ntree = family_parameter_defaults("survival")$ntree, seed = 1),
+    resolve_parameters(survival_methods[1], list(), n, "survival"))
 }
 
 # The events a node needs to split when the fit gives no `min_node_events`:
@@ -42,38 +36,57 @@ survival_min_node_events <- function(status, weights = NULL) {
   as.integer(ceiling(sqrt(events)))
 }
 
-# `params` over the defaults, each checked (a typo must not pass silently).
-survival_engine_params <- function(params) {
-  out <- survival_engine_defaults()
+# `params` over the defaults for `n` rows and `p` predictors, each checked
+# (a typo must not pass silently). This internal entry takes the engine's
+# own range (e.g. `split_ridge = 0`, `min_node_events = 0`, `"none"` for
+# the out-of-bag choices), so each value is checked by the type of its
+# default: whole numbers >= 0 (or NA where the default is NA), finite
+# numbers >= 0, single strings; then the choices the engine reads.
+survival_engine_params <- function(params, n = 100L, p = 1L) {
+  out <- survival_engine_defaults(n)
+  out <- finish_parameters(out, p)
   if (!is.list(params)) stop("'params' must be a list", call. = FALSE)
   unknown <- setdiff(names(params), names(out))
   if (length(params) && (is.null(names(params)) || length(unknown)))
     stop("unknown survival engine parameter(s): ", paste(unknown, collapse = ", "), call. = FALSE)
-  out[names(params)] <- params
-  for (name in c("ntree", "mtry", "oblique_mtry", "min_node_size", "min_leaf_size", "n_oblique", "max_depth",
-                 "min_node_events", "oblique_stop")) {
-    v <- out[[name]]
-    if (name %in% c("min_node_events", "oblique_stop") && identical(v, NA_integer_)) next
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v))
-      stop("'", name, "' must be a whole number >= 0", call. = FALSE)
-    out[[name]] <- as.integer(v)
+  for (name in setdiff(names(params), "seed")) {
+    v <- params[[name]]
+    default <- out[[name]]
+    if (is.integer(default)) {
+      if (is.na(default) && length(v) == 1L && (is.logical(v) || is.numeric(v)) && is.na(v) && !is.nan(v)) {
+        v <- NA_integer_
+      } else if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v)) {
+        stop("'", name, "' must be a whole number >= 0", call. = FALSE)
+      }
+      v <- as.integer(v)
+    } else if (is.double(default)) {
+      if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 0)
+        stop("'", name, "' must be a finite number >= 0", call. = FALSE)
+      v <- as.double(v)
+    } else if (is.character(default)) {
+      if (!is.character(v) || length(v) != 1L || is.na(v)) stop("'", name, "' must be a string", call. = FALSE)
+    } else if (is.logical(default)) {
+      if (!is.logical(v) || length(v) != 1L || is.na(v)) stop("'", name, "' must be TRUE or FALSE", call. = FALSE)
+    }
+    out[[name]] <- v
+  }
+  if (!is.null(params$seed)) {
+    if (!is.numeric(params$seed) || length(params$seed) != 1L || !is.finite(params$seed) || params$seed < 0)
+      stop("'seed' must be a finite number >= 0", call. = FALSE)
+    out$seed <- as.double(params$seed)
   }
   if (out$ntree < 1L) stop("'ntree' must be at least 1", call. = FALSE)
-  for (name in c("seed", "split_ridge", "oblique_rows", "sample_fraction")) {
-    v <- out[[name]]
-    if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 0)
-      stop("'", name, "' must be a finite number >= 0", call. = FALSE)
-    out[[name]] <- as.double(v)
-  }
   if (!(out$sample_fraction > 0 && out$sample_fraction <= 1)) stop("'sample_fraction' must be in (0, 1]", call. = FALSE)
   for (name in c("oblique_choice", "tree_choice"))
     if (!out[[name]] %in% c("oob", "none")) stop("'", name, "' must be \"oob\" or \"none\"", call. = FALSE)
-  if (!is.character(out$tree_rival) || length(out$tree_rival) != 1L || !out$tree_rival %in% c("both", "axis", "oblique"))
+  if (!out$tree_rival %in% c("both", "axis", "oblique"))
     stop("'tree_rival' must be \"both\", \"axis\" or \"oblique\"", call. = FALSE)
   if (!identical(out$oblique_fit, "ridge") && !identical(out$oblique_fit, "cox"))
     stop("'oblique_fit' must be \"ridge\" or \"cox\"", call. = FALSE)
   if (!out$sampler %in% c("bootstrap", "subsample"))
     stop("'sampler' must be \"bootstrap\" or \"subsample\" (out-of-bag rows are needed)", call. = FALSE)
+  if (!identical(out$splitter, "hybrid") || !identical(out$leaf, "nelson_aalen"))
+    stop("'splitter' and 'leaf' are the survival forest's own", call. = FALSE)
   out
 }
 
@@ -104,24 +117,18 @@ survival_engine_outcome <- function(time, status, weights) {
        weights = if (is.null(weights)) NULL else as.double(weights))
 }
 
-# The engine parameters of a survival fit as the one fit entry (.svf_fit)
-# reads them: the default method's splitter, whose criteria read the
-# outcome through its unit, and Nelson-Aalen leaves (or a competing-risks
-# forest's Aalen-Johansen leaves) on unscaled predictors.
-survival_engine_call <- function(engine, leaf = "nelson_aalen") {
-  c(engine, list(splitter = "hybrid", leaf = leaf, scale = FALSE))
-}
-
 # Fits a survival forest. Returns the trees, the time grid (the distinct
 # training event times), and out of bag: each row's CHF on the grid (NA for
 # rows no tree left out), its risk and the forest's Harrell's C.
 survival_engine_fit <- function(x, time, status, weights = NULL, params = list(), num_threads = 1L) {
   y <- survival_engine_outcome(time, status, weights)
   x <- survival_engine_x(x, length(y$time))
-  params <- survival_engine_params(params)
+  params <- survival_engine_params(params, length(y$time), ncol(x))
   if (is.na(params$min_node_events)) params$min_node_events <- survival_min_node_events(y$status, y$weights)
-  res <- .svf_fit(engine_data(x), list(time = y$time, status = y$status), y$weights, 0L,
-                  survival_engine_call(c(params, first_tree = 0)), NULL, NULL, as.integer(num_threads), FALSE)
+  engine <- engine_parameters(params[setdiff(names(params), c("ntree", "seed"))], NULL, params$ntree, params$seed,
+                              0L, 2)
+  res <- event_forest_fit(engine_data(x), list(time = y$time, status = y$status), y$weights, engine,
+                          as.integer(num_threads), FALSE, "nelson_aalen")
   oob_chf <- res$oob$chf_sum / res$oob$count
   oob_chf[res$oob$count == 0L, ] <- NA_real_
   oob_risk <- rowSums(oob_chf)
@@ -169,34 +176,35 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
 # R/family-survival.R): `data` the engine's view of the design (level-coded
 # factors enter as their codes, ordered by level), `y` the checked Surv
 # outcome, `weights` NULL or the rows' sampling weights, `params` the fit's
-# engine parameters (engine_parameters(): the default's regression
-# parameters plus ntree, seed, first_tree). Returns what engine_fit() does:
-# the forest (trees, event-time grid, predictor count) and the out-of-bag
-# tally (each row's CHF summed over its scoring trees, and their number).
-survival_forest_fit <- function(data, y, weights, params, num_threads) {
+# engine parameters (engine_parameters()), `verbose` as for svforest().
+# Returns what engine_fit() does: the forest (trees, event-time grid,
+# predictor count) and the out-of-bag tally (each row's CHF summed over its
+# scoring trees, and their number).
+survival_forest_fit <- function(data, y, weights, params, num_threads, verbose) {
   event_forest_fit(data, list(time = as.double(survival_time(y)), status = as.integer(survival_status(y))), weights,
-                   params, num_threads, "nelson_aalen")
+                   params, num_threads, verbose, "nelson_aalen")
 }
 
 # The engine fit of an outcome of event times (`outcome`: list(time,
 # status) as .svf_fit reads it; a competing-risks outcome adds `causes`,
-# status then each row's cause) with leaves `leaf`: survival's parameters,
-# its node events and growth rule. A competing-risks forest holds its
+# status then each row's cause) with leaves `leaf`, through engine_fit()
+# as every outcome: `params` are the fit's resolved engine parameters
+# (engine_parameters()), passed on whole; an event-time fit adds only its
+# own: the leaf, the default splitter, unscaled predictors and the node
+# events when none are given. A competing-risks forest holds its
 # `num_causes` and its tally's `chf_sum` each cause's CIF sums (n x times
 # x causes, flattened).
-event_forest_fit <- function(data, outcome, weights, params, num_threads, leaf) {
-  engine <- survival_engine_defaults()
-  for (name in intersect(names(engine), names(params))) engine[[name]] <- params[[name]]
-  engine$first_tree <- as.double(if (is.null(params$first_tree)) 0 else params$first_tree)
-  engine$seed <- as.double(params$seed)
-  engine$ntree <- as.integer(params$ntree)
+event_forest_fit <- function(data, outcome, weights, params, num_threads, verbose, leaf) {
   # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted
-  if (is.na(engine$min_node_events)) engine$min_node_events <- survival_min_node_events(outcome$status)
-  # growth by out-of-bag error (1 - Harrell's C), as for every outcome
-  growth <- c("ntree_max", "ntree_gain", "ntree_gain_rows", "ntree_gain_z")
-  if (!is.null(params$ntree_max)) engine[intersect(growth, names(params))] <- params[intersect(growth, names(params))]
-  res <- .svf_fit(data, outcome, weights, 0L, survival_engine_call(engine, leaf), NULL, NULL, as.integer(num_threads),
-                  FALSE)
+  if (is.na(params$min_node_events)) params$min_node_events <- survival_min_node_events(outcome$status)
+  # the default method's splitter, whose criteria read the outcome through
+  # its unit, on unscaled predictors (log-rank cuts and hyperplanes on the
+  # martingale scores do not need scaling)
+  params$splitter <- "hybrid"
+  params$leaf <- leaf
+  params$scale <- FALSE
+  res <- engine_fit(data, outcome, weights, 0L, params, list(data = NULL, y = NULL), as.integer(num_threads),
+                    verbose)
   # the engine fits unscaled predictors; 1 / each column's range as the
   # forest's scale factor lets coefficient importance weigh hyperplane
   # weights per range of the predictor, as for the other forests

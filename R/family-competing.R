@@ -98,7 +98,8 @@ register_family(
   engine_fit = function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
     parts <- competing_parts(y)
     event_forest_fit(data, list(time = as.double(parts$time), status = as.integer(parts$status),
-                                causes = length(parts$causes)), weights, params, num_threads, "aalen_johansen")
+                                causes = length(parts$causes)), weights, params, num_threads, verbose,
+                     "aalen_johansen")
   },
   validation_outcome = function(y, scaling) NULL,
   model_fields = function(y, scaling) {

@@ -128,7 +128,7 @@ register_family(
   engine_y = function(y, scaling) y,
   num_classes = function(y) 0L,
   engine_fit = function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
-    survival_forest_fit(data, y, weights, params, num_threads)
+    survival_forest_fit(data, y, weights, params, num_threads, verbose)
   },
   validation_outcome = function(y, scaling) NULL,
   model_fields = function(y, scaling) {

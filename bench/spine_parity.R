@@ -6,7 +6,10 @@
 # Each case fits on the same rows with the same seed (one thread) and keeps
 # every prediction type of its outcome plus the out-of-bag figures; the
 # comparison is identical(), value by value. Issue #48 (families) added the
-# survival cases and the engine forest itself (`forest`).
+# survival cases and the engine forest itself (`forest`); issue #58 the
+# competing-risks cases. Event-time fits take `ntime = Inf` (every distinct
+# event time, issue #61) where the installed build knows `ntime`, so a
+# build with a time grid is compared with one without.
 args <- commandArgs(trailingOnly = TRUE)
 
 parity_data <- function() {
@@ -49,12 +52,33 @@ parity_cases <- function(d) {
     transform = function() svforest::svforest(iris_x, iris$Species, method = "transform", seed = 8, num_threads = 1,
                                               ntree = 10),
     tdsvm = function() svforest::svforest(iris_x, iris$Species, method = "tdsvm", seed = 8, num_threads = 1, ntree = 10),
-    survival = function() svforest::svforest(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+    survival = function() event_fit(survival::Surv(time, status) ~ ., data = parity_survival_data(),
                                              seed = 9, num_threads = 1, ntree = 20),
-    survival_knobs = function() svforest::svforest(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+    survival_knobs = function() event_fit(survival::Surv(time, status) ~ ., data = parity_survival_data(),
                                                    seed = 9, num_threads = 1, ntree = 10, min_node_size = 10,
-                                                   sampler = "bootstrap")
+                                                   sampler = "bootstrap"),
+    competing = function() event_fit(survival::Surv(time, event) ~ ., data = parity_competing_data(),
+                                              seed = 10, num_threads = 1, ntree = 20),
+    competing_knobs = function() event_fit(survival::Surv(time, event) ~ ., data = parity_competing_data(),
+                                                    seed = 10, num_threads = 1, ntree = 10, min_node_size = 10,
+                                                    sampler = "bootstrap", oblique_stop = 2)
   )
+}
+
+# svforest() of an event-time outcome, with every event time.
+event_fit <- function(...) do.call(svforest::svforest, c(list(...), event_time_grid()))
+
+# `ntime = Inf` where the installed build knows it (NULL: nothing).
+event_time_grid <- function() {
+  if ("ntime" %in% names(svforest:::svf_parameters)) list(ntime = Inf) else list()
+}
+
+# A competing-risks outcome: survival::pbc, status a factor whose first
+# level is censoring (transplant, death), the rows without missing values.
+parity_competing_data <- function() {
+  pbc <- stats::na.omit(survival::pbc[, c("time", "status", "age", "bili", "albumin", "protime", "edema", "sex")])
+  data.frame(time = pbc$time, event = factor(pbc$status, 0:2, c("censored", "transplant", "death")),
+             pbc[, c("age", "bili", "albumin", "protime", "edema", "sex")])
 }
 
 # A right-censored outcome on the lung rows without missing values.
@@ -67,6 +91,14 @@ parity_predictions <- function(fit, new) {
   p <- function(...) suppressWarnings(stats::predict(fit, new, num_threads = 1, ...))
   out <- list(oob_error = fit$oob_error, oob_predictions = fit$oob_predictions, ntree = fit$ntree,
               forest = unclass(fit$forest))
+  if (identical(fit$type, "competing")) {
+    times <- c(500, 1500, 3000)
+    return(c(out, list(cif = p(type = "cif", times = times), chf = p(type = "chf", times = times),
+                       survival = p(type = "survival", times = times), risk = p(type = "risk"),
+                       cif_default = p(type = "cif"), oob_concordance = fit$oob_concordance, oob_ibs = fit$oob_ibs,
+                       oob = stats::predict(fit, type = "risk"),
+                       oob_cif = stats::predict(fit, type = "cif", times = times))))
+  }
   if (identical(fit$type, "survival")) {
     times <- c(100, 300, 600)
     return(c(out, list(survival = p(type = "survival", times = times), chf = p(type = "chf", times = times),
@@ -95,6 +127,7 @@ if (identical(args[1], "save")) {
     parity_predictions(fit, if (name %in% c("rsvt", "rsvf", "psvm", "transform", "tdsvm")) iris_new
                             else if (name == "formula_factor") na.omit(data.frame(d$x, y = d$cls))[1:40, ]
                             else if (startsWith(name, "survival")) parity_survival_data()[1:30, ]
+                            else if (startsWith(name, "competing")) parity_competing_data()[1:30, ]
                             else d$new)
   })
   names(res) <- names(cases)

@@ -15,6 +15,22 @@ test_that("verbose = TRUE shows progress, the default does not outside interacti
   expect_error(svforest(d$x, d$y, verbose = NA), "verbose")
 })
 
+test_that("verbose = TRUE shows progress for survival and competing-risks fits too (their engine call is every outcome's)", {
+  skip_if_not_installed("survival")
+  lung <- stats::na.omit(survival::lung)
+  out <- capture.output(loud <- svforest(survival::Surv(time, status) ~ age + sex + ph.karno, data = lung, ntree = 20,
+                                         seed = 1, num_threads = 1, verbose = TRUE))
+  expect_match(paste(out, collapse = "\n"), "Growing trees: 20/20 (100%) in", fixed = TRUE)
+  quiet <- svforest(survival::Surv(time, status) ~ age + sex + ph.karno, data = lung, ntree = 20, seed = 1,
+                    num_threads = 1)
+  expect_identical(loud$forest, quiet$forest)
+  pbc <- stats::na.omit(survival::pbc[, c("time", "status", "age", "bili", "albumin")])
+  pbc$status <- factor(pbc$status, 0:2, c("censored", "transplant", "death"))
+  out <- capture.output(svforest(survival::Surv(time, status) ~ ., data = pbc, ntree = 10, seed = 1, num_threads = 1,
+                                 verbose = TRUE))
+  expect_match(paste(out, collapse = "\n"), "Growing trees: 10/10 (100%) in", fixed = TRUE)
+})
+
 test_that("TD-SVM's search reports each stage with a time estimate, then the final fit", {
   d <- xor_linear(3000, seed = 82)
   args <- list(d$x, d$y, method = "tdsvm", seed = 1, num_threads = 1, sigma0 = 200, sigma_factor = 2,
