@@ -14,7 +14,7 @@
 # The engine's survival leaf kind, named as the engine names it (the
 # outcome family chooses it; no other outcome can).
 register_part("leaf", "nelson_aalen", outcomes = "survival", family_only = TRUE,
-              parameters = c("min_leaf_size", "min_node_events", "tree_rival", "oblique_fit"))
+              parameters = c("min_leaf_size", "min_node_events", "tree_rival", "oblique_fit", "ntime"))
 
 # The engine parameters of a survival fit and their defaults for the internal
 # entry survival_engine_fit(): the parameters svforest() resolves for a
@@ -191,9 +191,10 @@ survival_forest_fit <- function(data, y, weights, params, num_threads, verbose) 
 # as every outcome: `params` are the fit's resolved engine parameters
 # (engine_parameters()), passed on whole; an event-time fit adds only its
 # own: the leaf, the default splitter, unscaled predictors and the node
-# events when none are given. A competing-risks forest holds its
-# `num_causes` and its tally's `chf_sum` each cause's CIF sums (n x times
-# x causes, flattened).
+# events when none are given. The tally's `chf_sum` is on the forest's
+# curve grid (`times`, at most `ntime` event times; the tally carries them).
+# A competing-risks forest holds its `num_causes` and its tally's `chf_sum`
+# each cause's CIF sums (n x times x causes, flattened).
 event_forest_fit <- function(data, outcome, weights, params, num_threads, verbose, leaf) {
   # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted
   if (is.na(params$min_node_events)) params$min_node_events <- survival_min_node_events(outcome$status)
@@ -214,7 +215,7 @@ event_forest_fit <- function(data, outcome, weights, params, num_threads, verbos
   if (!is.null(res$forest$num_causes)) forest$num_causes <- res$forest$num_causes
   list(forest = forest,
        oob = list(chf_sum = res$oob$chf_sum, risk_sum = res$oob$risk_sum, count = res$oob$count,
-                  error_curve = res$oob$error_curve),
+                  error_curve = res$oob$error_curve, times = forest$times),
        oob_rows = NULL, selection = NULL, sigma = NULL, splitter_uses_oob = FALSE,
        oob_choosing_share = res$oob_choosing_share)
 }

@@ -108,10 +108,12 @@ register_family(
                           events = stats::setNames(tabulate(parts$status, length(parts$causes)), parts$causes)))
   },
   fields = list(outcome = "competing", oob = c("oob_cif_sum", "oob_concordance", "oob_ibs"), stages = character()),
-  oob = function(oob, y, aggregation, scaling, ntree) competing_oob_results(competing_engine_tally(oob, y), y),
+  oob = function(oob, y, aggregation, scaling, ntree) {
+    competing_oob_results(competing_engine_tally(oob, y), y, oob$times)
+  },
   merge_oob = function(a, b) {
     tally <- c("chf_sum", "risk_sum", "count")  # the engine's (risk sums: what the growth rule reads)
-    merge_competing_tally(a[tally], b[tally])
+    c(merge_competing_tally(a[tally], b[tally]), list(times = a$times))  # the curve grid
   },
   combine_oob = function(out, parts) combine_competing_oob(out, parts),
   predict_oob = function(object, type, args) predict_competing_oob(object, type, args),
@@ -168,7 +170,7 @@ register_family(
 
 # The engine's competing-risks leaf kind (the family chooses it).
 register_part("leaf", "aalen_johansen", outcomes = "competing", family_only = TRUE,
-              parameters = c("min_leaf_size", "min_node_events", "tree_rival", "oblique_fit"))
+              parameters = c("min_leaf_size", "min_node_events", "tree_rival", "oblique_fit", "ntime"))
 
 # A checked competing-risks outcome as a multi-state Surv (the x/y form's
 # data frame becomes one); the bad-input catalogue is competing_outcome()'s.

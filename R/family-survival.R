@@ -21,7 +21,9 @@ NULL
 #' the best (by Harrell's C on those rows) of that structure and two grown
 #' on the same sample, one with axis cuts alone and one that keeps every
 #' hyperplane winning in-bag. Leaves hold the Nelson-Aalen cumulative hazard of their
-#' in-bag rows on the training event times; the forest's cumulative hazard
+#' in-bag rows on the forest's curve grid (`ntime`: at most 150 of the training event times by
+#' default, at their quantiles, `ntime = Inf` every one; exact at each grid time; splits read
+#' the rows' own times); the forest's cumulative hazard
 #' (CHF) is the trees' average and its survival `exp(-CHF)`. The
 #' parameters are the default method's, with a survival forest's own defaults
 #' where you give none (`ntree`, `sampler`, `min_node_size`, `min_leaf_size`:
@@ -50,8 +52,8 @@ NULL
 #' Predictions ([predict.svforest()]): `type = "survival"` (the default) and
 #' `"chf"` give an n x `length(times)` matrix with the times as attribute
 #' `times` (ranger's `unique.death.times` for the default times, the
-#' training event times). `"risk"` is the sum of the CHF over
-#' the training event times, `sum(predict(fit, x, type = "chf"))` row by
+#' grid times). `"risk"` is the sum of the CHF over
+#' the grid times, `sum(predict(fit, x, type = "chf"))` row by
 #' row (ranger's and randomSurvivalForest's mortality, the expected number
 #' of events over the training times): higher means an earlier event; it is
 #' a ranking score for concordance indices, not a probability. aorsf's risk
@@ -137,7 +139,7 @@ register_family(
   # the censoring distribution the parsnip engine keeps (R/parsnip-censored.R)
   fields = list(outcome = "survival", oob = c("oob_chf_sum", "oob_concordance", "oob_ibs"), stages = "censoring"),
   oob = function(oob, y, aggregation, scaling, ntree) {
-    survival_oob_results(list(oob_chf_sum = oob$chf_sum, oob_count = oob$count), y)
+    survival_oob_results(list(oob_chf_sum = oob$chf_sum, oob_count = oob$count), y, oob$times)
   },
   merge_oob = function(a, b) merge_survival_tally(a, b),
   combine_oob = function(out, parts) combine_survival_oob(out, parts),

@@ -3,10 +3,11 @@ NULL
 
 # Out-of-bag results of a survival forest. The tally (what combine() adds
 # up) is per row the sum of its scoring out-of-bag trees' cumulative hazards
-# on the training event times (`oob_chf_sum`, n x times) and their number
+# on the forest's curve grid (`oob_chf_sum`, n x times: at most `ntime`
+# columns, so it grows linearly with rows) and their number
 # (`oob_count`). Derived from it, for a fit and a combined forest alike:
 # `oob_predictions` (each row's out-of-bag risk, the sum of its CHF over
-# the event times; NA for a row no tree left out), `oob_concordance`
+# the grid times; NA for a row no tree left out), `oob_concordance`
 # (Harrell's C of that risk, as survival::concordance() computes it),
 # `oob_error` (1 - C) and `oob_ibs` (the integrated Brier score, IPCW, see
 # integrated_brier_score()). `oob_y` keeps the training outcome they score.
@@ -15,14 +16,17 @@ survival_oob_names <- c("oob_chf_sum", "oob_count", "oob_y", "oob_predictions", 
                         "oob_ibs", "oob_unavailable")
 
 # The out-of-bag elements of a model from its `tally` and outcome `y`.
-survival_oob_results <- function(tally, y) {
+# `times`: the forest's curve grid (the tally's columns; NULL: every event
+# time, as a forest of `ntime = Inf`).
+survival_oob_results <- function(tally, y, times = NULL) {
   grid <- survival_oob_grid(tally)
   if (!any(tally$oob_count > 0L)) return(c(tally, list(oob_y = y, oob_error = NA_real_)))
   risk <- rowSums(grid)
   c_index <- oob_harrell_c(y, risk)
   time <- survival_time(y)
   status <- survival_status(y)
-  ibs <- integrated_brier_score(time, status, exp(-grid), event_times(time, status))
+  if (is.null(times)) times <- event_times(time, status)
+  ibs <- integrated_brier_score(time, status, exp(-grid), times)
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = c_index, oob_error = 1 - c_index,
                 oob_ibs = ibs))
 }
@@ -116,7 +120,7 @@ combine_survival_oob <- function(out, parts) {
   } else {
     tally <- Reduce(function(a, b) list(oob_chf_sum = a$oob_chf_sum + b$oob_chf_sum,
                                         oob_count = a$oob_count + b$oob_count), tallies)
-    res <- survival_oob_results(tally, parts[[1]]$oob_y)
+    res <- survival_oob_results(tally, parts[[1]]$oob_y, out$forest$times)
     oob[names(res)] <- res
   }
   out$oob <- new_oob_section(oob)
@@ -129,5 +133,6 @@ survival_oob_tally <- function(model) list(oob_chf_sum = model$oob_chf_sum, oob_
 # svforest_future(): the engine tallies of consecutive trees merged (risk
 # sums: what the growth rule reads, .svf_more_trees_help).
 merge_survival_tally <- function(a, b) {
-  list(chf_sum = a$chf_sum + b$chf_sum, risk_sum = a$risk_sum + b$risk_sum, count = a$count + b$count)
+  list(chf_sum = a$chf_sum + b$chf_sum, risk_sum = a$risk_sum + b$risk_sum, count = a$count + b$count,
+       times = a$times)
 }

@@ -37,6 +37,15 @@ check_count_or_na <- function(x, name, min) {
   check_count(x, name, min)
 }
 
+# `ntime`: a whole number >= 2, or Inf (every event time); a double.
+check_ntime <- function(x) {
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || (is.finite(x) && (x < 2 || x != round(x))) || x == -Inf) {
+    stop(sprintf("`ntime` must be a whole number of at least 2 or `Inf` (every event time), not %s.", describe(x)),
+         call. = FALSE)
+  }
+  as.double(x)
+}
+
 # How dials and caret tune a parameter. A range runs from `lower` to `upper`
 # on the parameter's own scale (`upper = "predictors"`: the number of
 # predictor columns), spread on the `trans` scale ("log10" or "log2"; NULL:
@@ -202,6 +211,10 @@ svf_parameter_table <- list(
   oblique_fit = list(default = function(preset, n) "ridge", choices = c("ridge", "cox"),
                      tune = tune_values("Survival hyperplane fit"),
                      help = "How a survival forest fits a node's hyperplane: `\"ridge\"` (a ridge fit to the node's martingale residuals) or `\"cox\"` (one Newton step of the Cox partial likelihood)."),
+  ntime = list(default = function(preset, n) 150,
+               check = function(x) check_ntime(x),
+               tune = tune_range("Curve grid times", 20, 500),
+               help = "How many times of the training event times a survival or competing-risks forest's curves are stored at (its leaves, its out-of-bag tally and the default times of its predictions): at most `ntime`, at the quantiles of the event times (the last event time among them); `Inf`: every distinct event time. Splits read the rows' exact times whatever `ntime`. A curve's value at a grid time is exact (its leaf's Nelson-Aalen or Aalen-Johansen estimate at that time); between grid times it is the step function of the grid."),
   cost = list(default = function(preset, n) preset_default(preset, "cost", c(0.25, 0.5, 1, 2, 4)),
               check = function(x) sort(unique(check_numbers(x, "cost"))),
               tune = tune_range("SVM cost (C)", 0.01, 1000, "double", trans = "log10"),

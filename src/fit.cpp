@@ -77,7 +77,7 @@ List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const s
     trees[t] = tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
   }
-  if (td.survival()) {  // the event-time grid of the leaves' step functions
+  if (td.survival()) {  // the grid of the leaves' step functions (the curve grid)
     List out = List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
                             Named("scale_center") = Rcpp::wrap(td.scaling.center),
                             Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees,
@@ -179,7 +179,7 @@ void read_factor_columns(const List& data, size_t p, svf::TrainingData& td) {
 // returned and each row's index in it kept in `time_index`.
 std::vector<double> read_outcome(SEXP y, size_t n, int num_classes, std::vector<int>& time_index,
                                  svf::TrainingData& td) {
-  std::vector<double> times;
+  std::vector<double> times;  // every event time
   td.num_classes = num_classes;
   if (TYPEOF(y) == VECSXP) {
     const List s(y);
@@ -197,6 +197,24 @@ std::vector<double> read_outcome(SEXP y, size_t n, int num_classes, std::vector<
   return times;
 }
 
+// The grids of a survival outcome into `td`: its event times `times` (the
+// splits') and the curve grid of at most `ntime` of them (the leaves',
+// out-of-bag tallies' and predictions'), returned (empty: every event
+// time), with per event time the index of the first grid time at or after
+// it in `curve_of`.
+std::vector<double> read_curve_grid(const RParams& rp, const std::vector<double>& times, size_t n,
+                                    std::vector<int>& curve_of, svf::TrainingData& td) {
+  td.grid_times = times.data();
+  if (!td.survival() || !rp.has("ntime")) return std::vector<double>();
+  std::vector<double> curve = svf::curve_grid(td.time, td.status, n, times, rp.number("ntime"), curve_of);
+  if (!curve.empty()) {
+    td.num_curve_times = static_cast<int>(curve.size());
+    td.curve_times = curve.data();  // (the vector's buffer moves with it when returned)
+    td.curve_of_time = curve_of.data();
+  }
+  return curve;
+}
+
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
@@ -210,9 +228,9 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
 
   svf::TrainingData td;
   td.x = x.get();
-  std::vector<int> time_index;
+  std::vector<int> time_index, curve_of;
   const std::vector<double> times = read_outcome(y, n, num_classes, time_index, td);
-  td.grid_times = times.data();
+  const std::vector<double> curve = read_curve_grid(rp, times, n, curve_of, td);
   td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
   read_factor_columns(data, x->n_cols(), td);
@@ -278,7 +296,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     svf::FittedForest forest = tuning.has_forest ? std::move(tuning.forest)
                                                  : svf::train_forest(td, *splitter, *leaf, opt, runner);
     runner.finish();
-    result = List::create(Named("forest") = forest_to_r(td, forest, times), Named("oob") = R_NilValue,
+    result = List::create(Named("forest") = forest_to_r(td, forest, curve.empty() ? times : curve), Named("oob") = R_NilValue,
                           Named("tuning") = R_NilValue,
                           // whether the scoring out-of-bag rows also chose splits or trees (RSVF):
                           // then they are no honest test rows (R/uncertainty.R)

@@ -37,6 +37,16 @@ struct TrainingData {
   int num_causes = 0;
   const double* grid_times = nullptr;
   bool competing() const { return num_causes > 0; }
+  // the grid the leaves' curves, the out-of-bag tallies and predictions
+  // live on (`ntime`): `num_curve_times` of the event times, `curve_times`,
+  // and per event time (0..num_times) the index of the first curve time at
+  // or after it (`curve_of_time`). Unset (0, nullptr): the curves live on
+  // every event time. Splits and the tree choice read the event times.
+  int num_curve_times = 0;
+  const double* curve_times = nullptr;
+  const int* curve_of_time = nullptr;
+  int curve_size() const { return num_curve_times > 0 ? num_curve_times : num_times; }
+  const double* curve_grid() const { return curve_times ? curve_times : grid_times; }
   // case weights (positive, one per row) or nullptr: they act through the
   // rows each tree draws (Sampler.h), so every model sees them as row
   // multiplicities

@@ -233,7 +233,7 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
   OutcomeShape shape;
   shape.num_classes = K;
   shape.p = p;
-  shape.num_times = data.num_times;
+  shape.num_times = data.curve_size();  // the leaves' curve grid
   const LeafReaders readers = all_leaf_readers();
   size_t batch = std::max<size_t>(1, options.batch_size);
   // Splitters that work inside nodes (RSVF) grow few, costly trees: a batch's

@@ -11,6 +11,8 @@ void NelsonAalenLeafModel::fit(const TrainingData& data, const int* rows, size_t
   out = LeafFit();
   out.kind = kKind;
   nelson_aalen_steps(data, rows, n, out.ints, out.reals);
+  // stored on the curve grid: the exact hazard at each grid time
+  steps_on_curve_grid(data.curve_of_time, out.ints, out.reals, 1, 1);
 }
 
 void NelsonAalenLeafModel::predict(const LeafPayload& leaf, const OutcomeShape& shape, const feature_node*,

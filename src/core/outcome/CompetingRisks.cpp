@@ -74,7 +74,7 @@ class CompetingRisks : public Outcome {
   void start_oob(const TrainingData& data, OobResult& oob, size_t n, bool, bool) const override {
     oob.count.assign(n, 0);
     oob.predicted.assign(n, -1);
-    oob.chf_sum.assign(n * static_cast<size_t>(data.num_times) * data.num_causes, 0.0);
+    oob.chf_sum.assign(n * static_cast<size_t>(data.curve_size()) * data.num_causes, 0.0);  // the curve grid
     oob.risk_sum.assign(n, 0.0);
   }
   void add_oob_row(const OobRowInput& in, int r, OobResult& oob, OobChange& change) const override {
@@ -83,10 +83,10 @@ class CompetingRisks : public Outcome {
     ++change.leaf_rows[leaf];
     if (oob.count[r] == 0) ++change.rows;
     const size_t n = data.x->n_rows();
-    add_leaf_cif(*in.view, leaf, static_cast<size_t>(data.num_times), data.num_causes, oob.chf_sum.data() + r, n);
+    add_leaf_cif(*in.view, leaf, static_cast<size_t>(data.curve_size()), data.num_causes, oob.chf_sum.data() + r, n);
     const LeafPayload payload = leaf_payload(*in.view, leaf);
-    oob.risk_sum[r] +=
-        steps_time_lost(payload.ints, payload.reals, data.num_causes, kErrorCause, data.grid_times, data.num_times);
+    oob.risk_sum[r] += steps_time_lost(payload.ints, payload.reals, data.num_causes, kErrorCause, data.curve_grid(),
+                                       data.curve_size());
     ++oob.count[r];
   }
   double oob_error(const TrainingData& data, const OobResult& oob, long, double) const override {

@@ -81,7 +81,7 @@ class Survival : public Outcome {
   void start_oob(const TrainingData& data, OobResult& oob, size_t n, bool, bool) const override {
     oob.count.assign(n, 0);
     oob.predicted.assign(n, -1);
-    oob.chf_sum.assign(n * static_cast<size_t>(data.num_times), 0.0);
+    oob.chf_sum.assign(n * static_cast<size_t>(data.curve_size()), 0.0);  // on the curve grid
     oob.risk_sum.assign(n, 0.0);
   }
   // the CHF sums of each row follow tree order, so those of parts of a
@@ -92,9 +92,9 @@ class Survival : public Outcome {
     ++change.leaf_rows[leaf];
     if (oob.count[r] == 0) ++change.rows;
     const size_t n = data.x->n_rows();
-    add_leaf_chf(*in.view, leaf, static_cast<size_t>(data.num_times), oob.chf_sum.data() + r, n);
+    add_leaf_chf(*in.view, leaf, static_cast<size_t>(data.curve_size()), oob.chf_sum.data() + r, n);
     const LeafPayload payload = leaf_payload(*in.view, leaf);
-    oob.risk_sum[r] += steps_risk(payload.ints, payload.reals, data.num_times);
+    oob.risk_sum[r] += steps_risk(payload.ints, payload.reals, data.curve_size());
     ++oob.count[r];
   }
   double oob_error(const TrainingData& data, const OobResult& oob, long, double) const override {

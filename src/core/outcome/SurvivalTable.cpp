@@ -125,6 +125,50 @@ std::vector<double> event_grid(const double* time, const int* status, size_t n, 
   return grid;
 }
 
+std::vector<double> curve_grid(const double* time, const int* status, size_t n, const std::vector<double>& events,
+                               double ntime, std::vector<int>& curve_of) {
+  curve_of.clear();
+  if (!(ntime < static_cast<double>(events.size()))) return std::vector<double>();
+  std::vector<double> event_rows;
+  for (size_t i = 0; i < n; ++i)
+    if (status[i] > 0) event_rows.push_back(time[i]);
+  std::sort(event_rows.begin(), event_rows.end());
+  const size_t D = event_rows.size(), k_max = static_cast<size_t>(ntime);
+  std::vector<double> grid;
+  for (size_t k = 1; k <= k_max; ++k) {
+    // the smallest event time with at least k / ntime of the event rows at or before it
+    size_t need = (k * D + k_max - 1) / k_max;  // ceil(k D / ntime), exact in integers
+    if (need < 1) need = 1;
+    const double t = event_rows[need - 1];
+    if (grid.empty() || t > grid.back()) grid.push_back(t);
+  }
+  curve_of.resize(events.size());
+  for (size_t e = 0; e < events.size(); ++e)
+    curve_of[e] = static_cast<int>(std::lower_bound(grid.begin(), grid.end(), events[e]) - grid.begin());
+  return grid;
+}
+
+void steps_on_curve_grid(const int* curve_of, std::vector<int>& ints, std::vector<double>& reals, size_t width,
+                         size_t parts) {
+  if (!curve_of || ints.empty()) return;
+  const size_t m = static_cast<size_t>(ints[0]);
+  std::vector<size_t> keep;  // the last step landing on each grid time
+  for (size_t a = 0; a < m; ++a)
+    if (a + 1 == m || curve_of[ints[2 + a]] != curve_of[ints[1 + a]]) keep.push_back(a);
+  const size_t M = keep.size();
+  std::vector<int> out_ints(1 + M);
+  std::vector<double> out_reals(parts * M * width);
+  out_ints[0] = static_cast<int>(M);
+  for (size_t b = 0; b < M; ++b) {
+    out_ints[1 + b] = curve_of[ints[1 + keep[b]]];
+    for (size_t part = 0; part < parts; ++part)
+      for (size_t k = 0; k < width; ++k)
+        out_reals[part * M * width + b * width + k] = reals[part * m * width + keep[b] * width + k];
+  }
+  ints.swap(out_ints);
+  reals.swap(out_reals);
+}
+
 void nelson_aalen_steps(const TrainingData& data, const int* rows, size_t n, std::vector<int>& ints,
                         std::vector<double>& reals) {
   SurvivalTable table;

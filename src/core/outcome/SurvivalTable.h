@@ -67,6 +67,25 @@ void martingale_scores(const SurvivalTable& table, double* out);
 // or before the row's time, -1 before the first).
 std::vector<double> event_grid(const double* time, const int* status, size_t n, std::vector<int>& index);
 
+// The grid of at most `ntime` times where the leaves' curves are stored
+// (issue #61): the event times of time[0..n) (status > 0) at the quantiles
+// k / ntime, k = 1..ntime (each the smallest event time with that share of
+// the event rows at or before it; the last is the last event time), and
+// per time of `events` (the distinct event times, event_grid()) the index
+// of the first grid time at or after it (`curve_of`). Empty when
+// `ntime` >= the number of event times (or infinite): every event time.
+std::vector<double> curve_grid(const double* time, const int* status, size_t n, const std::vector<double>& events,
+                               double ntime, std::vector<int>& curve_of);
+
+// Step functions stored at event times (ints [m, event-time indices,
+// increasing], reals `parts` blocks of m x `width` values, step-major) moved
+// to the curve grid: each step to the first grid time at or after its
+// time, keeping the last of the steps that land on one grid time. A
+// curve's value at a grid time is then exactly its value at that time.
+// Nothing changes without a curve grid (curve_of nullptr).
+void steps_on_curve_grid(const int* curve_of, std::vector<int>& ints, std::vector<double>& reals, size_t width,
+                         size_t parts);
+
 // The Nelson-Aalen cumulative hazard of rows[0..n) as a survival leaf
 // stores it: ints [m, the grid index of each of its m event times], reals
 // [the hazard at each, rounded to multiples of 2^-32 (a change below 1e-10):

@@ -1,0 +1,102 @@
+# Peak memory and time of survival and competing-risks forests on large data
+# (issue #61): 20 numeric predictors, continuous event times (every time
+# distinct), the default fit and then predicting 20,000 held-out rows, each
+# in its own child process under /usr/bin/time -v (peak RSS, elapsed), on 2
+# threads, one process at a time. The build before the time grid (21c6042)
+# runs at 10,000 and 20,000 rows for comparison when its library is given.
+#   SVF_BASE_LIB=<library of 21c6042> Rscript bench/memory_event.R [sizes...]
+#   (default sizes: 20000 200000; the base build at 10000 and 20000)
+# A child: Rscript bench/memory_event.R child <outcome> <n> <stage> <model file>
+# (stage "fit" saves the model, "predict" reads it and scores the held-out rows:
+# survival Harrell's C of the risk, competing risks Wolbers' C of cause 1).
+args <- commandArgs(trailingOnly = TRUE)
+held_out <- 20000
+threads <- 2
+
+event_data <- function(n, outcome, seed = 61) {
+  set.seed(seed)
+  p <- 20
+  x <- matrix(rnorm(n * p), n, dimnames = list(NULL, sprintf("x%02d", seq_len(p))))
+  lp <- 0.8 * x[, 1] - 0.6 * x[, 2] + 0.5 * x[, 3] * x[, 4] + 0.4 * pmax(x[, 5], 0)
+  censor <- rexp(n, 0.25)
+  if (outcome == "survival") {
+    event <- rexp(n, 0.3 * exp(lp))
+    return(data.frame(x, time = pmin(event, censor), status = as.integer(event <= censor)))
+  }
+  one <- rexp(n, 0.2 * exp(lp))
+  two <- rexp(n, 0.2 * exp(-0.7 * x[, 6] + 0.5 * x[, 2]))
+  time <- pmin(one, two, censor)
+  cause <- ifelse(time == censor, 0L, ifelse(time == one, 1L, 2L))
+  data.frame(x, time = time, status = factor(cause, 0:2, c("censored", "one", "two")))
+}
+
+child <- function(outcome, n, stage, file) {
+  suppressPackageStartupMessages(library(svforest))
+  all <- event_data(n + held_out, outcome)
+  train <- all[seq_len(n), ]
+  test <- all[n + seq_len(held_out), ]
+  if (stage == "fit") {
+    start <- proc.time()[["elapsed"]]
+    fit <- svforest::svforest(survival::Surv(time, status) ~ ., data = train, seed = 1, num_threads = threads)
+    cat(sprintf("RESULT fit seconds %.1f trees %d grid %d oob_C %s\n", proc.time()[["elapsed"]] - start,
+                length(fit$forest$trees), length(fit$forest$times), paste(format(1 - fit$oob_error, digits = 4))))
+    saveRDS(fit, file)
+    cat(sprintf("RESULT model_bytes %.0f\n", file.size(file)))
+  } else {
+    fit <- readRDS(file)
+    start <- proc.time()[["elapsed"]]
+    if (outcome == "survival") {
+      risk <- stats::predict(fit, test, type = "risk", num_threads = threads)
+      curves <- stats::predict(fit, test, type = "survival", num_threads = threads)
+      c_index <- survival::concordance(survival::Surv(time, status) ~ risk, data = test,
+                                       reverse = TRUE)$concordance
+    } else {
+      risk <- stats::predict(fit, test, type = "risk", num_threads = threads)[, 1]
+      curves <- stats::predict(fit, test, type = "cif", num_threads = threads)
+      # Wolbers' C of cause 1: rows of the other cause moved past every time
+      t <- ifelse(as.integer(test$status) == 3L, 2 * max(test$time) + 1, test$time)
+      c_index <- survival::concordance(survival::Surv(t, as.integer(test$status) == 2L) ~ risk,
+                                       reverse = TRUE)$concordance
+    }
+    cat(sprintf("RESULT predict seconds %.1f rows %d curve_columns %d held_out_C %.4f\n",
+                proc.time()[["elapsed"]] - start, nrow(test), dim(curves)[2], c_index))
+  }
+}
+
+# One child under /usr/bin/time -v with library `lib` (NULL: this session's).
+run_child <- function(outcome, n, stage, file, lib = NULL) {
+  env <- if (is.null(lib)) character() else paste0("R_LIBS=", lib)
+  script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)))
+  out <- suppressWarnings(system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script, "child",
+                                                     outcome, n, stage, file), env = env, stdout = TRUE, stderr = TRUE))
+  rss <- as.numeric(sub(".*: ", "", grep("Maximum resident set size", out, value = TRUE)))
+  elapsed <- sub(".*\\): ", "", grep("Elapsed \\(wall clock\\)", out, value = TRUE))
+  result <- sub("^RESULT ", "", grep("^RESULT", out, value = TRUE))
+  status <- if (length(grep("Exit status: 0", out))) "ok" else paste(utils::tail(out[!grepl("^\t", out)], 3), collapse = " | ")
+  cat(sprintf("%-9s %-6s n=%-7d %-8s peak RSS %7.0f MB  elapsed %s  %s  [%s]\n", outcome,
+              if (is.null(lib)) "new" else "21c6042", n, stage, rss / 1024, elapsed,
+              paste(result, collapse = "; "), status))
+}
+
+if (identical(args[1], "child")) {
+  child(args[2], as.integer(args[3]), args[4], args[5])
+} else {
+  sizes <- if (length(args)) as.integer(args) else c(20000L, 200000L)
+  base <- Sys.getenv("SVF_BASE_LIB")
+  cat(sprintf("svforest %s, %d threads, %d held-out rows, %s\n", utils::packageVersion("svforest"), threads,
+              held_out, format(Sys.time(), "%Y-%m-%d")))
+  for (outcome in c("survival", "competing")) {
+    if (nzchar(base)) for (n in c(10000L, 20000L)) {
+      file <- tempfile(fileext = ".rds")
+      run_child(outcome, n, "fit", file, base)
+      if (file.exists(file)) run_child(outcome, n, "predict", file, base)
+      unlink(file)
+    }
+    for (n in sizes) {
+      file <- tempfile(fileext = ".rds")
+      run_child(outcome, n, "fit", file)
+      if (file.exists(file)) run_child(outcome, n, "predict", file)
+      unlink(file)
+    }
+  }
+}
