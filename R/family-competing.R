@@ -28,7 +28,8 @@ NULL
 #' Wolbers' concordance of the first cause on its choosing out-of-bag rows.
 #' Leaves hold each cause's Aalen-Johansen cumulative incidence (CIF) and
 #' cause-specific Nelson-Aalen cumulative hazard (CHF) of their in-bag rows
-#' on the training event times (of any cause); the forest's curves are the
+#' on the forest's curve grid (`ntime`, as a survival forest's: at most 150 of the training
+#' event times of any cause by default, exact at each); the forest's curves are the
 #' trees' averages, so each CIF is non-decreasing from 0 and the event-free
 #' survival is 1 minus their sum. With `ntree_max` the forest grows by
 #' out-of-bag error (1 - Wolbers' C of the first cause).
@@ -44,7 +45,7 @@ NULL
 #' causes matrix, or a vector for one `cause`: a ranking score for
 #' concordance, not a probability (the CIF at a horizon `h` is
 #' `predict(fit, x, type = "cif", cause = 1, times = h)`). `times` default
-#' to the training event times; a time before the first gets CIF 0, one
+#' to the grid times; a time before the first gets CIF 0, one
 #' past the last the last value, with a warning. `"leaf"` gives each tree's
 #' leaf. `predict(fit)` without `newdata` gives each training row's
 #' out-of-bag CIF, survival and risk (the tally holds no hazards).

@@ -75,7 +75,7 @@ NULL
 #' `oob_predictions` (the out-of-bag risk), `oob_concordance` (Harrell's C of
 #' that risk, as `survival::concordance(y ~ risk, reverse = TRUE)` computes
 #' it), `oob_error` (1 - C) and `oob_ibs`, the integrated Brier score: at
-#' each distinct training event time up to the 75th percentile of the event
+#' each grid time (the forest's times) up to the 75th percentile of the event
 #' times, the Brier score with inverse probability of censoring weights
 #' (Graf et al. 1999; the censoring distribution by Kaplan-Meier of the
 #' training rows), averaged over that span by the trapezoidal rule; rows

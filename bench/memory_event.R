@@ -4,8 +4,8 @@
 # in its own child process under /usr/bin/time -v (peak RSS, elapsed), on 2
 # threads, one process at a time. The build before the time grid (21c6042)
 # runs at 10,000 and 20,000 rows for comparison when its library is given.
-#   SVF_BASE_LIB=<library of 21c6042> Rscript bench/memory_event.R [sizes...]
-#   (default sizes: 20000 200000; the base build at 10000 and 20000)
+#   SVF_BASE_LIB=<library of 21c6042> Rscript bench/memory_event.R [--sizes=20000,200000]
+#       [--base_sizes=10000,20000] [--outcomes=survival,competing]
 # A child: Rscript bench/memory_event.R child <outcome> <n> <stage> <model file>
 # (stage "fit" saves the model, "predict" reads it and scores the held-out rows:
 # survival Harrell's C of the risk, competing risks Wolbers' C of cause 1).
@@ -81,22 +81,23 @@ run_child <- function(outcome, n, stage, file, lib = NULL) {
 if (identical(args[1], "child")) {
   child(args[2], as.integer(args[3]), args[4], args[5])
 } else {
-  sizes <- if (length(args)) as.integer(args) else c(20000L, 200000L)
+  opt <- function(name, default) {
+    hit <- grep(sprintf("^--%s=", name), args, value = TRUE)
+    if (length(hit)) strsplit(sub(sprintf("^--%s=", name), "", hit[1]), ",")[[1]] else default
+  }
+  sizes <- as.integer(opt("sizes", c("20000", "200000")))
+  base_sizes <- as.integer(opt("base_sizes", c("10000", "20000")))
+  outcomes <- opt("outcomes", c("survival", "competing"))
   base <- Sys.getenv("SVF_BASE_LIB")
   cat(sprintf("svforest %s, %d threads, %d held-out rows, %s\n", utils::packageVersion("svforest"), threads,
               held_out, format(Sys.time(), "%Y-%m-%d")))
-  for (outcome in c("survival", "competing")) {
-    if (nzchar(base)) for (n in c(10000L, 20000L)) {
-      file <- tempfile(fileext = ".rds")
-      run_child(outcome, n, "fit", file, base)
-      if (file.exists(file)) run_child(outcome, n, "predict", file, base)
-      unlink(file)
-    }
-    for (n in sizes) {
-      file <- tempfile(fileext = ".rds")
-      run_child(outcome, n, "fit", file)
-      if (file.exists(file)) run_child(outcome, n, "predict", file)
-      unlink(file)
-    }
+  one <- function(outcome, n, lib = NULL) {
+    file <- tempfile(fileext = ".rds")
+    run_child(outcome, n, "fit", file, lib)
+    if (file.exists(file)) run_child(outcome, n, "predict", file, lib)
+    unlink(file)
   }
+  # this build first (the large fits one at a time), then the 21c6042 build
+  for (outcome in outcomes) for (n in sizes) one(outcome, n)
+  if (nzchar(base)) for (outcome in outcomes) for (n in base_sizes) one(outcome, n, base)
 }
