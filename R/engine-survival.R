@@ -39,8 +39,8 @@ survival_min_node_events <- function(status, weights = NULL) {
 # `params` over the defaults for `n` rows and `p` predictors, each checked
 # (a typo must not pass silently). This internal entry takes the engine's
 # own range (e.g. `split_ridge = 0`, `min_node_events = 0`, `"none"` for
-# the out-of-bag choices), so each value is checked by the type of its
-# default: whole numbers >= 0 (or NA where the default is NA), finite
+# the out-of-bag choices): a value the parameter table's check refuses is
+# checked by the type of its default: whole numbers >= 0 (or NA where the default is NA), finite
 # numbers >= 0, single strings; then the choices the engine reads.
 survival_engine_params <- function(params, n = 100L, p = 1L) {
   out <- survival_engine_defaults(n)
@@ -52,7 +52,13 @@ survival_engine_params <- function(params, n = 100L, p = 1L) {
   for (name in setdiff(names(params), "seed")) {
     v <- params[[name]]
     default <- out[[name]]
-    if (is.integer(default)) {
+    # (the grid size has no wider engine range: its check is final)
+    table <- if (is.null(svf_parameters[[name]])) NULL
+             else if (name == "ntime") svf_parameters[[name]]$check(v)
+             else tryCatch(svf_parameters[[name]]$check(v), error = function(e) NULL)
+    if (!is.null(table)) {
+      v <- table  # a value svforest() takes (e.g. `ntime = Inf`)
+    } else if (is.integer(default)) {
       if (is.na(default) && length(v) == 1L && (is.logical(v) || is.numeric(v)) && is.na(v) && !is.nan(v)) {
         v <- NA_integer_
       } else if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v != round(v)) {

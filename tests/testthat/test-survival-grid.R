@@ -95,3 +95,16 @@ test_that("a saved survival or competing-risks model grows linearly with rows", 
   expect_lt(size(2000) / size(1000), 2.2)
   expect_lt(size(2000, TRUE) / size(1000, TRUE), 2.2)
 })
+
+test_that("the internal survival entry takes ntime too", {
+  skip_if_not_installed("survival")
+  d <- grid_data(300, 13)
+  x <- as.matrix(d[, 1:4])
+  all <- svforest:::survival_engine_fit(x, d$time, d$status, params = list(ntree = 5L, ntime = Inf))
+  grid <- svforest:::survival_engine_fit(x, d$time, d$status, params = list(ntree = 5L, ntime = 30))
+  expect_identical(all$times, sort(unique(d$time[d$status == 1])))
+  expect_lte(length(grid$times), 30)
+  expect_identical(svforest:::survival_engine_predict(grid, x[1:10, ]),
+                   svforest:::survival_engine_predict(all, x[1:10, ], times = grid$times))
+  expect_error(svforest:::survival_engine_fit(x, d$time, d$status, params = list(ntime = 1.5)), "ntime")
+})
