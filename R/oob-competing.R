@@ -22,14 +22,17 @@ competing_oob_results <- function(tally, y, times = NULL) {
   parts <- competing_parts(y)
   if (is.null(times)) times <- event_times(parts$time, as.integer(parts$status != 0L))  # R/oob-survival.R
   if (!any(tally$oob_count > 0L)) return(c(tally, list(oob_y = y, oob_error = NA_real_)))
-  cif <- tally$oob_cif_sum / as.vector(tally$oob_count)  # the count recycles over times and causes
-  cif[tally$oob_count == 0L, , ] <- NA_real_
   causes <- parts$causes
-  risk <- competing_years_lost(cif, times)
+  none <- tally$oob_count == 0L
+  risk <- matrix(NA_real_, length(none), length(causes), dimnames = list(NULL, dimnames(tally$oob_cif_sum)[[3L]]))
   concordance <- ibs <- stats::setNames(numeric(length(causes)), causes)
   for (k in seq_along(causes)) {
+    # one cause's out-of-bag CIF at a time (n x grid: the tally is n x grid x causes)
+    cif <- cause_slice(tally$oob_cif_sum, k) / tally$oob_count
+    cif[none, ] <- NA_real_
+    risk[, k] <- competing_years_lost(cif, times)
     concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k)
-    ibs[k] <- integrated_brier_score(parts$time, parts$status, 1 - cause_slice(cif, k), times, cause = k)
+    ibs[k] <- integrated_brier_score(parts$time, parts$status, 1 - cif, times, cause = k)
   }
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = concordance,
                 oob_error = 1 - unname(concordance[1L]), oob_ibs = ibs))
