@@ -32,7 +32,8 @@ competing_oob_results <- function(tally, y, times = NULL) {
     cif[none, ] <- NA_real_
     risk[, k] <- competing_years_lost(cif, times)
     concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k)
-    ibs[k] <- integrated_brier_score(parts$time, parts$status, 1 - cif, times, cause = k)
+    ibs[k] <- integrated_brier_score(parts$time, parts$status, function(cols) 1 - cif[, cols, drop = FALSE], times,
+                                     cause = k)
   }
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = concordance,
                 oob_error = 1 - unname(concordance[1L]), oob_ibs = ibs))

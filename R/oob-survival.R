@@ -26,7 +26,7 @@ survival_oob_results <- function(tally, y, times = NULL) {
   time <- survival_time(y)
   status <- survival_status(y)
   if (is.null(times)) times <- event_times(time, status)
-  ibs <- integrated_brier_score(time, status, exp(-grid), times)
+  ibs <- integrated_brier_score(time, status, function(cols) exp(-grid[, cols, drop = FALSE]), times)
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = c_index, oob_error = 1 - c_index,
                 oob_ibs = ibs))
 }
@@ -94,13 +94,18 @@ ipcw_brier <- function(time, status, surv, at, km = censoring_km(time, status), 
 # probabilities of being free of `cause`): ipcw_brier() at each event time
 # up to the 75th percentile of the event times (of any cause; G from every
 # row), averaged over [first, last] of those times by the trapezoidal
-# rule. Rows with NA curves are left out.
+# rule. Rows with NA curves are left out. `surv` may be a function of
+# column numbers giving those columns (the out-of-bag curves of many rows:
+# only the columns scored are made).
 integrated_brier_score <- function(time, status, surv, grid, cause = 1L) {
-  keep <- !is.na(surv[, 1L])
+  columns <- if (is.function(surv)) surv else function(cols) surv[, cols, drop = FALSE]
+  keep <- !is.na(columns(1L)[, 1L])
   if (!any(keep)) return(NA_real_)
   km <- censoring_km(time, status)
   cols <- which(grid <= stats::quantile(time[status != 0L], 0.75, names = FALSE))
-  scores <- ipcw_brier(time[keep], status[keep], surv[keep, cols, drop = FALSE], grid[cols], km, cause)
+  curves <- columns(cols)
+  if (!all(keep)) curves <- curves[keep, , drop = FALSE]
+  scores <- ipcw_brier(time[keep], status[keep], curves, grid[cols], km, cause)
   if (length(scores) == 1L) return(scores)
   t <- grid[cols]
   sum(diff(t) * (scores[-1L] + scores[-length(scores)]) / 2) / (t[length(t)] - t[1L])

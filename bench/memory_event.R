@@ -5,8 +5,8 @@
 # threads, one process at a time. The build before the time grid (21c6042)
 # runs at 10,000 and 20,000 rows for comparison when its library is given.
 #   SVF_BASE_LIB=<library of 21c6042> Rscript bench/memory_event.R [--sizes=20000,200000]
-#       [--base_sizes=10000,20000] [--outcomes=survival,competing]
-# A child: Rscript bench/memory_event.R child <outcome> <n> <stage> <model file>
+#       [--base_sizes=10000,20000] [--outcomes=survival,competing] [--ntree=default|30]
+# A child: Rscript bench/memory_event.R child <outcome> <n> <stage> <model file> <ntree|default>
 # (stage "fit" saves the model, "predict" reads it and scores the held-out rows:
 # survival Harrell's C of the risk, competing risks Wolbers' C of cause 1).
 args <- commandArgs(trailingOnly = TRUE)
@@ -30,14 +30,15 @@ event_data <- function(n, outcome, seed = 61) {
   data.frame(x, time = time, status = factor(cause, 0:2, c("censored", "one", "two")))
 }
 
-child <- function(outcome, n, stage, file) {
+child <- function(outcome, n, stage, file, ntree = NULL) {
   suppressPackageStartupMessages(library(svforest))
   all <- event_data(n + held_out, outcome)
   train <- all[seq_len(n), ]
   test <- all[n + seq_len(held_out), ]
   if (stage == "fit") {
     start <- proc.time()[["elapsed"]]
-    fit <- svforest::svforest(survival::Surv(time, status) ~ ., data = train, seed = 1, num_threads = threads)
+    fit <- svforest::svforest(survival::Surv(time, status) ~ ., data = train, seed = 1, num_threads = threads,
+                              ntree = ntree)
     cat(sprintf("RESULT fit seconds %.1f trees %d grid %d oob_C %s\n", proc.time()[["elapsed"]] - start,
                 length(fit$forest$trees), length(fit$forest$times), paste(format(1 - fit$oob_error, digits = 4))))
     saveRDS(fit, file)
@@ -64,37 +65,39 @@ child <- function(outcome, n, stage, file) {
 }
 
 # One child under /usr/bin/time -v with library `lib` (NULL: this session's).
-run_child <- function(outcome, n, stage, file, lib = NULL) {
+run_child <- function(outcome, n, stage, file, lib = NULL, ntree = "default") {
   env <- if (is.null(lib)) character() else paste0("R_LIBS=", lib)
   script <- normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE)))
   out <- suppressWarnings(system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script, "child",
-                                                     outcome, n, stage, file), env = env, stdout = TRUE, stderr = TRUE))
+                                                     outcome, n, stage, file, ntree), env = env, stdout = TRUE, stderr = TRUE))
   rss <- as.numeric(sub(".*: ", "", grep("Maximum resident set size", out, value = TRUE)))
   elapsed <- sub(".*\\): ", "", grep("Elapsed \\(wall clock\\)", out, value = TRUE))
   result <- sub("^RESULT ", "", grep("^RESULT", out, value = TRUE))
   status <- if (length(grep("Exit status: 0", out))) "ok" else paste(utils::tail(out[!grepl("^\t", out)], 3), collapse = " | ")
-  cat(sprintf("%-9s %-6s n=%-7d %-8s peak RSS %7.0f MB  elapsed %s  %s  [%s]\n", outcome,
-              if (is.null(lib)) "new" else "21c6042", n, stage, rss / 1024, elapsed,
+  cat(sprintf("%-9s %-7s trees=%-7s n=%-7d %-8s peak RSS %7.0f MB  elapsed %s  %s  [%s]\n", outcome,
+              if (is.null(lib)) "new" else "21c6042", ntree, n, stage, rss / 1024, elapsed,
               paste(result, collapse = "; "), status))
 }
 
 if (identical(args[1], "child")) {
-  child(args[2], as.integer(args[3]), args[4], args[5])
+  child(args[2], as.integer(args[3]), args[4], args[5], if (identical(args[6], "default")) NULL else as.integer(args[6]))
 } else {
   opt <- function(name, default) {
     hit <- grep(sprintf("^--%s=", name), args, value = TRUE)
     if (length(hit)) strsplit(sub(sprintf("^--%s=", name), "", hit[1]), ",")[[1]] else default
   }
-  sizes <- as.integer(opt("sizes", c("20000", "200000")))
+  sizes <- suppressWarnings(as.integer(opt("sizes", c("20000", "200000"))))
+  sizes <- sizes[!is.na(sizes)]  # --sizes=none: the 21c6042 build alone
   base_sizes <- as.integer(opt("base_sizes", c("10000", "20000")))
   outcomes <- opt("outcomes", c("survival", "competing"))
+  ntree <- opt("ntree", "default")  # "default": the survival forest's own (300)
   base <- Sys.getenv("SVF_BASE_LIB")
   cat(sprintf("svforest %s, %d threads, %d held-out rows, %s\n", utils::packageVersion("svforest"), threads,
               held_out, format(Sys.time(), "%Y-%m-%d")))
   one <- function(outcome, n, lib = NULL) {
     file <- tempfile(fileext = ".rds")
-    run_child(outcome, n, "fit", file, lib)
-    if (file.exists(file)) run_child(outcome, n, "predict", file, lib)
+    run_child(outcome, n, "fit", file, lib, ntree)
+    if (file.exists(file)) run_child(outcome, n, "predict", file, lib, ntree)
     unlink(file)
   }
   # this build first (the large fits one at a time), then the 21c6042 build
