@@ -108,3 +108,16 @@ test_that("the internal survival entry takes ntime too", {
                    svforest:::survival_engine_predict(all, x[1:10, ], times = grid$times))
   expect_error(svforest:::survival_engine_fit(x, d$time, d$status, params = list(ntime = 1.5)), "ntime")
 })
+
+test_that("ntime is tunable: a dials object and the censored regression engine's argument", {
+  skip_if_not_installed("dials")
+  p <- svf_ntime()
+  expect_s3_class(p, "quant_param")
+  expect_identical(unname(unlist(p$range)), c(20L, 500L))
+  skip_if_not_installed("parsnip")
+  skip_if_not_installed("tune")
+  skip_if_not("censored regression" %in% parsnip::get_model_env()$rand_forest_modes,
+              "parsnip has no censored regression mode")
+  spec <- parsnip::set_engine(parsnip::rand_forest(mode = "censored regression"), "svforest")
+  expect_true("ntime" %in% tune::tunable(spec)$name)
+})
