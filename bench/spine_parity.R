@@ -6,8 +6,23 @@
 # Each case fits on the same rows with the same seed (one thread) and keeps
 # every prediction type of its outcome plus the out-of-bag figures; the
 # comparison is identical(), value by value. Issue #48 (families) added the
-# survival cases and the engine forest itself (`forest`).
+# survival cases and the engine forest itself (`forest`); issue #58 (one
+# split search) a competing-risks case and a weighted survival case. Extra
+# arguments after the file name (`name=value`, R values) go to the default
+# method's cases only, e.g. `max_bins=Inf` with a build that has it:
+#   Rscript bench/spine_parity.R save parity-inf.rds max_bins=Inf
 args <- commandArgs(trailingOnly = TRUE)
+
+# The extra arguments of the default method's cases (see above).
+parity_extra <- function() {
+  extra <- args[-(1:2)]
+  out <- lapply(extra, function(a) eval(parse(text = sub("^[^=]*=", "", a))))
+  names(out) <- sub("=.*$", "", extra)
+  out
+}
+
+# svforest() of a default-method case, with the extra arguments.
+hy <- function(...) do.call(svforest::svforest, c(list(...), parity_extra()))
 
 parity_data <- function() {
   set.seed(7)
@@ -25,36 +40,51 @@ parity_cases <- function(d) {
   cc <- na.omit(data.frame(d$x, y = d$cls))
   iris_x <- iris[, 1:4]
   list(
-    hybrid_class = function() svforest::svforest(d$x, d$cls, seed = 3, num_threads = 1),
-    hybrid_regr = function() svforest::svforest(d$x, d$num, seed = 3, num_threads = 1),
-    weighted_case = function() svforest::svforest(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
+    hybrid_class = function() hy(d$x, d$cls, seed = 3, num_threads = 1),
+    hybrid_regr = function() hy(d$x, d$num, seed = 3, num_threads = 1),
+    weighted_case = function() hy(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
                                                    case_weights = rep(c(0, 1, 2, 1), length.out = nrow(d$x))),
-    weighted_class = function() svforest::svforest(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
+    weighted_class = function() hy(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
                                                     class_weights = c(no = 1, yes = 3)),
-    regr_weighted = function() svforest::svforest(d$x, d$num, seed = 4, num_threads = 1, ntree = 20,
+    regr_weighted = function() hy(d$x, d$num, seed = 4, num_threads = 1, ntree = 20,
                                                    case_weights = rep(c(1, 2), length.out = nrow(d$x))),
-    cal_platt = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20, calibrate = "platt"),
-    cal_temperature = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
+    cal_platt = function() hy(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20, calibrate = "platt"),
+    cal_temperature = function() hy(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
                                                      calibrate = "temperature"),
-    cal_isotonic = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
+    cal_isotonic = function() hy(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
                                                   calibrate = "isotonic"),
-    cal_none_regr = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 20, calibrate = "none"),
-    cal_conformal = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 20,
+    cal_none_regr = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 20, calibrate = "none"),
+    cal_conformal = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 20,
                                                    calibrate = "conformal"),
-    cal_cv = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 10, calibrate = "cv"),
-    formula_factor = function() svforest::svforest(y ~ ., data = cc, seed = 6, num_threads = 1, ntree = 20),
+    cal_cv = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 10, calibrate = "cv"),
+    formula_factor = function() hy(y ~ ., data = cc, seed = 6, num_threads = 1, ntree = 20),
     rsvt = function() svforest::svforest(iris_x, iris$Species, method = "rsvt", seed = 8, num_threads = 1, ntree = 10),
     rsvf = function() svforest::svforest(iris_x, iris$Species, method = "rsvf", seed = 8, num_threads = 1, ntree = 10),
     psvm = function() svforest::svforest(iris_x, iris$Species, method = "psvm", seed = 8, num_threads = 1, ntree = 10),
     transform = function() svforest::svforest(iris_x, iris$Species, method = "transform", seed = 8, num_threads = 1,
                                               ntree = 10),
     tdsvm = function() svforest::svforest(iris_x, iris$Species, method = "tdsvm", seed = 8, num_threads = 1, ntree = 10),
-    survival = function() svforest::svforest(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+    survival = function() hy(survival::Surv(time, status) ~ ., data = parity_survival_data(),
                                              seed = 9, num_threads = 1, ntree = 20),
-    survival_knobs = function() svforest::svforest(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+    survival_knobs = function() hy(survival::Surv(time, status) ~ ., data = parity_survival_data(),
                                                    seed = 9, num_threads = 1, ntree = 10, min_node_size = 10,
-                                                   sampler = "bootstrap")
+                                                   sampler = "bootstrap"),
+    survival_weighted = function() hy(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+                                      seed = 10, num_threads = 1, ntree = 20,
+                                      case_weights = rep(c(1, 2, 0.5), length.out = nrow(parity_survival_data()))),
+    competing = function() hy(survival::Surv(time, event) ~ ., data = parity_competing_data(), seed = 11,
+                              num_threads = 1, ntree = 20)
   )
+}
+
+# Competing risks on survival::pbc: the event a factor whose first level is
+# censoring (status 0 censored, 1 transplant, 2 death), complete rows.
+parity_competing_data <- function() {
+  pbc <- survival::pbc[!is.na(survival::pbc$trt), c("time", "status", "age", "sex", "bili", "albumin", "protime",
+                                                    "edema")]
+  pbc <- stats::na.omit(pbc)
+  data.frame(time = pbc$time, event = factor(pbc$status, levels = 0:2, labels = c("censored", "transplant", "death")),
+             pbc[, c("age", "sex", "bili", "albumin", "protime", "edema")])
 }
 
 # A right-censored outcome on the lung rows without missing values.
@@ -67,6 +97,11 @@ parity_predictions <- function(fit, new) {
   p <- function(...) suppressWarnings(stats::predict(fit, new, num_threads = 1, ...))
   out <- list(oob_error = fit$oob_error, oob_predictions = fit$oob_predictions, ntree = fit$ntree,
               forest = unclass(fit$forest))
+  if (identical(fit$type, "competing")) {
+    times <- c(500, 1500, 3000)
+    return(c(out, list(cif = p(type = "cif", times = times), chf = p(type = "chf", times = times),
+                       risk = p(type = "risk"), leaf = p(type = "leaf"), oob = p_oob(fit))))
+  }
   if (identical(fit$type, "survival")) {
     times <- c(100, 300, 600)
     return(c(out, list(survival = p(type = "survival", times = times), chf = p(type = "chf", times = times),
@@ -95,6 +130,7 @@ if (identical(args[1], "save")) {
     parity_predictions(fit, if (name %in% c("rsvt", "rsvf", "psvm", "transform", "tdsvm")) iris_new
                             else if (name == "formula_factor") na.omit(data.frame(d$x, y = d$cls))[1:40, ]
                             else if (startsWith(name, "survival")) parity_survival_data()[1:30, ]
+                            else if (name == "competing") parity_competing_data()[1:30, ]
                             else d$new)
   })
   names(res) <- names(cases)

@@ -9,8 +9,8 @@
 #include <string>
 #include <utility>
 
-#include "SortedValues.h"
 #include "outcome/Outcome.h"
+#include "search/CutSearch.h"
 
 namespace svf {
 
@@ -19,34 +19,16 @@ namespace {
 // Gains at or below this share of the node's scale are rounding noise.
 const double kRelativeMinGain = 1e-12;
 
-// The cut of largest gain along `values` (one per node row), the outcome's
-// (Outcome::best_cut()). Only a gain above `gain` counts; returns whether
-// one did.
-struct CutScratch {
-  SortedValues sorted;
-  std::vector<int> left;
-  std::vector<unsigned long long> keys;
-  std::vector<uint64_t> rank_keys;
-};
-bool best_cut_sorted(const Outcome& outcome, const NodeStats& node, size_t min_leaf, CutScratch& scratch,
-                     double& cut, double& gain) {
-  if (!(scratch.sorted.back().first > scratch.sorted.front().first)) return false;
-  return outcome.best_cut(node, scratch.sorted, min_leaf, scratch.left, cut, gain);
-}
-bool best_cut_along(const Outcome& outcome, const NodeStats& node, size_t min_leaf, const double* values,
-                    CutScratch& scratch, double& cut, double& gain) {
-  sort_with_positions(values, node.n, scratch.sorted, scratch.keys);
-  return best_cut_sorted(outcome, node, min_leaf, scratch, cut, gain);
-}
-// Along predictor `col` (node values `values`): through the forest's rank
-// index where it has the column (the same order, sorted faster).
-bool best_axis_cut(const Outcome& outcome, const NodeStats& node, size_t min_leaf, int col, const double* values,
-                   CutScratch& scratch, double& cut, double& gain) {
+// The best cut along predictor `col` (node values `values`): through the
+// forest's rank index where it has the column (the same order, sorted
+// faster), else along the values. Only a gain above `gain` counts; returns
+// whether one did.
+bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size_t min_leaf, int col,
+                   const double* values, double& cut, double& gain) {
   const ColumnRanks* ranks = node.data->ranks;
-  if (!ranks || !ranks->has(static_cast<size_t>(col)))
-    return best_cut_along(outcome, node, min_leaf, values, scratch, cut, gain);
-  ranks->sort_rows(static_cast<size_t>(col), node.rows, node.n, scratch.sorted, scratch.rank_keys);
-  return best_cut_sorted(outcome, node, min_leaf, scratch, cut, gain);
+  const size_t c = static_cast<size_t>(col);
+  if (!ranks || !ranks->has(c)) return search.along_values(scan, values, node.n, min_leaf, cut, gain);
+  return search.along_column(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
 }
 
 // How well `rule` separates the out-of-bag rows `oob[0..n_oob)`: the same
@@ -68,7 +50,7 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
 struct NodeScratch {
   std::vector<int> order, features;
   std::vector<double> columns, one;
-  CutScratch cut;
+  CutSearch cut;
 };
 NodeScratch& node_scratch() {
   thread_local NodeScratch scratch;
@@ -111,9 +93,9 @@ void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
 
 // The best of n_oblique hyperplanes through the drawn predictors (see the
 // header), when its gain beats `best_gain` (then updated).
-bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf, const std::vector<int>& features,
-                  const std::vector<double>& columns, int n_oblique, double split_ridge, bool cox_step, Rng& rng,
-                  CutScratch& scratch, double& best_gain, SplitRule& rule) {
+bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, size_t min_leaf,
+                  const std::vector<int>& features, const std::vector<double>& columns, int n_oblique,
+                  double split_ridge, bool cox_step, Rng& rng, CutSearch& search, double& best_gain, SplitRule& rule) {
   const size_t n = node.n, m = features.size();
   // the drawn predictors, standardised in the node
   Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
@@ -155,7 +137,7 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf
       for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
       proj[i] = s;
     }
-    if (best_cut_along(outcome, node, min_leaf, proj.data(), scratch, cut, best_gain)) {
+    if (search.along_values(scan, proj.data(), n, min_leaf, cut, best_gain)) {
       rule = SplitRule::oblique(features, weight, cut);
       found = true;
     }
@@ -257,6 +239,7 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   if (tries_oblique) gather_columns(ctx, m, s);
   const ColumnRanks* ranks = data.ranks;
 
+  const std::unique_ptr<CutScan> scan = outcome.cut_scan(node);
   double best_gain = kRelativeMinGain * outcome.gain_scale(node), cut = 0.0;
   bool found = false;
   for (size_t k = 0; k < m_axis; ++k) {
@@ -268,15 +251,15 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
       data.x->gather(features[k], ctx.rows, n, s.one.data());
       values = s.one.data();
     }
-    if (best_axis_cut(outcome, node, min_leaf_size_, features[k], values, s.cut, cut, best_gain)) {
+    if (best_axis_cut(s.cut, *scan, node, min_leaf_size_, features[k], values, cut, best_gain)) {
       found = true;
       rule = SplitRule::axis(features[k], cut);
     }
   }
   if (!tries_oblique) return found;
   SplitRule oblique;
-  if (!best_oblique(outcome, node, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_, rng,
-                    s.cut, best_gain, oblique))
+  if (!best_oblique(outcome, node, *scan, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_,
+                    rng, s.cut, best_gain, oblique))
     return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule

@@ -13,7 +13,7 @@
 //   (Outcome::likelihood_information()), one Newton step from zero of its
 //   likelihood instead. The cut along the direction is the best one, like
 //   an axis cut's.
-// The outcome scores cuts (Outcome::best_cut(): Gini impurity, squared
+// The outcome scores cuts (Outcome::cut_scan(): Gini impurity, squared
 // error, or the log-rank statistic, whose cuts leave at least
 // `min_leaf_size` rows on either side); the best candidate wins. A node with
 // fewer than `min_node_size` rows, one the outcome does not let split

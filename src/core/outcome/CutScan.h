@@ -1,0 +1,32 @@
+// A node's cut statistic as the split search (splitting/search/CutSearch.h)
+// reads it: the search orders the node's rows along a predictor or
+// projection, lets them join a left group in that order, and reads the
+// statistic at the boundaries it may cut; the outcome unit says what a row
+// adds and what a boundary's gain is, never which boundaries there are.
+#ifndef SVFOREST_CUT_SCAN_H
+#define SVFOREST_CUT_SCAN_H
+
+#include <cstddef>
+
+namespace svf {
+
+class CutScan {
+ public:
+  virtual ~CutScan() {}
+  // The left group empty again (a new predictor or projection).
+  virtual void reset() = 0;
+  // The node row at `position` joins the left group.
+  virtual void add(int position) = 0;
+  // The gain of the cut whose left group is the rows added so far (n_left of
+  // the node's rows).
+  virtual double gain(size_t n_left) const = 0;
+  // The fewest rows a cut leaves on either side, given the splitter's
+  // `min_leaf_size` (impurities of class counts and sums ignore it).
+  virtual size_t min_leaf(size_t asked) const { return asked; }
+  // Whether the node has any cut to score (survival: event times).
+  virtual bool any_cut() const { return true; }
+
+};
+
+}  // namespace svf
+#endif
