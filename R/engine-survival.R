@@ -30,7 +30,7 @@ survival_engine_defaults <- function() {
        oblique_rows = value("oblique_rows"), oblique_choice = value("oblique_choice"),
        tree_choice = value("tree_choice"), sampler = value("sampler"), sample_fraction = value("sample_fraction"),
        max_depth = value("max_depth"), oblique_fit = value("oblique_fit"), min_node_events = value("min_node_events"),
-       tree_rival = value("tree_rival"), oblique_stop = value("oblique_stop"))
+       tree_rival = value("tree_rival"), oblique_stop = value("oblique_stop"), max_bins = value("max_bins"))
 }
 
 # The events a node needs to split when the fit gives no `min_node_events`:

@@ -3,10 +3,15 @@
 // projection, lets them join a left group in that order, and reads the
 // statistic at the boundaries it may cut; the outcome unit says what a row
 // adds and what a boundary's gain is, never which boundaries there are.
+// Two kinds: additive statistics (class counts; sums), whose binned search
+// sums each bin's rows once and lets whole bins join (a histogram), and the
+// others (log-rank statistics: their variance is no sum over bins), which
+// take the rows in bin order and are read at bin edges.
 #ifndef SVFOREST_CUT_SCAN_H
 #define SVFOREST_CUT_SCAN_H
 
 #include <cstddef>
+#include <cstdint>
 
 namespace svf {
 
@@ -26,6 +31,12 @@ class CutScan {
   // Whether the node has any cut to score (survival: event times).
   virtual bool any_cut() const { return true; }
 
+  // Additive statistics: whether the scan has a histogram; the sums of the
+  // node's rows per bin (code[i]: node row i's bin, of `bins`), the left
+  // group left empty; bin b's rows join the left group.
+  virtual bool additive() const { return false; }
+  virtual void add_histogram(const uint16_t* /*code*/, size_t /*bins*/) {}
+  virtual void add_bin(size_t /*b*/) {}
 };
 
 }  // namespace svf

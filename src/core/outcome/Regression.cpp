@@ -25,10 +25,17 @@ class SquaredErrorScan : public CutScan {
     return sum_left_ * sum_left_ / nl + sum_right * sum_right / (dn_ - nl) - base_;
   }
   size_t min_leaf(size_t) const override { return 1; }
+  bool additive() const override { return true; }
+  void add_histogram(const uint16_t* code, size_t bins) override {
+    hist_.assign(bins, 0.0);
+    for (size_t i = 0; i < node_.n; ++i) hist_[code[i]] += node_.outcome(i);
+  }
+  void add_bin(size_t b) override { sum_left_ += hist_[b]; }
 
  private:
   const NodeStats& node_;
   double dn_, base_, sum_left_ = 0.0;
+  std::vector<double> hist_;
 };
 
 class Regression : public Outcome {

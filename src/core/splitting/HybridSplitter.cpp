@@ -28,6 +28,9 @@ bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size
   const ColumnRanks* ranks = node.data->ranks;
   const size_t c = static_cast<size_t>(col);
   if (!ranks || !ranks->has(c)) return search.along_values(scan, values, node.n, min_leaf, cut, gain);
+  // binned where the node has more rows than the column bins
+  if (ranks->binned(c) && node.n > ranks->bins(c))
+    return search.along_bins(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
   return search.along_column(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
 }
 
@@ -161,6 +164,16 @@ int rivals_named(const std::string& name) {
   throw std::invalid_argument("tree_rival must be \"axis\", \"oblique\" or \"both\"");
 }
 
+// `max_bins` as the index takes it: 0 (exact) for Inf or none, at most
+// 65535 (codes of 16 bits).
+size_t max_bins_of(const Params& params) {
+  if (!params.has("max_bins")) return 0;
+  const double v = params.number("max_bins");
+  if (std::isinf(v) && v > 0) return 0;
+  if (!(v >= 2.0) || v != std::floor(v)) throw std::invalid_argument("max_bins must be a whole number of 2 or more, or Inf");
+  return v > 65535.0 ? 65535 : static_cast<size_t>(v);
+}
+
 }  // namespace
 
 std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
@@ -175,7 +188,8 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.has("oblique_fit") && params.text("oblique_fit") == "cox",
                                                       params.has("min_node_events") ? params.integer("min_node_events") : 0,
                                                       rivals_named(params.has("tree_rival") ? params.text("tree_rival") : "axis"),
-                                                      params.has("oblique_stop") ? params.integer("oblique_stop") : 0));
+                                                      params.has("oblique_stop") ? params.integer("oblique_stop") : 0,
+                                                      max_bins_of(params)));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
@@ -192,7 +206,7 @@ std::vector<std::unique_ptr<Splitter>> HybridSplitter::rivals() const {
     out.push_back(std::unique_ptr<Splitter>(
         new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, kind == kAxisRival ? 0 : n_oblique_, split_ridge_,
                            oblique_rows_, false, false, static_cast<int>(min_leaf_size_), cox_step_, min_node_events_,
-                           kAxisRival, oblique_stop_)));
+                           kAxisRival, oblique_stop_, max_bins_)));
   }
   return out;
 }

@@ -22,4 +22,51 @@ bool CutSearch::along_column(CutScan& scan, const ColumnRanks& ranks, size_t col
   return search_cut(scan, sorted_, min_leaf, cut, gain);
 }
 
+bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
+                           size_t min_leaf, double& cut, double& gain) {
+  if (n < 2 || !scan.any_cut()) return false;
+  const uint16_t* code = ranks.codes(col);
+  const size_t B = ranks.bins(col);
+  node_code_.resize(n);
+  bin_count_.assign(B, 0);
+  for (size_t i = 0; i < n; ++i) {
+    node_code_[i] = code[rows[i]];
+    ++bin_count_[node_code_[i]];
+  }
+  // rows of one bin: cut between their values, as the exact search (a node
+  // never stops splitting along a column for its bins)
+  if (bin_count_[node_code_[0]] == n) return along_column(scan, ranks, col, rows, n, min_leaf, cut, gain);
+  scan.reset();
+  min_leaf = scan.min_leaf(min_leaf);
+  const bool additive = scan.additive();
+  if (additive) {
+    scan.add_histogram(node_code_.data(), B);
+  } else {
+    // the node's positions in bin order (stable: by position within a bin)
+    bin_begin_.resize(B + 1);
+    bin_begin_[0] = 0;
+    for (size_t b = 0; b < B; ++b) bin_begin_[b + 1] = bin_begin_[b] + bin_count_[b];
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) order_[bin_begin_[node_code_[i]]++] = static_cast<int>(i);
+    for (size_t b = B; b > 0; --b) bin_begin_[b] = bin_begin_[b - 1];  // back to each bin's start
+    bin_begin_[0] = 0;
+  }
+  size_t n_left = 0, prev = 0;
+  bool found = false;
+  for (size_t b = 0; b < B && n_left < n; ++b) {
+    if (bin_count_[b] == 0) continue;
+    // the boundary below bin b: the bins before it on the left
+    if (n_left > 0 && n_left >= min_leaf && n - n_left >= min_leaf)
+      found = take_cut(scan.gain(n_left), ranks.bin_high(col, prev), ranks.bin_low(col, b), cut, gain) || found;
+    if (additive) {
+      scan.add_bin(b);
+    } else {
+      for (size_t k = bin_begin_[b]; k < bin_begin_[b] + bin_count_[b]; ++k) scan.add(order_[k]);
+    }
+    n_left += bin_count_[b];
+    prev = b;
+  }
+  return found;
+}
+
 }  // namespace svf

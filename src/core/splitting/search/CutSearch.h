@@ -67,8 +67,19 @@ class CutSearch {
   // Along ranked column `col` (ranks.has(col)) of the node's rows.
   bool along_column(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n, size_t min_leaf,
                     double& cut, double& gain);
+  // Along binned column `col` (ranks.binned(col)): candidates only at the
+  // edges between the bins the node's rows fall in, each cut midway between
+  // the lower bin's largest training value and the upper bin's smallest.
+  // Additive scans read a histogram of the node's rows; the others take the
+  // rows in bin order (a counting sort, O(n + bins)). A node whose rows lie
+  // in one bin is searched exactly.
+  bool along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n, size_t min_leaf,
+                  double& cut, double& gain);
 
  private:
+  std::vector<uint16_t> node_code_;
+  std::vector<size_t> bin_count_, bin_begin_;
+  std::vector<int> order_;
   SortedValues sorted_;
   std::vector<unsigned long long> keys_;
   std::vector<uint64_t> rank_keys_;
