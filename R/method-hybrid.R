@@ -100,7 +100,8 @@ hybrid_mtry <- function(model) {
 #' in a row, for a faster fit; `max_bins` (default `Inf`: exact cuts) bins
 #' each numeric predictor into at most that many quantile bins once per
 #' forest, and nodes of more rows than a predictor's bins cut it only
-#' between bins, for a faster fit on many rows. For classes, a factor
+#' between bins, and large nodes fit hyperplanes on a sample of their rows
+#' and cut them in buckets, for a faster fit on many rows. For classes, a factor
 #' predictor of a data frame is one column that each tree reads through
 #' its levels' class shares among the tree's in-bag rows
 #' (`factor_coding = "order"`, see [svforest_parameters]), so `mtry` draws

@@ -201,7 +201,7 @@ svf_parameter_table <- list(
   max_bins = list(default = function(preset, n) Inf,
                   check = check_max_bins,
                   tune = tune_range("Bins per predictor", 16, 1024, trans = "log2"),
-                  help = "Bins per numeric predictor of the forest's column index (`Inf`: none, every cut between two distinct values). A finite number bins each predictor of more distinct values into at most that many quantile bins, once per forest; a node of more rows than a predictor's bins cuts it only between bins (midway between the training values either side), smaller nodes and hyperplanes exactly: faster on many rows."),
+                  help = "Bins per numeric predictor of the forest's column index (`Inf`: none, every cut between two distinct values). A finite number bins each predictor of more distinct values into at most that many quantile bins, once per forest; a node of more rows than a predictor's bins cuts it only between bins (midway between the training values either side); a node of more than 1,024 rows fits its hyperplanes on 1,024 of them, drawn at random, and one of more than 1,536 rows cuts their projections in `max_bins` buckets of equal width. Smaller nodes search exactly. Faster on many rows."),
   # the survival forest's own knobs (its Nelson-Aalen leaf reads them,
   # R/engine-survival.R). A survival forest's defaults (`family`: its node
   # sizes, sampler, trees, rivals) were chosen on held-out splits of the

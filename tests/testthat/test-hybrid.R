@@ -217,3 +217,18 @@ test_that("max_bins: Inf is the exact search; bins cut between the training valu
   for (bad in list(1, 0, 2.5, NA, NA_real_, -Inf, "16", c(4, 8)))
     expect_error(svforest(y ~ ., data = train, ntree = 2, max_bins = bad), "`max_bins`", info = format(bad))
 })
+
+test_that("max_bins: large nodes fit hyperplanes on a sample and cut them in buckets, reproducibly", {
+  # more than 1,536 rows: the root and its children take the sampled fit and
+  # the bucketed cut; the diagonal is still found by hyperplanes
+  train <- diagonal_df(4000, seed = 4)
+  test <- diagonal_df(2000, seed = 5)
+  binned <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1, max_bins = 64)
+  expect_identical(svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 2, max_bins = 64)$forest,
+                   binned$forest)
+  exact <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1)
+  expect_false(identical(binned$forest, exact$forest))
+  # hyperplanes win about as often (0.20 against 0.21 of the splits)
+  expect_gt(split_shares(binned)[["oblique"]], 0.5 * split_shares(exact)[["oblique"]])
+  expect_gt(mean(predict(binned, test) == test$y), mean(predict(exact, test) == test$y) - 0.02)
+})

@@ -42,8 +42,8 @@ class ColumnRanks {
   bool binned(size_t col) const { return col < bins_.size() && !bins_[col].low.empty(); }
   size_t bins(size_t col) const { return bins_[col].low.size(); }
   const uint16_t* codes(size_t col) const { return code_.data() + bins_[col].slot * n_rows_; }
-  double bin_low(size_t col, size_t b) const { return bins_[col].low[b]; }
-  double bin_high(size_t col, size_t b) const { return bins_[col].high[b]; }
+  const double* bin_lows(size_t col) const { return bins_[col].low.data(); }
+  const double* bin_highs(size_t col) const { return bins_[col].high.data(); }
 
  private:
   struct Bins {

@@ -94,19 +94,51 @@ void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
   for (size_t k = 0; k < count; ++k) ctx.data->x->gather(s.features[k], ctx.rows, n, s.columns.data() + k * n);
 }
 
+// With bins (max_bins > 0): a node of more rows than kFitRows fits its
+// hyperplanes' directions on that many of its rows, drawn without
+// replacement, and one of more than kBucketRows cuts the projection in
+// max_bins buckets of equal width (search/CutSearch.h); smaller nodes as
+// without bins.
+const size_t kFitRows = 1024, kBucketRows = 1536;
+
+// `k` of the node's n rows drawn without replacement (positions in
+// `sample`, increasing) and their values of the m columns (n rows each, one
+// after the other) into `sampled` (k rows each).
+void sample_rows(const std::vector<double>& columns, size_t n, size_t m, size_t k, Rng& rng, std::vector<int>& sample,
+                 std::vector<double>& sampled) {
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  for (size_t i = 0; i < k; ++i) std::swap(all[i], all[i + rng.below(n - i)]);
+  sample.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k));
+  std::sort(sample.begin(), sample.end());
+  sampled.resize(k * m);
+  for (size_t c = 0; c < m; ++c)
+    for (size_t i = 0; i < k; ++i) sampled[c * k + i] = columns[c * n + sample[i]];
+}
+
 // The best of n_oblique hyperplanes through the drawn predictors (see the
 // header), when its gain beats `best_gain` (then updated).
 bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, size_t min_leaf,
                   const std::vector<int>& features, const std::vector<double>& columns, int n_oblique,
-                  double split_ridge, bool cox_step, Rng& rng, CutSearch& search, double& best_gain, SplitRule& rule) {
+                  double split_ridge, bool cox_step, size_t max_bins, Rng& rng, CutSearch& search, double& best_gain,
+                  SplitRule& rule) {
   const size_t n = node.n, m = features.size();
-  // the drawn predictors, standardised in the node
-  Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+  // with bins, a large node fits its directions on a sample of its rows
+  // (not the Cox step: its matrix reads every row) and cuts in buckets
+  std::vector<int> sample;
+  std::vector<double> sampled;
+  if (max_bins > 0 && !cox_step && n > kFitRows) sample_rows(columns, n, m, kFitRows, rng, sample, sampled);
+  const bool fit_sample = !sample.empty();
+  const size_t n_fit = fit_sample ? sample.size() : n;
+  const bool buckets = max_bins > 0 && n > kBucketRows;
+  // the drawn predictors, standardised in the node (or its sample)
+  Eigen::Map<const Eigen::MatrixXd> X(fit_sample ? sampled.data() : columns.data(), static_cast<Eigen::Index>(n_fit),
+                                      static_cast<Eigen::Index>(m));
   const Eigen::RowVectorXd mean = X.colwise().mean();
   Eigen::MatrixXd Z = X.rowwise() - mean;
   Eigen::VectorXd sd(m);
   for (size_t k = 0; k < m; ++k) {
-    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n));
+    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n_fit));
     Z.col(k) /= sd[k];
   }
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(m, m);
@@ -115,18 +147,23 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, 
   if (cox_step && outcome.likelihood_information(node, Z, gram)) {
     gram.diagonal().array() += split_ridge * gram.trace() / static_cast<double>(m);
   } else {
-    gram.diagonal().array() += split_ridge * static_cast<double>(n);
+    gram.diagonal().array() += split_ridge * static_cast<double>(n_fit);
   }
   const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
 
-  Eigen::VectorXd target(n);
+  Eigen::VectorXd target(n), target_fit(fit_sample ? n_fit : 0);
   std::vector<double> weight(m), proj(n);
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {
     if (!outcome.hyperplane_target(node, t, rng, target.data())) break;
-    target.array() -= target.mean();
-    const Eigen::VectorXd w = solver.solve(Z.transpose() * target);
+    if (fit_sample) {
+      for (size_t i = 0; i < n_fit; ++i) target_fit[i] = target[sample[i]];
+      target_fit.array() -= target_fit.mean();
+    } else {
+      target.array() -= target.mean();
+    }
+    const Eigen::VectorXd w = solver.solve(Z.transpose() * (fit_sample ? target_fit : target));
     // the rule in raw units, projected as prediction projects it
     bool finite = true, nonzero = false;
     for (size_t k = 0; k < m; ++k) {
@@ -140,7 +177,8 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, 
       for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
       proj[i] = s;
     }
-    if (search.along_values(scan, proj.data(), n, min_leaf, cut, best_gain)) {
+    if (buckets ? search.along_buckets(scan, proj.data(), n, max_bins, min_leaf, cut, best_gain)
+                : search.along_values(scan, proj.data(), n, min_leaf, cut, best_gain)) {
       rule = SplitRule::oblique(features, weight, cut);
       found = true;
     }
@@ -273,7 +311,7 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   if (!tries_oblique) return found;
   SplitRule oblique;
   if (!best_oblique(outcome, node, *scan, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_,
-                    rng, s.cut, best_gain, oblique))
+                    max_bins_, rng, s.cut, best_gain, oblique))
     return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule

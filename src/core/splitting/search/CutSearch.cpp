@@ -1,5 +1,8 @@
 #include "CutSearch.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "splitting/SortedValues.h"
 
 namespace svf {
@@ -36,6 +39,41 @@ bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, 
   // rows of one bin: cut between their values, as the exact search (a node
   // never stops splitting along a column for its bins)
   if (bin_count_[node_code_[0]] == n) return along_column(scan, ranks, col, rows, n, min_leaf, cut, gain);
+  return scan_bins(scan, n, B, ranks.bin_highs(col), ranks.bin_lows(col), min_leaf, cut, gain);
+}
+
+bool CutSearch::along_buckets(CutScan& scan, const double* values, size_t n, size_t buckets, size_t min_leaf,
+                              double& cut, double& gain) {
+  if (n < 2 || !scan.any_cut()) return false;
+  double lo = values[0] + 0.0, hi = lo;
+  for (size_t i = 1; i < n; ++i) {
+    lo = std::min(lo, values[i] + 0.0);
+    hi = std::max(hi, values[i] + 0.0);
+  }
+  if (!(hi > lo)) return false;
+  // bucket(v) = floor((v - lo) / width), never decreasing in v: the buckets
+  // keep the values' order, and each keeps its smallest and largest value
+  const double width = (hi - lo) / static_cast<double>(buckets);
+  node_code_.resize(n);
+  bin_count_.assign(buckets, 0);
+  bucket_low_.assign(buckets, HUGE_VAL);
+  bucket_high_.assign(buckets, -HUGE_VAL);
+  for (size_t i = 0; i < n; ++i) {
+    const double v = values[i] + 0.0;
+    size_t b = static_cast<size_t>((v - lo) / width);
+    if (b >= buckets) b = buckets - 1;
+    node_code_[i] = static_cast<uint16_t>(b);
+    ++bin_count_[b];
+    bucket_low_[b] = std::min(bucket_low_[b], v);
+    bucket_high_[b] = std::max(bucket_high_[b], v);
+  }
+  // (all in one bucket: the width underflowed or overflowed) exactly
+  if (bin_count_[node_code_[0]] == n) return along_values(scan, values, n, min_leaf, cut, gain);
+  return scan_bins(scan, n, buckets, bucket_high_.data(), bucket_low_.data(), min_leaf, cut, gain);
+}
+
+bool CutSearch::scan_bins(CutScan& scan, size_t n, size_t B, const double* high, const double* low, size_t min_leaf,
+                          double& cut, double& gain) {
   scan.reset();
   min_leaf = scan.min_leaf(min_leaf);
   const bool additive = scan.additive();
@@ -57,7 +95,7 @@ bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, 
     if (bin_count_[b] == 0) continue;
     // the boundary below bin b: the bins before it on the left
     if (n_left > 0 && n_left >= min_leaf && n - n_left >= min_leaf)
-      found = take_cut(scan.gain(n_left), ranks.bin_high(col, prev), ranks.bin_low(col, b), cut, gain) || found;
+      found = take_cut(scan.gain(n_left), high[prev], low[b], cut, gain) || found;
     if (additive) {
       scan.add_bin(b);
     } else {

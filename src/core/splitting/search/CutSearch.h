@@ -76,7 +76,20 @@ class CutSearch {
   bool along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n, size_t min_leaf,
                   double& cut, double& gain);
 
+  // Along `values` (a projection, one per node row) in `buckets` (<= 65535)
+  // of equal width between their smallest and largest: candidates at the
+  // edges between non-empty buckets, each cut midway between the largest
+  // value below the edge and the smallest above it (as exact cuts are).
+  bool along_buckets(CutScan& scan, const double* values, size_t n, size_t buckets, size_t min_leaf, double& cut,
+                     double& gain);
+
  private:
+  // The scan over bins once node_code_ and bin_count_ hold the node's rows'
+  // bins: a boundary below each non-empty bin after the first, cut midway
+  // between high[previous non-empty bin] and low[bin].
+  bool scan_bins(CutScan& scan, size_t n, size_t bins, const double* high, const double* low, size_t min_leaf,
+                 double& cut, double& gain);
+  std::vector<double> bucket_low_, bucket_high_;
   std::vector<uint16_t> node_code_;
   std::vector<size_t> bin_count_, bin_begin_;
   std::vector<int> order_;
