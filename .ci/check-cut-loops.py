@@ -11,6 +11,9 @@ comments and strings removed, so that it holds however a loop is written:
      (value, position) pairs (std::pair<double, int>), the form every
      search hands sorted rows in, so an outcome has nothing to loop over;
   3. no outcome file includes a splitting/ header (the search lives there).
+(CutScan.h's CutScanOf::gains() adds rows and reads gains at boundaries the
+search hands it, so that a scan is not called once per row; which boundaries,
+the rows per side and the threshold stay the search's.)
 Exit status 1 when any line breaks a rule.
 Usage: python3 .ci/check-cut-loops.py [src]
 """

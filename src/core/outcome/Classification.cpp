@@ -33,7 +33,7 @@ std::vector<char> class_groups(const std::vector<int>& counts, Rng& rng) {
 // n * (Gini decrease) of a left group: sum l_k^2 / n_l + sum r_k^2 / n_r -
 // sum t_k^2 / n, the sums of squares kept as a row moves from right to left
 // (integers: exact in any order).
-class GiniScan : public CutScan {
+class GiniScan : public CutScanOf<GiniScan> {
  public:
   explicit GiniScan(const NodeStats& node) : node_(node), left_(node.counts.size(), 0), dn_(static_cast<double>(node.n)) {
     for (int c : node.counts) sq_total_ += static_cast<double>(c) * c;

@@ -37,6 +37,27 @@ class CutScan {
   virtual bool additive() const { return false; }
   virtual void add_histogram(const uint16_t* /*code*/, size_t /*bins*/) {}
   virtual void add_bin(size_t /*b*/) {}
+
+  // The gains of the left groups of the first at[j] rows of `positions`
+  // (node positions in the search's order), j < n_at, at[] increasing, into
+  // out[j]: the rows join in that order, as by add(), and gain(at[j]) is
+  // read. The search chose the boundaries; one call, not one per row.
+  virtual void gains(const int* positions, const size_t* at, size_t n_at, double* out) = 0;
+};
+
+// A scan whose gains() calls its own add() and gain() directly (no virtual
+// call per row): class S : public CutScanOf<S>.
+template <class Scan>
+class CutScanOf : public CutScan {
+ public:
+  void gains(const int* positions, const size_t* at, size_t n_at, double* out) override {
+    Scan& self = static_cast<Scan&>(*this);
+    size_t k = 0;
+    for (size_t j = 0; j < n_at; ++j) {
+      for (; k < at[j]; ++k) self.Scan::add(positions[k]);
+      out[j] = self.Scan::gain(at[j]);
+    }
+  }
 };
 
 }  // namespace svf

@@ -14,7 +14,7 @@ namespace {
 
 // The decrease of the squared error of a left group: L^2 / n_l + R^2 / n_r -
 // T^2 / n, L the left rows' outcomes summed in the order they joined.
-class SquaredErrorScan : public CutScan {
+class SquaredErrorScan : public CutScanOf<SquaredErrorScan> {
  public:
   explicit SquaredErrorScan(const NodeStats& node)
       : node_(node), dn_(static_cast<double>(node.n)), base_(node.total * node.total / dn_) {}

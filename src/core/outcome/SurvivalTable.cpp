@@ -104,7 +104,7 @@ double logrank_statistic(const SurvivalTable& table, const std::vector<char>& le
 
 namespace {
 
-class LogRankCutScan : public CutScan {
+class LogRankCutScan : public CutScanOf<LogRankCutScan> {
  public:
   explicit LogRankCutScan(const SurvivalTable& table) : scan_(table), any_(table.n_times() > 0) {}
   void reset() override { scan_.reset(); }

@@ -123,7 +123,7 @@ double competing_logrank(const CompetingTable& table, const std::vector<char>& l
 
 namespace {
 
-class CompetingCutScan : public CutScan {
+class CompetingCutScan : public CutScanOf<CompetingCutScan> {
  public:
   explicit CompetingCutScan(const CompetingTable& table) : scan_(table), any_(table.n_times() > 0) {}
   void reset() override { scan_.reset(); }

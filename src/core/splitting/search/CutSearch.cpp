@@ -8,21 +8,49 @@
 namespace svf {
 
 bool search_cut(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
-  if (sorted.size() < 2 || !(sorted.back().first > sorted.front().first) || !scan.any_cut()) return false;
+  CutSearch search;
+  return search.along_sorted(scan, sorted, min_leaf, cut, gain);
+}
+
+bool CutSearch::along_sorted(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
+  const size_t n = sorted.size();
+  if (n < 2 || !(sorted.back().first > sorted.front().first) || !scan.any_cut()) return false;
   scan.reset();
-  return search_sorted_cut(sorted, scan, scan.min_leaf(min_leaf), cut, gain);
+  min_leaf = scan.min_leaf(min_leaf);
+  // the boundaries between distinct values leaving min_leaf rows either
+  // side (at: the rows on the left), the rows in order
+  positions_.resize(n);
+  at_.resize(n);
+  size_t m = 0;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    positions_[k] = sorted[k].second;
+    at_[m] = k + 1;
+    m += sorted[k + 1].first > sorted[k].first ? 1 : 0;
+  }
+  positions_[n - 1] = sorted[n - 1].second;
+  // (at_ increases: min_leaf trims its ends)
+  size_t first = 0;
+  while (first < m && at_[first] < min_leaf) ++first;
+  while (m > first && n - at_[m - 1] < min_leaf) --m;
+  if (first == m) return false;
+  gains_.resize(m);
+  scan.gains(positions_.data(), at_.data() + first, m - first, gains_.data());
+  bool found = false;
+  for (size_t j = first; j < m; ++j)
+    found = take_cut(gains_[j - first], sorted[at_[j] - 1].first, sorted[at_[j]].first, cut, gain) || found;
+  return found;
 }
 
 bool CutSearch::along_values(CutScan& scan, const double* values, size_t n, size_t min_leaf, double& cut,
                              double& gain) {
   sort_with_positions(values, n, sorted_, keys_);
-  return search_cut(scan, sorted_, min_leaf, cut, gain);
+  return along_sorted(scan, sorted_, min_leaf, cut, gain);
 }
 
 bool CutSearch::along_column(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
                              size_t min_leaf, double& cut, double& gain) {
   ranks.sort_rows(col, rows, n, sorted_, rank_keys_);
-  return search_cut(scan, sorted_, min_leaf, cut, gain);
+  return along_sorted(scan, sorted_, min_leaf, cut, gain);
 }
 
 bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,

@@ -62,6 +62,8 @@ bool search_cut(CutScan& scan, const SortedValues& sorted, size_t min_leaf, doub
 // rank index, or along values (a projection, a column the index lacks).
 class CutSearch {
  public:
+  // Along node positions sorted by value (as search_cut()).
+  bool along_sorted(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain);
   // Along `values` (one per node row, n of them).
   bool along_values(CutScan& scan, const double* values, size_t n, size_t min_leaf, double& cut, double& gain);
   // Along ranked column `col` (ranks.has(col)) of the node's rows.
@@ -89,7 +91,9 @@ class CutSearch {
   // between high[previous non-empty bin] and low[bin].
   bool scan_bins(CutScan& scan, size_t n, size_t bins, const double* high, const double* low, size_t min_leaf,
                  double& cut, double& gain);
-  std::vector<double> bucket_low_, bucket_high_;
+  std::vector<double> bucket_low_, bucket_high_, gains_;
+  std::vector<int> positions_;
+  std::vector<size_t> at_;
   std::vector<uint16_t> node_code_;
   std::vector<size_t> bin_count_, bin_begin_;
   std::vector<int> order_;
