@@ -32,7 +32,7 @@ NULL
 #' default on [svforest_parameters], tuned by the censored regression
 #' engine of parsnip ([svforest_dials]). `mtry`, `oblique_mtry`,
 #' `n_oblique`, `split_ridge`, `oblique_rows`, `oblique_choice`,
-#' `tree_choice`, `max_depth`, `sample_fraction`, `scale` and
+#' `tree_choice`, `max_depth`, `max_bins`, `sample_fraction`, `scale` and
 #' `factor_coding` act as for the default method;
 #' with `ntree_max` the forest grows by out-of-bag error (1 - Harrell's C),
 #' as the other outcomes do.

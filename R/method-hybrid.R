@@ -11,7 +11,7 @@ register_method("hybrid", sampler = "bootstrap", splitter = "hybrid", leaf = "co
                 aggregation = "prob", ntree = 100L, ntree_max = 300L, family_defaults = TRUE,
                 regression = list(leaf = "constant", ntree_max = 100L))
 
-register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_stop", "oblique_choice", "tree_choice"),
+register_part("splitter", "hybrid", parameters = c("mtry", "oblique_mtry", "min_node_size", "n_oblique", "split_ridge", "oblique_rows", "oblique_stop", "max_bins", "oblique_choice", "tree_choice"),
               tune = c("mtry", "min_node_size"), outcomes = c("classification", "regression", "survival", "competing"),
               node_size = "min_node_size", predictors = "mtry",
               print_lines = function(x) {
@@ -97,7 +97,11 @@ hybrid_mtry <- function(model) {
 #' them: a class node of fewer than twice as many rows tries axis cuts alone
 #' (a hyperplane there fits noise, and skipping it saves time);
 #' `oblique_stop` (default `NA`: none) ends them below that many axis cuts
-#' in a row, for a faster fit. For classes, a factor
+#' in a row, for a faster fit; `max_bins` (default `Inf`: exact cuts) bins
+#' each numeric predictor into at most that many quantile bins once per
+#' forest, and nodes of more rows than a predictor's bins cut it only
+#' between bins, and large nodes fit hyperplanes on a sample of their rows
+#' and cut them in buckets, for a faster fit on many rows. For classes, a factor
 #' predictor of a data frame is one column that each tree reads through
 #' its levels' class shares among the tree's in-bag rows
 #' (`factor_coding = "order"`, see [svforest_parameters]), so `mtry` draws

@@ -7,10 +7,25 @@
 # every prediction type of its outcome plus the out-of-bag figures; the
 # comparison is identical(), value by value. Issue #48 (families) added the
 # survival cases and the engine forest itself (`forest`); issue #58 the
-# competing-risks cases. Event-time fits take `ntime = Inf` (every distinct
-# event time, issue #61) where the installed build knows `ntime`, so a
-# build with a time grid is compared with one without.
+# competing-risks cases and a weighted survival case; issue #61 larger
+# regression cases (streamed conformal shifts). Event-time fits take
+# `ntime = Inf` (every distinct event time, issue #61) where the installed
+# build knows `ntime`, so a build with a time grid is compared with one
+# without. Extra arguments after the file name (`name=value`, R values) go to
+# the default method's cases, e.g. `max_bins=Inf` with a build that has it:
+#   Rscript bench/spine_parity.R save parity-inf.rds max_bins=Inf
 args <- commandArgs(trailingOnly = TRUE)
+
+# The extra arguments of the default method's cases (see above).
+parity_extra <- function() {
+  extra <- args[-(1:2)]
+  out <- lapply(extra, function(a) eval(parse(text = sub("^[^=]*=", "", a))))
+  names(out) <- sub("=.*$", "", extra)
+  out
+}
+
+# svforest() of a default-method case, with the extra arguments.
+hy <- function(...) do.call(svforest::svforest, c(list(...), parity_extra()))
 
 parity_data <- function() {
   set.seed(7)
@@ -28,24 +43,24 @@ parity_cases <- function(d) {
   cc <- na.omit(data.frame(d$x, y = d$cls))
   iris_x <- iris[, 1:4]
   list(
-    hybrid_class = function() svforest::svforest(d$x, d$cls, seed = 3, num_threads = 1),
-    hybrid_regr = function() svforest::svforest(d$x, d$num, seed = 3, num_threads = 1),
-    weighted_case = function() svforest::svforest(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
+    hybrid_class = function() hy(d$x, d$cls, seed = 3, num_threads = 1),
+    hybrid_regr = function() hy(d$x, d$num, seed = 3, num_threads = 1),
+    weighted_case = function() hy(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
                                                    case_weights = rep(c(0, 1, 2, 1), length.out = nrow(d$x))),
-    weighted_class = function() svforest::svforest(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
+    weighted_class = function() hy(d$x, d$cls, seed = 4, num_threads = 1, ntree = 20,
                                                     class_weights = c(no = 1, yes = 3)),
-    regr_weighted = function() svforest::svforest(d$x, d$num, seed = 4, num_threads = 1, ntree = 20,
+    regr_weighted = function() hy(d$x, d$num, seed = 4, num_threads = 1, ntree = 20,
                                                    case_weights = rep(c(1, 2), length.out = nrow(d$x))),
-    cal_platt = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20, calibrate = "platt"),
-    cal_temperature = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
+    cal_platt = function() hy(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20, calibrate = "platt"),
+    cal_temperature = function() hy(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
                                                      calibrate = "temperature"),
-    cal_isotonic = function() svforest::svforest(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
+    cal_isotonic = function() hy(d$x, d$cls, seed = 5, num_threads = 1, ntree = 20,
                                                   calibrate = "isotonic"),
-    cal_none_regr = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 20, calibrate = "none"),
-    cal_conformal = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 20,
+    cal_none_regr = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 20, calibrate = "none"),
+    cal_conformal = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 20,
                                                    calibrate = "conformal"),
-    cal_cv = function() svforest::svforest(d$x, d$num, seed = 5, num_threads = 1, ntree = 10, calibrate = "cv"),
-    formula_factor = function() svforest::svforest(y ~ ., data = cc, seed = 6, num_threads = 1, ntree = 20),
+    cal_cv = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 10, calibrate = "cv"),
+    formula_factor = function() hy(y ~ ., data = cc, seed = 6, num_threads = 1, ntree = 20),
     rsvt = function() svforest::svforest(iris_x, iris$Species, method = "rsvt", seed = 8, num_threads = 1, ntree = 10),
     rsvf = function() svforest::svforest(iris_x, iris$Species, method = "rsvf", seed = 8, num_threads = 1, ntree = 10),
     psvm = function() svforest::svforest(iris_x, iris$Species, method = "psvm", seed = 8, num_threads = 1, ntree = 10),
@@ -57,6 +72,9 @@ parity_cases <- function(d) {
     survival_knobs = function() event_fit(survival::Surv(time, status) ~ ., data = parity_survival_data(),
                                                    seed = 9, num_threads = 1, ntree = 10, min_node_size = 10,
                                                    sampler = "bootstrap"),
+    survival_weighted = function() event_fit(survival::Surv(time, status) ~ ., data = parity_survival_data(),
+                                             seed = 10, num_threads = 1, ntree = 20,
+                                             case_weights = rep(c(1, 2, 0.5), length.out = nrow(parity_survival_data()))),
     competing = function() event_fit(survival::Surv(time, event) ~ ., data = parity_competing_data(),
                                               seed = 10, num_threads = 1, ntree = 20),
     competing_knobs = function() event_fit(survival::Surv(time, event) ~ ., data = parity_competing_data(),
@@ -66,7 +84,7 @@ parity_cases <- function(d) {
 }
 
 # svforest() of an event-time outcome, with every event time.
-event_fit <- function(...) do.call(svforest::svforest, c(list(...), event_time_grid()))
+event_fit <- function(...) do.call(svforest::svforest, c(list(...), event_time_grid(), parity_extra()))
 
 # `ntime = Inf` where the installed build knows it (NULL: nothing).
 event_time_grid <- function() {
@@ -95,7 +113,7 @@ parity_predictions <- function(fit, new) {
     times <- c(500, 1500, 3000)
     return(c(out, list(cif = p(type = "cif", times = times), chf = p(type = "chf", times = times),
                        survival = p(type = "survival", times = times), risk = p(type = "risk"),
-                       cif_default = p(type = "cif"), oob_concordance = fit$oob_concordance, oob_ibs = fit$oob_ibs,
+                       cif_default = p(type = "cif"), leaf = p(type = "leaf"), oob_concordance = fit$oob_concordance, oob_ibs = fit$oob_ibs,
                        oob = stats::predict(fit, type = "risk"),
                        oob_cif = stats::predict(fit, type = "cif", times = times))))
   }

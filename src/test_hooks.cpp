@@ -18,6 +18,7 @@
 #include "core/splitting/ProximalSvm.h"
 #include "core/splitting/Splitter.h"
 #include "core/splitting/TransformLearning.h"
+#include "core/splitting/search/CutSearch.h"
 #include "core/svm/LinearSvm.h"
 #include "core/svm/NewtonSvm.h"
 #include "model_convert.h"
@@ -292,7 +293,9 @@ Rcpp::NumericVector svf_competing_best_cut(Rcpp::NumericVector values, Rcpp::Int
   for (R_xlen_t i = 0; i < values.size(); ++i) sorted.emplace_back(values[i], static_cast<int>(i));
   std::sort(sorted.begin(), sorted.end());
   double cut = NA_REAL, gain = 0.0;
-  const bool found = svf::best_competing_cut(in.table(), sorted, static_cast<size_t>(min_leaf), cut, gain);
+  const svf::CompetingTable table = in.table();  // the scan reads it
+  const std::unique_ptr<svf::CutScan> scan = svf::competing_cut_scan(table);
+  const bool found = svf::search_cut(*scan, sorted, static_cast<size_t>(min_leaf), cut, gain);
   return Rcpp::NumericVector::create(found ? 1.0 : 0.0, cut, gain);
 }
 

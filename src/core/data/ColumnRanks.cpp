@@ -33,7 +33,7 @@ uint64_t* radix_sort_ranks(uint64_t* key, uint64_t* out, size_t n, uint64_t top)
 
 }  // namespace
 
-ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip) {
+ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip, size_t max_bins) {
   if (x.is_sparse()) return;
   const size_t n = x.n_rows(), p = x.n_cols();
   n_rows_ = n;
@@ -43,6 +43,8 @@ ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip) {
   std::iota(all.begin(), all.end(), 0);
   std::vector<double> values(n);
   std::vector<int> order(n);
+  std::vector<size_t> rows_of_rank;
+  if (max_bins >= 2) bins_.assign(p, Bins());
   for (size_t col = 0; col < p; ++col) {
     if (std::find(skip.begin(), skip.end(), static_cast<int>(col)) != skip.end()) continue;
     x.gather(col, all.data(), n, values.data());
@@ -57,7 +59,42 @@ ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip) {
       rank[order[k]] = static_cast<uint32_t>(d.size() - 1);
     }
     if (n == 0) d.push_back(0.0);  // has() is true for every ranked column
+    if (max_bins >= 2 && d.size() > max_bins) {
+      rows_of_rank.assign(d.size(), 0);
+      for (size_t k = 0; k < n; ++k) ++rows_of_rank[rank[k]];
+      bin_column(col, rows_of_rank, max_bins);
+    }
   }
+}
+
+// Bin b of distinct value r: the quantile of the rows below r and half of
+// r's own (so a heavy value is a bin of its own), in max_bins parts; the
+// codes are then renumbered over the bins that hold a value.
+void ColumnRanks::bin_column(size_t col, const std::vector<size_t>& rows_of_rank, size_t max_bins) {
+  const size_t D = rows_of_rank.size();
+  const std::vector<double>& d = distinct_[col];
+  std::vector<uint16_t> bin_of_rank(D);
+  Bins& bins = bins_[col];
+  double below = 0.0;
+  long last = -1;
+  for (size_t r = 0; r < D; ++r) {
+    const double mid = below + 0.5 * static_cast<double>(rows_of_rank[r]);
+    long b = static_cast<long>(mid * static_cast<double>(max_bins) / static_cast<double>(n_rows_));
+    if (b >= static_cast<long>(max_bins)) b = static_cast<long>(max_bins) - 1;
+    if (b != last) {  // a new bin begins at distinct value r
+      bins.low.push_back(d[r]);
+      bins.high.push_back(d[r]);
+      last = b;
+    }
+    bins.high.back() = d[r];
+    bin_of_rank[r] = static_cast<uint16_t>(bins.low.size() - 1);
+    below += static_cast<double>(rows_of_rank[r]);
+  }
+  bins.slot = code_.size() / (n_rows_ == 0 ? 1 : n_rows_);
+  code_.resize(code_.size() + n_rows_);
+  uint16_t* code = code_.data() + bins.slot * n_rows_;
+  const uint32_t* rank = rank_.data() + col * n_rows_;
+  for (size_t i = 0; i < n_rows_; ++i) code[i] = bin_of_rank[rank[i]];
 }
 
 bool ColumnRanks::varies(size_t col, const int* rows, size_t n) const {

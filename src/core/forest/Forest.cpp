@@ -34,9 +34,9 @@ struct LeafTask {
 struct RanksInUse {
   TrainingData& data;
   bool lent;
-  RanksInUse(TrainingData& d, ColumnRanks* ranks) : data(d), lent(ranks != nullptr) {
+  RanksInUse(TrainingData& d, ColumnRanks* ranks, size_t max_bins) : data(d), lent(ranks != nullptr) {
     if (!lent) return;
-    *ranks = ColumnRanks(*data.x, data.factor_cols);
+    *ranks = ColumnRanks(*data.x, data.factor_cols, max_bins);
     data.ranks = ranks;
   }
   ~RanksInUse() {
@@ -213,7 +213,8 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
     data.scaled = ScaledRows(*data.x, data.scaling);
   const bool scale_per_leaf = leaf_model.needs_scaled_rows() && data.scaled.empty();
   ColumnRanks ranks;
-  const RanksInUse ranks_in_use(data, splitter.uses_column_ranks() && !data.ranks ? &ranks : nullptr);
+  const RanksInUse ranks_in_use(data, splitter.uses_column_ranks() && !data.ranks ? &ranks : nullptr,
+                                splitter.column_bins());
 
   FittedForest forest;
   forest.trees.reserve(options.ntree);

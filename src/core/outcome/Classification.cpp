@@ -30,6 +30,59 @@ std::vector<char> class_groups(const std::vector<int>& counts, Rng& rng) {
   return in_a;
 }
 
+// n * (Gini decrease) of a left group: sum l_k^2 / n_l + sum r_k^2 / n_r -
+// sum t_k^2 / n, the sums of squares kept as a row moves from right to left
+// (integers: exact in any order).
+class GiniScan : public CutScanOf<GiniScan> {
+ public:
+  explicit GiniScan(const NodeStats& node) : node_(node), left_(node.counts.size(), 0), dn_(static_cast<double>(node.n)) {
+    for (int c : node.counts) sq_total_ += static_cast<double>(c) * c;
+    base_ = sq_total_ / dn_;
+    reset();
+  }
+  void reset() override {
+    std::fill(left_.begin(), left_.end(), 0);
+    sq_left_ = 0.0;
+    sq_right_ = sq_total_;
+  }
+  void add(int position) override {
+    const int c = node_.label(static_cast<size_t>(position));
+    const double l = left_[c], r = node_.counts[c] - left_[c];
+    sq_left_ += 2.0 * l + 1.0;
+    sq_right_ -= 2.0 * r - 1.0;
+    ++left_[c];
+  }
+  double gain(size_t n_left) const override {
+    const double nl = static_cast<double>(n_left);
+    return sq_left_ / nl + sq_right_ / (dn_ - nl) - base_;
+  }
+  size_t min_leaf(size_t) const override { return 1; }
+  bool additive() const override { return true; }
+  void add_histogram(const uint16_t* code, size_t bins) override {
+    const size_t K = left_.size();
+    hist_.assign(bins * K, 0);
+    for (size_t i = 0; i < node_.n; ++i) ++hist_[code[i] * K + static_cast<size_t>(node_.label(i))];
+  }
+  // the squares change by (l + m)^2 - l^2 and r^2 - (r - m)^2: integers, so
+  // the same sums as m rows joining one by one
+  void add_bin(size_t b) override {
+    const size_t K = left_.size();
+    const int* m = hist_.data() + b * K;
+    for (size_t c = 0; c < K; ++c) {
+      if (m[c] == 0) continue;
+      const double l = left_[c], r = node_.counts[c] - left_[c], k = m[c];
+      sq_left_ += k * (2.0 * l + k);
+      sq_right_ -= k * (2.0 * r - k);
+      left_[c] += m[c];
+    }
+  }
+
+ private:
+  const NodeStats& node_;
+  std::vector<int> left_, hist_;
+  double dn_, sq_total_ = 0.0, base_ = 0.0, sq_left_ = 0.0, sq_right_ = 0.0;
+};
+
 class Classification : public Outcome {
  public:
   void node_stats(NodeStats& node) const override {
@@ -42,30 +95,8 @@ class Classification : public Outcome {
     return std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }) <= 1;
   }
   double gain_scale(const NodeStats& node) const override { return static_cast<double>(node.n); }
-  // n * (Gini decrease): sum l_k^2 / n_l + sum r_k^2 / n_r - sum t_k^2 / n
-  bool best_cut(const NodeStats& node, const SortedValues& sorted, size_t, std::vector<int>& left, double& cut,
-                double& gain) const override {
-    const size_t n = node.n;
-    const double dn = static_cast<double>(n);
-    const int K = static_cast<int>(node.counts.size());
-    left.assign(K, 0);
-    double sq_total = 0.0;
-    for (int c : node.counts) sq_total += static_cast<double>(c) * c;
-    const double base = sq_total / dn;
-    double sq_left = 0.0, sq_right = sq_total;
-    bool found = false;
-    for (size_t k = 0; k + 1 < n; ++k) {
-      const int c = node.label(sorted[k].second);
-      const double l = left[c], r = node.counts[c] - left[c];
-      sq_left += 2.0 * l + 1.0;
-      sq_right -= 2.0 * r - 1.0;
-      ++left[c];
-      const double a = sorted[k].first, b = sorted[k + 1].first;
-      if (!(b > a)) continue;
-      const double nl = static_cast<double>(k + 1);
-      found = take_cut(sq_left / nl + sq_right / (dn - nl) - base, a, b, cut, gain) || found;
-    }
-    return found;
+  std::unique_ptr<CutScan> cut_scan(const NodeStats& node) const override {
+    return std::unique_ptr<CutScan>(new GiniScan(node));
   }
   bool hyperplane_target(const NodeStats& node, int, Rng& rng, double* target) const override {
     const std::vector<char> in_a = class_groups(node.counts, rng);

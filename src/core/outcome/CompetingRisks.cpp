@@ -46,9 +46,8 @@ class CompetingRisks : public Outcome {
   }
   bool pure(const TrainingData&, const int*, size_t, std::vector<int>&) const override { return false; }
   double gain_scale(const NodeStats&) const override { return 1.0; }  // chi-squares
-  bool best_cut(const NodeStats& node, const SortedValues& sorted, size_t min_leaf, std::vector<int>&, double& cut,
-                double& gain) const override {
-    return best_competing_cut(node.competing, sorted, min_leaf, cut, gain);
+  std::unique_ptr<CutScan> cut_scan(const NodeStats& node) const override {
+    return competing_cut_scan(node.competing);
   }
   // t = 0: every cause's martingale residual summed (the rows' order by
   // the risk of any event); t = k (1..K): cause k's alone, so a node with

@@ -2,9 +2,11 @@
 // numbers, survival times) answers what the splitters and the trainer need
 // of it, so that they never ask which outcome a forest has.
 // - Splitters: a node's statistics (NodeStats), whether the node may split,
-//   the scale of its gains, the best cut along a predictor or projection and
-//   its gain, the target a hyperplane is fitted to (and, for survival's Cox
-//   step, the matrix it is solved with), and a rule's gain on out-of-bag rows.
+//   the scale of its gains, the node's cut statistic (CutScan.h: what a row
+//   adds to a left group, a boundary's gain; the split search in
+//   splitting/search/ owns the loop over cuts), the target a hyperplane is
+//   fitted to (and, for survival's Cox step, the matrix it is solved with),
+//   and a rule's gain on out-of-bag rows.
 // - The trainer (forest/Forest.cpp): its out-of-bag tally (start, add a
 //   tree's prediction of a row, the error after each tree, each row's loss
 //   for the growth rule), the values per-tree factor coding orders levels by
@@ -17,9 +19,11 @@
 #include <Eigen/Dense>
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "CutScan.h"
 #include "SurvivalTable.h"
 #include "competing/CompetingLogRank.h"
 #include "common/Random.h"
@@ -47,9 +51,6 @@ struct NodeStats {
   int label(size_t i) const { return data->y[rows[i]]; }
 };
 
-// Sorted (value, node position) pairs of a projection of the node's rows.
-using SortedValues = std::vector<std::pair<double, int>>;
-
 class Outcome {
  public:
   virtual ~Outcome() {}
@@ -67,11 +68,10 @@ class Outcome {
   virtual bool pure(const TrainingData& data, const int* rows, size_t n, std::vector<int>& counts) const = 0;
   // The node's gain scale: gains at or below a tiny share of it are noise.
   virtual double gain_scale(const NodeStats& node) const = 0;
-  // The cut of largest gain along `sorted` (it varies), leaving at least
-  // `min_leaf` rows on either side where the outcome asks for it; only a
-  // gain above `gain` counts (then updated); returns whether one did.
-  virtual bool best_cut(const NodeStats& node, const SortedValues& sorted, size_t min_leaf, std::vector<int>& left,
-                        double& cut, double& gain) const = 0;
+  // The node's cut statistic (Gini decrease, squared-error decrease, a
+  // log-rank statistic), read by the split search as rows join a left group;
+  // it refers to `node`, which must outlive it.
+  virtual std::unique_ptr<CutScan> cut_scan(const NodeStats& node) const = 0;
   // The t-th target (t = 0, 1, ...) a hyperplane is fitted to, one per node
   // row, in `target`; false when the outcome has no t-th.
   virtual bool hyperplane_target(const NodeStats& node, int t, Rng& rng, double* target) const = 0;
@@ -111,16 +111,6 @@ class Outcome {
 const Outcome& outcome_of(const TrainingData& data);
 const Outcome& survival_outcome();
 const Outcome& competing_risks_outcome();
-
-// A candidate cut between values a < b of gain g: taken when above `gain`,
-// midway (the lower one for adjacent doubles).
-inline bool take_cut(double g, double a, double b, double& cut, double& gain) {
-  if (!(g > gain)) return false;
-  gain = g;
-  cut = a + (b - a) / 2.0;
-  if (!(cut < b)) cut = a;
-  return true;
-}
 
 }  // namespace svf
 #endif

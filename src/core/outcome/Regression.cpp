@@ -12,6 +12,32 @@ namespace svf {
 
 namespace {
 
+// The decrease of the squared error of a left group: L^2 / n_l + R^2 / n_r -
+// T^2 / n, L the left rows' outcomes summed in the order they joined.
+class SquaredErrorScan : public CutScanOf<SquaredErrorScan> {
+ public:
+  explicit SquaredErrorScan(const NodeStats& node)
+      : node_(node), dn_(static_cast<double>(node.n)), base_(node.total * node.total / dn_) {}
+  void reset() override { sum_left_ = 0.0; }
+  void add(int position) override { sum_left_ += node_.outcome(static_cast<size_t>(position)); }
+  double gain(size_t n_left) const override {
+    const double nl = static_cast<double>(n_left), sum_right = node_.total - sum_left_;
+    return sum_left_ * sum_left_ / nl + sum_right * sum_right / (dn_ - nl) - base_;
+  }
+  size_t min_leaf(size_t) const override { return 1; }
+  bool additive() const override { return true; }
+  void add_histogram(const uint16_t* code, size_t bins) override {
+    hist_.assign(bins, 0.0);
+    for (size_t i = 0; i < node_.n; ++i) hist_[code[i]] += node_.outcome(i);
+  }
+  void add_bin(size_t b) override { sum_left_ += hist_[b]; }
+
+ private:
+  const NodeStats& node_;
+  double dn_, base_, sum_left_ = 0.0;
+  std::vector<double> hist_;
+};
+
 class Regression : public Outcome {
  public:
   void node_stats(NodeStats& node) const override {
@@ -27,22 +53,8 @@ class Regression : public Outcome {
     for (size_t i = 0; i < node.n; ++i) scale += node.outcome(i) * node.outcome(i);
     return scale;
   }
-  // the decrease of the squared error: L^2 / n_l + R^2 / n_r - T^2 / n
-  bool best_cut(const NodeStats& node, const SortedValues& sorted, size_t, std::vector<int>&, double& cut,
-                double& gain) const override {
-    const size_t n = node.n;
-    const double dn = static_cast<double>(n);
-    const double base = node.total * node.total / dn;
-    double sum_left = 0.0;
-    bool found = false;
-    for (size_t k = 0; k + 1 < n; ++k) {
-      sum_left += node.outcome(sorted[k].second);
-      const double a = sorted[k].first, b = sorted[k + 1].first;
-      if (!(b > a)) continue;
-      const double nl = static_cast<double>(k + 1), sum_right = node.total - sum_left;
-      found = take_cut(sum_left * sum_left / nl + sum_right * sum_right / (dn - nl) - base, a, b, cut, gain) || found;
-    }
-    return found;
+  std::unique_ptr<CutScan> cut_scan(const NodeStats& node) const override {
+    return std::unique_ptr<CutScan>(new SquaredErrorScan(node));
   }
   bool hyperplane_target(const NodeStats& node, int t, Rng&, double* target) const override {
     if (t > 0) return false;  // the outcome's direction is one

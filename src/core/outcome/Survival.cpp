@@ -58,10 +58,7 @@ class Survival : public Outcome {
   bool pure(const TrainingData&, const int*, size_t, std::vector<int>&) const override { return false; }
   // the log-rank statistic is a chi-square: on its own scale
   double gain_scale(const NodeStats&) const override { return 1.0; }
-  bool best_cut(const NodeStats& node, const SortedValues& sorted, size_t min_leaf, std::vector<int>&, double& cut,
-                double& gain) const override {
-    return best_logrank_cut(node.table, sorted, min_leaf, cut, gain);
-  }
+  std::unique_ptr<CutScan> cut_scan(const NodeStats& node) const override { return logrank_cut_scan(node.table); }
   bool hyperplane_target(const NodeStats& node, int t, Rng&, double* target) const override {
     if (t > 0) return false;  // one direction: the rows' order by risk
     martingale_scores(node.table, target);

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "ScanCut.h"
-
 namespace svf {
 
 void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table) {
@@ -55,6 +53,12 @@ LogRankScan::LogRankScan(const SurvivalTable& table)
   }
 }
 
+void LogRankScan::reset() {
+  std::fill(count_tree_.begin(), count_tree_.end(), 0.0);
+  std::fill(e_tree_.begin(), e_tree_.end(), 0.0);
+  numerator_ = linear_ = square_ = n_left_ = 0.0;
+}
+
 double LogRankScan::tree_sum(const std::vector<double>& tree, int k) const {
   double s = 0.0;
   for (int i = k - 1; i > 0; i -= i & -i) s += tree[i];
@@ -98,12 +102,25 @@ double logrank_statistic(const SurvivalTable& table, const std::vector<char>& le
   return scan.statistic();
 }
 
-bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
-                      size_t min_leaf, double& cut, double& gain) {
-  const size_t n = sorted.size();
-  if (table.n_times() == 0 || n < 2) return false;
-  LogRankScan scan(table);
-  return best_scan_cut(scan, sorted, min_leaf, [](const LogRankScan& s) { return s.statistic(); }, cut, gain);
+namespace {
+
+class LogRankCutScan : public CutScanOf<LogRankCutScan> {
+ public:
+  explicit LogRankCutScan(const SurvivalTable& table) : scan_(table), any_(table.n_times() > 0) {}
+  void reset() override { scan_.reset(); }
+  void add(int position) override { scan_.add(static_cast<size_t>(position)); }
+  double gain(size_t) const override { return scan_.statistic(); }
+  bool any_cut() const override { return any_; }
+
+ private:
+  LogRankScan scan_;
+  bool any_;
+};
+
+}  // namespace
+
+std::unique_ptr<CutScan> logrank_cut_scan(const SurvivalTable& table) {
+  return std::unique_ptr<CutScan>(new LogRankCutScan(table));
 }
 
 void martingale_scores(const SurvivalTable& table, double* out) {

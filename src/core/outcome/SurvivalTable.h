@@ -1,16 +1,18 @@
 // The survival outcome's table of a set of rows and what reads it (the
 // outcome unit's, outcome/Survival.cpp, shared with the survival leaf): the
-// log-rank statistic of a two-group split, the best axis or projection cut
-// by it, the rows' martingale scores under their Nelson-Aalen hazard (the
+// log-rank statistic of a two-group split and of a growing left group (the
+// cut statistic the split search reads), the rows' martingale scores under their Nelson-Aalen hazard (the
 // target an oblique split fits to order rows by risk), the Nelson-Aalen
 // step function a leaf stores, and Harrell's C.
 #ifndef SVFOREST_SURVIVALTABLE_H
 #define SVFOREST_SURVIVALTABLE_H
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "CutScan.h"
 #include "data/TrainingData.h"
 
 namespace svf {
@@ -35,6 +37,7 @@ void build_survival_table(const TrainingData& data, const int* rows, size_t n, S
 class LogRankScan {
  public:
   explicit LogRankScan(const SurvivalTable& table);
+  void reset();        // the left group empty
   void add(size_t i);  // node row i (by position) joins the left group
   double statistic() const;  // 0 when there is no variance
  private:
@@ -50,13 +53,11 @@ class LogRankScan {
 // the others (0 when either group is empty or there is no variance).
 double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left);
 
-// The cut of largest log-rank statistic along values sorted as
-// (value, node position) pairs; cuts midway between distinct values, with
-// at least `min_leaf` rows on either side (the statistic of a group of one
-// or two rows is noise that a maximum over cuts picks). Only a statistic
-// above `gain` counts; returns whether one did.
-bool best_logrank_cut(const SurvivalTable& table, const std::vector<std::pair<double, int>>& sorted,
-                      size_t min_leaf, double& cut, double& gain);
+// The log-rank statistic as the split search reads it (CutScan.h): cuts
+// keep the splitter's min_leaf_size rows on either side (the statistic of a
+// group of one or two rows is noise that a maximum over cuts picks); no cut
+// without event times. `table` must outlive it.
+std::unique_ptr<CutScan> logrank_cut_scan(const SurvivalTable& table);
 
 // score_i = status_i - H(time_i), H the node's Nelson-Aalen cumulative
 // hazard: positive for rows with more events than their time predicts.

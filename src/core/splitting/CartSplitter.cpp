@@ -12,6 +12,23 @@ namespace svf {
 namespace {
 // Gains this small are rounding noise: the node is treated as unsplittable.
 const double kMinGain = 1e-10;
+
+// The reduction of the sum of squared errors around the means, per row, of
+// a left group of outcomes (search/CutSearch.h reads it).
+class SumScan {
+ public:
+  SumScan(double total, size_t n) : total_(total), n_(n) {}
+  void add(double outcome) { left_ += outcome; }
+  double gain(size_t n_left) const {
+    const double nl = static_cast<double>(n_left), nr = static_cast<double>(n_ - n_left);
+    const double right = total_ - left_;
+    return (left_ * left_ / nl + right * right / nr - total_ * total_ / n_) / n_;
+  }
+
+ private:
+  double total_, left_ = 0.0;
+  size_t n_;
+};
 }  // namespace
 
 std::unique_ptr<Splitter> CartSplitter::create(const Params& params) {
@@ -68,23 +85,8 @@ bool CartSplitter::find_regression_split(const NodeContext& node, SplitRule& rul
     for (size_t k = 0; k < n; ++k) sorted[k] = std::make_pair(values[k], data.response[rows[k]]);
     std::sort(sorted.begin(), sorted.end());
     if (sorted.front().first == sorted.back().first) continue;
-    double left = 0.0;
-    for (size_t k = 0; k + 1 < n; ++k) {
-      left += sorted[k].second;
-      const double a = sorted[k].first, b = sorted[k + 1].first;
-      if (a == b) continue;  // cuts only between distinct values
-      // reduction of the sum of squared errors around the means, per row
-      const double nl = static_cast<double>(k + 1), nr = static_cast<double>(n - k - 1);
-      const double right = total - left;
-      const double gain = (left * left / nl + right * right / nr - total * total / n) / n;
-      if (gain > best_gain) {
-        best_gain = gain;
-        double cut = a + (b - a) / 2.0;
-        if (!(cut < b)) cut = a;  // adjacent doubles
-        best_var = static_cast<int>(j);
-        best_cut = cut;
-      }
-    }
+    SumScan scan(total, n);
+    if (search_sorted_cut(sorted, scan, 1, best_cut, best_gain)) best_var = static_cast<int>(j);
   }
   if (best_var < 0) return false;
   rule = SplitRule::axis(best_var, best_cut);

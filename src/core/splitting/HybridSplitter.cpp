@@ -9,8 +9,8 @@
 #include <string>
 #include <utility>
 
-#include "SortedValues.h"
 #include "outcome/Outcome.h"
+#include "search/CutSearch.h"
 
 namespace svf {
 
@@ -19,34 +19,19 @@ namespace {
 // Gains at or below this share of the node's scale are rounding noise.
 const double kRelativeMinGain = 1e-12;
 
-// The cut of largest gain along `values` (one per node row), the outcome's
-// (Outcome::best_cut()). Only a gain above `gain` counts; returns whether
-// one did.
-struct CutScratch {
-  SortedValues sorted;
-  std::vector<int> left;
-  std::vector<unsigned long long> keys;
-  std::vector<uint64_t> rank_keys;
-};
-bool best_cut_sorted(const Outcome& outcome, const NodeStats& node, size_t min_leaf, CutScratch& scratch,
-                     double& cut, double& gain) {
-  if (!(scratch.sorted.back().first > scratch.sorted.front().first)) return false;
-  return outcome.best_cut(node, scratch.sorted, min_leaf, scratch.left, cut, gain);
-}
-bool best_cut_along(const Outcome& outcome, const NodeStats& node, size_t min_leaf, const double* values,
-                    CutScratch& scratch, double& cut, double& gain) {
-  sort_with_positions(values, node.n, scratch.sorted, scratch.keys);
-  return best_cut_sorted(outcome, node, min_leaf, scratch, cut, gain);
-}
-// Along predictor `col` (node values `values`): through the forest's rank
-// index where it has the column (the same order, sorted faster).
-bool best_axis_cut(const Outcome& outcome, const NodeStats& node, size_t min_leaf, int col, const double* values,
-                   CutScratch& scratch, double& cut, double& gain) {
+// The best cut along predictor `col` (node values `values`): through the
+// forest's rank index where it has the column (the same order, sorted
+// faster), else along the values. Only a gain above `gain` counts; returns
+// whether one did.
+bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size_t min_leaf, int col,
+                   const double* values, double& cut, double& gain) {
   const ColumnRanks* ranks = node.data->ranks;
-  if (!ranks || !ranks->has(static_cast<size_t>(col)))
-    return best_cut_along(outcome, node, min_leaf, values, scratch, cut, gain);
-  ranks->sort_rows(static_cast<size_t>(col), node.rows, node.n, scratch.sorted, scratch.rank_keys);
-  return best_cut_sorted(outcome, node, min_leaf, scratch, cut, gain);
+  const size_t c = static_cast<size_t>(col);
+  if (!ranks || !ranks->has(c)) return search.along_values(scan, values, node.n, min_leaf, cut, gain);
+  // binned where the node has more rows than the column bins
+  if (ranks->binned(c) && node.n > ranks->bins(c))
+    return search.along_bins(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
+  return search.along_column(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
 }
 
 // How well `rule` separates the out-of-bag rows `oob[0..n_oob)`: the same
@@ -68,7 +53,7 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
 struct NodeScratch {
   std::vector<int> order, features;
   std::vector<double> columns, one;
-  CutScratch cut;
+  CutSearch cut;
 };
 NodeScratch& node_scratch() {
   thread_local NodeScratch scratch;
@@ -109,19 +94,51 @@ void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
   for (size_t k = 0; k < count; ++k) ctx.data->x->gather(s.features[k], ctx.rows, n, s.columns.data() + k * n);
 }
 
+// With bins (max_bins > 0): a node of more rows than kFitRows fits its
+// hyperplanes' directions on that many of its rows, drawn without
+// replacement, and one of more than kBucketRows cuts the projection in
+// max_bins buckets of equal width (search/CutSearch.h); smaller nodes as
+// without bins.
+const size_t kFitRows = 1024, kBucketRows = 1536;
+
+// `k` of the node's n rows drawn without replacement (positions in
+// `sample`, increasing) and their values of the m columns (n rows each, one
+// after the other) into `sampled` (k rows each).
+void sample_rows(const std::vector<double>& columns, size_t n, size_t m, size_t k, Rng& rng, std::vector<int>& sample,
+                 std::vector<double>& sampled) {
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  for (size_t i = 0; i < k; ++i) std::swap(all[i], all[i + rng.below(n - i)]);
+  sample.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k));
+  std::sort(sample.begin(), sample.end());
+  sampled.resize(k * m);
+  for (size_t c = 0; c < m; ++c)
+    for (size_t i = 0; i < k; ++i) sampled[c * k + i] = columns[c * n + sample[i]];
+}
+
 // The best of n_oblique hyperplanes through the drawn predictors (see the
 // header), when its gain beats `best_gain` (then updated).
-bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf, const std::vector<int>& features,
-                  const std::vector<double>& columns, int n_oblique, double split_ridge, bool cox_step, Rng& rng,
-                  CutScratch& scratch, double& best_gain, SplitRule& rule) {
+bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, size_t min_leaf,
+                  const std::vector<int>& features, const std::vector<double>& columns, int n_oblique,
+                  double split_ridge, bool cox_step, size_t max_bins, Rng& rng, CutSearch& search, double& best_gain,
+                  SplitRule& rule) {
   const size_t n = node.n, m = features.size();
-  // the drawn predictors, standardised in the node
-  Eigen::Map<const Eigen::MatrixXd> X(columns.data(), static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+  // with bins, a large node fits its directions on a sample of its rows
+  // (not the Cox step: its matrix reads every row) and cuts in buckets
+  std::vector<int> sample;
+  std::vector<double> sampled;
+  if (max_bins > 0 && !cox_step && n > kFitRows) sample_rows(columns, n, m, kFitRows, rng, sample, sampled);
+  const bool fit_sample = !sample.empty();
+  const size_t n_fit = fit_sample ? sample.size() : n;
+  const bool buckets = max_bins > 0 && n > kBucketRows;
+  // the drawn predictors, standardised in the node (or its sample)
+  Eigen::Map<const Eigen::MatrixXd> X(fit_sample ? sampled.data() : columns.data(), static_cast<Eigen::Index>(n_fit),
+                                      static_cast<Eigen::Index>(m));
   const Eigen::RowVectorXd mean = X.colwise().mean();
   Eigen::MatrixXd Z = X.rowwise() - mean;
   Eigen::VectorXd sd(m);
   for (size_t k = 0; k < m; ++k) {
-    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n));
+    sd[k] = std::sqrt(Z.col(k).squaredNorm() / static_cast<double>(n_fit));
     Z.col(k) /= sd[k];
   }
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(m, m);
@@ -130,18 +147,23 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf
   if (cox_step && outcome.likelihood_information(node, Z, gram)) {
     gram.diagonal().array() += split_ridge * gram.trace() / static_cast<double>(m);
   } else {
-    gram.diagonal().array() += split_ridge * static_cast<double>(n);
+    gram.diagonal().array() += split_ridge * static_cast<double>(n_fit);
   }
   const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
 
-  Eigen::VectorXd target(n);
+  Eigen::VectorXd target(n), target_fit(fit_sample ? n_fit : 0);
   std::vector<double> weight(m), proj(n);
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {
     if (!outcome.hyperplane_target(node, t, rng, target.data())) break;
-    target.array() -= target.mean();
-    const Eigen::VectorXd w = solver.solve(Z.transpose() * target);
+    if (fit_sample) {
+      for (size_t i = 0; i < n_fit; ++i) target_fit[i] = target[sample[i]];
+      target_fit.array() -= target_fit.mean();
+    } else {
+      target.array() -= target.mean();
+    }
+    const Eigen::VectorXd w = solver.solve(Z.transpose() * (fit_sample ? target_fit : target));
     // the rule in raw units, projected as prediction projects it
     bool finite = true, nonzero = false;
     for (size_t k = 0; k < m; ++k) {
@@ -155,7 +177,8 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, size_t min_leaf
       for (size_t k = 0; k < m; ++k) s += weight[k] * columns[k * n + i];
       proj[i] = s;
     }
-    if (best_cut_along(outcome, node, min_leaf, proj.data(), scratch, cut, best_gain)) {
+    if (buckets ? search.along_buckets(scan, proj.data(), n, max_bins, min_leaf, cut, best_gain)
+                : search.along_values(scan, proj.data(), n, min_leaf, cut, best_gain)) {
       rule = SplitRule::oblique(features, weight, cut);
       found = true;
     }
@@ -179,6 +202,16 @@ int rivals_named(const std::string& name) {
   throw std::invalid_argument("tree_rival must be \"axis\", \"oblique\" or \"both\"");
 }
 
+// `max_bins` as the index takes it: 0 (exact) for Inf or none, at most
+// 65535 (codes of 16 bits).
+size_t max_bins_of(const Params& params) {
+  if (!params.has("max_bins")) return 0;
+  const double v = params.number("max_bins");
+  if (std::isinf(v) && v > 0) return 0;
+  if (!(v >= 2.0) || v != std::floor(v)) throw std::invalid_argument("max_bins must be a whole number of 2 or more, or Inf");
+  return v > 65535.0 ? 65535 : static_cast<size_t>(v);
+}
+
 }  // namespace
 
 std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
@@ -193,7 +226,8 @@ std::unique_ptr<Splitter> HybridSplitter::create(const Params& params) {
                                                       params.has("oblique_fit") && params.text("oblique_fit") == "cox",
                                                       params.has("min_node_events") ? params.integer("min_node_events") : 0,
                                                       rivals_named(params.has("tree_rival") ? params.text("tree_rival") : "axis"),
-                                                      params.has("oblique_stop") ? params.integer("oblique_stop") : 0));
+                                                      params.has("oblique_stop") ? params.integer("oblique_stop") : 0,
+                                                      max_bins_of(params)));
 }
 
 std::unique_ptr<Splitter> HybridSplitter::rival() const {
@@ -210,7 +244,7 @@ std::vector<std::unique_ptr<Splitter>> HybridSplitter::rivals() const {
     out.push_back(std::unique_ptr<Splitter>(
         new HybridSplitter(mtry_, oblique_mtry_, min_node_size_, kind == kAxisRival ? 0 : n_oblique_, split_ridge_,
                            oblique_rows_, false, false, static_cast<int>(min_leaf_size_), cox_step_, min_node_events_,
-                           kAxisRival, oblique_stop_)));
+                           kAxisRival, oblique_stop_, max_bins_)));
   }
   return out;
 }
@@ -257,6 +291,7 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   if (tries_oblique) gather_columns(ctx, m, s);
   const ColumnRanks* ranks = data.ranks;
 
+  const std::unique_ptr<CutScan> scan = outcome.cut_scan(node);
   double best_gain = kRelativeMinGain * outcome.gain_scale(node), cut = 0.0;
   bool found = false;
   for (size_t k = 0; k < m_axis; ++k) {
@@ -268,15 +303,15 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
       data.x->gather(features[k], ctx.rows, n, s.one.data());
       values = s.one.data();
     }
-    if (best_axis_cut(outcome, node, min_leaf_size_, features[k], values, s.cut, cut, best_gain)) {
+    if (best_axis_cut(s.cut, *scan, node, min_leaf_size_, features[k], values, cut, best_gain)) {
       found = true;
       rule = SplitRule::axis(features[k], cut);
     }
   }
   if (!tries_oblique) return found;
   SplitRule oblique;
-  if (!best_oblique(outcome, node, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_, rng,
-                    s.cut, best_gain, oblique))
+  if (!best_oblique(outcome, node, *scan, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_,
+                    max_bins_, rng, s.cut, best_gain, oblique))
     return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule

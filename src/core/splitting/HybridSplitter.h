@@ -13,7 +13,7 @@
 //   (Outcome::likelihood_information()), one Newton step from zero of its
 //   likelihood instead. The cut along the direction is the best one, like
 //   an axis cut's.
-// The outcome scores cuts (Outcome::best_cut(): Gini impurity, squared
+// The outcome scores cuts (Outcome::cut_scan(): Gini impurity, squared
 // error, or the log-rank statistic, whose cuts leave at least
 // `min_leaf_size` rows on either side); the best candidate wins. A node with
 // fewer than `min_node_size` rows, one the outcome does not let split
@@ -21,7 +21,15 @@
 // that lowers the impurity, is a leaf. With `oblique_stop` k > 0, a node
 // below k axis cuts in a row (from the root or the nearest hyperplane above
 // it) tries axis cuts alone: where the axis cut has won, hyperplanes rarely
-// win again further down, and their fits are most of a node's work.
+// win again further down, and their fits are most of a node's work. With
+// `max_bins` (finite), a column of more distinct values has at most that many
+// quantile bins in the forest's index, and a node of more rows than the
+// column's bins cuts it only at bin edges (search/CutSearch.h); a node of
+// more than 1,024 rows fits its hyperplanes' directions on 1,024 of them
+// (drawn with the tree's generator; not the Cox step), and one of more than
+// 1,536 rows cuts the projection in max_bins buckets of equal width
+// between its smallest and largest value, midway between the values either
+// side of the bucket edge; smaller nodes search as without bins.
 // Oblique rules are stored in the predictors' own units, and the cut is
 // found on exactly the projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
@@ -37,13 +45,13 @@ class HybridSplitter : public Splitter {
  public:
   HybridSplitter(int mtry, int oblique_mtry, size_t min_node_size, int n_oblique, double split_ridge, double oblique_rows,
                  bool oob_choice, bool tree_choice, int min_leaf_size = 1, bool cox_step = false, int min_node_events = 0,
-                 int rivals = kAxisRival, int oblique_stop = 0)
+                 int rivals = kAxisRival, int oblique_stop = 0, size_t max_bins = 0)
       : mtry_(mtry), oblique_mtry_(oblique_mtry), min_node_size_(min_node_size < 2 ? 2 : min_node_size),
         n_oblique_(n_oblique < 0 ? 0 : n_oblique), split_ridge_(split_ridge), oblique_rows_(oblique_rows),
         oob_choice_(oob_choice), tree_choice_(tree_choice),
         min_leaf_size_(min_leaf_size < 1 ? 1 : static_cast<size_t>(min_leaf_size)), cox_step_(cox_step),
         min_node_events_(min_node_events < 0 ? 0 : min_node_events), rivals_(rivals),
-        oblique_stop_(oblique_stop < 0 ? 0 : oblique_stop) {}
+        oblique_stop_(oblique_stop < 0 ? 0 : oblique_stop), max_bins_(max_bins) {}
   bool uses_oob() const override { return oob_choice_; }
   // the tree choice's rivals (`rivals`, bits): a structure grown with axis
   // cuts alone, one that keeps every hyperplane that wins in-bag
@@ -59,6 +67,7 @@ class HybridSplitter : public Splitter {
   bool fits_regression() const override { return true; }
   bool fits_any_outcome() const override { return true; }
   bool uses_column_ranks() const override { return true; }
+  size_t column_bins() const override { return max_bins_; }
   size_t min_node_size() const override { return min_node_size_; }
   static std::unique_ptr<Splitter> create(const Params& params);
   bool find_split(const NodeContext& node, Rng& rng, SplitRule& rule) const override;
@@ -77,6 +86,7 @@ class HybridSplitter : public Splitter {
   int min_node_events_;   // outcomes with events: nodes with fewer are leaves
   int rivals_;            // the tree choice's rivals: kAxisRival, kObliqueRival or both
   int oblique_stop_;      // > 0: no hyperplanes below this many axis cuts in a row (NodeContext::axis_run)
+  size_t max_bins_;       // > 0: axis cuts of nodes of more rows than a column's bins at bin edges
 };
 
 }  // namespace svf

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "search/CutSearch.h"
+
 namespace svf {
 
 // Entropy gain (natural log) of splitting class counts `total` into `left`
@@ -23,31 +25,33 @@ inline double entropy_gain(const int* total, const int* left, int num_classes, s
   return s / static_cast<double>(n);
 }
 
+// Entropy gain of a left group of classes as the split search reads it
+// (search/CutSearch.h): a row's class joins `left` (num_classes counts).
+class EntropyScan {
+ public:
+  EntropyScan(const int* total, int num_classes, size_t n, std::vector<int>& left)
+      : total_(total), left_(left), num_classes_(num_classes), n_(n) {}
+  void add(int cls) { ++left_[cls]; }
+  double gain(size_t n_left) const { return entropy_gain(total_, left_.data(), num_classes_, n_, n_left); }
+
+ private:
+  const int* total_;
+  std::vector<int>& left_;
+  int num_classes_;
+  size_t n_;
+};
+
 // The cut of largest entropy gain along one direction. `sorted` holds the
 // node's (value, class) pairs in increasing value; `total` its class counts.
-// Cuts lie midway between consecutive distinct values (the lower value when
-// the two are adjacent doubles, so the cut still separates them). Only a gain
-// strictly above `gain` counts: on return `gain` and `cut` hold the best one,
-// and the result says whether any cut beat the value passed in. `left` is
-// scratch of num_classes counts.
+// The split search places cuts (midway between consecutive distinct values).
+// Only a gain strictly above `gain` counts: on return `gain` and `cut` hold
+// the best one, and the result says whether any cut beat the value passed
+// in. `left` is scratch of num_classes counts.
 inline bool best_entropy_cut(const std::vector<std::pair<double, int>>& sorted, const int* total,
                              int num_classes, std::vector<int>& left, double& cut, double& gain) {
-  const size_t n = sorted.size();
   std::fill(left.begin(), left.end(), 0);
-  bool found = false;
-  for (size_t k = 0; k + 1 < n; ++k) {
-    ++left[sorted[k].second];
-    const double a = sorted[k].first, b = sorted[k + 1].first;
-    if (!(b > a)) continue;  // cuts only between distinct values
-    const double g = entropy_gain(total, left.data(), num_classes, n, k + 1);
-    if (g > gain) {
-      gain = g;
-      found = true;
-      cut = a + (b - a) / 2.0;
-      if (!(cut < b)) cut = a;  // adjacent doubles
-    }
-  }
-  return found;
+  EntropyScan scan(total, num_classes, sorted.size(), left);
+  return search_sorted_cut(sorted, scan, 1, cut, gain);
 }
 
 }  // namespace svf

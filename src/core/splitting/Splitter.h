@@ -51,6 +51,9 @@ class Splitter {
   // Whether it orders nodes along predictors through the forest's rank
   // index (TrainingData::ranks), which the trainer then builds once.
   virtual bool uses_column_ranks() const { return false; }
+  // With uses_column_ranks(): the most bins per column of the index (0:
+  // exact ranks alone; data/ColumnRanks.h).
+  virtual size_t column_bins() const { return 0; }
   // Work inside a node can use threads (worth it when trees are fewer than threads).
   virtual bool parallel_inside() const { return false; }
   // A rival splitter, or nullptr: each tree is then grown by both on the

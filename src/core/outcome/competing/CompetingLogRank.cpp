@@ -1,5 +1,6 @@
 #include "CompetingLogRank.h"
-#include "outcome/ScanCut.h"
+
+#include <algorithm>
 
 namespace svf {
 
@@ -64,6 +65,15 @@ CompetingLogRankScan::CompetingLogRankScan(const CompetingTable& table)
   }
 }
 
+void CompetingLogRankScan::reset() {
+  std::fill(count_.tree.begin(), count_.tree.end(), 0.0);
+  for (Fenwick& f : e_tree_) std::fill(f.tree.begin(), f.tree.end(), 0.0);
+  std::fill(numerator_.begin(), numerator_.end(), 0.0);
+  std::fill(linear_.begin(), linear_.end(), 0.0);
+  std::fill(square_.begin(), square_.end(), 0.0);
+  n_left_ = 0.0;
+}
+
 void CompetingLogRankScan::add(size_t i) {
   const int lim = table_.limit[i], cause = table_.cause[i];
   const double below = count_.below(lim);
@@ -111,13 +121,25 @@ double competing_logrank(const CompetingTable& table, const std::vector<char>& l
   return scan.composite();
 }
 
-bool best_competing_cut(const CompetingTable& table, const std::vector<std::pair<double, int>>& sorted,
-                        size_t min_leaf, double& cut, double& gain) {
-  const size_t n = sorted.size();
-  if (table.n_times() == 0 || n < 2) return false;
-  CompetingLogRankScan scan(table);
-  return best_scan_cut(scan, sorted, min_leaf, [](const CompetingLogRankScan& s) { return s.composite(); }, cut,
-                       gain);
+namespace {
+
+class CompetingCutScan : public CutScanOf<CompetingCutScan> {
+ public:
+  explicit CompetingCutScan(const CompetingTable& table) : scan_(table), any_(table.n_times() > 0) {}
+  void reset() override { scan_.reset(); }
+  void add(int position) override { scan_.add(static_cast<size_t>(position)); }
+  double gain(size_t) const override { return scan_.composite(); }
+  bool any_cut() const override { return any_; }
+
+ private:
+  CompetingLogRankScan scan_;
+  bool any_;
+};
+
+}  // namespace
+
+std::unique_ptr<CutScan> competing_cut_scan(const CompetingTable& table) {
+  return std::unique_ptr<CutScan>(new CompetingCutScan(table));
 }
 
 void competing_target(const CompetingTable& table, const std::vector<double>& cause_weights, double* out) {

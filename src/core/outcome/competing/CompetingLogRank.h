@@ -1,16 +1,18 @@
 // Splitting criteria of competing risks on a node's rows: the cause-specific
 // log-rank statistics of a two-group split, their composite (the sum over
 // causes of the standardized statistics' squares: a split that separates
-// any cause's hazard counts), the best axis cut by it along sorted values,
-// and the hyperplane target (per-cause martingale residuals, weighted).
+// any cause's hazard counts) as the split search reads it, and the
+// hyperplane target (per-cause martingale residuals, weighted).
 #ifndef SVFOREST_COMPETING_LOGRANK_H
 #define SVFOREST_COMPETING_LOGRANK_H
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "CumulativeIncidence.h"
+#include "outcome/CutScan.h"
 
 namespace svf {
 
@@ -36,6 +38,7 @@ void build_competing_table(const CompetingRows& data, const int* rows, size_t n,
 class CompetingLogRankScan {
  public:
   explicit CompetingLogRankScan(const CompetingTable& table);
+  void reset();                          // the left group empty
   void add(size_t i);                    // node row i (by position) joins the left group
   double chi_square(int cause) const;   // cause 1..K; 0 without variance
   double composite() const;             // sum over causes of chi_square
@@ -63,11 +66,10 @@ class CompetingLogRankScan {
 // is empty.
 double competing_logrank(const CompetingTable& table, const std::vector<char>& left, std::vector<double>& per_cause);
 
-// The cut of largest composite statistic along values sorted as (value,
-// node position) pairs, midway between distinct values, with at least
-// `min_leaf` rows either side; only a statistic above `gain` counts.
-bool best_competing_cut(const CompetingTable& table, const std::vector<std::pair<double, int>>& sorted,
-                        size_t min_leaf, double& cut, double& gain);
+// The composite statistic as the split search reads it (CutScan.h): cuts
+// keep the splitter's min_leaf_size rows on either side; no cut without
+// event times. `table` must outlive it.
+std::unique_ptr<CutScan> competing_cut_scan(const CompetingTable& table);
 
 // The hyperplane target of a node: sum_k w_k (1[cause_i = k] - H_k(T_i)), the
 // cause-specific martingale residuals under the node's Nelson-Aalen hazards,

@@ -1,0 +1,138 @@
+#include "CutSearch.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "splitting/SortedValues.h"
+
+namespace svf {
+
+bool search_cut(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
+  CutSearch search;
+  return search.along_sorted(scan, sorted, min_leaf, cut, gain);
+}
+
+bool CutSearch::along_sorted(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
+  const size_t n = sorted.size();
+  if (n < 2 || !(sorted.back().first > sorted.front().first) || !scan.any_cut()) return false;
+  scan.reset();
+  min_leaf = scan.min_leaf(min_leaf);
+  // the boundaries between distinct values leaving min_leaf rows either
+  // side (at: the rows on the left), the rows in order
+  positions_.resize(n);
+  at_.resize(n);
+  size_t m = 0;
+  for (size_t k = 0; k + 1 < n; ++k) {
+    positions_[k] = sorted[k].second;
+    at_[m] = k + 1;
+    m += sorted[k + 1].first > sorted[k].first ? 1 : 0;
+  }
+  positions_[n - 1] = sorted[n - 1].second;
+  // (at_ increases: min_leaf trims its ends)
+  size_t first = 0;
+  while (first < m && at_[first] < min_leaf) ++first;
+  while (m > first && n - at_[m - 1] < min_leaf) --m;
+  if (first == m) return false;
+  gains_.resize(m);
+  scan.gains(positions_.data(), at_.data() + first, m - first, gains_.data());
+  bool found = false;
+  for (size_t j = first; j < m; ++j)
+    found = take_cut(gains_[j - first], sorted[at_[j] - 1].first, sorted[at_[j]].first, cut, gain) || found;
+  return found;
+}
+
+bool CutSearch::along_values(CutScan& scan, const double* values, size_t n, size_t min_leaf, double& cut,
+                             double& gain) {
+  sort_with_positions(values, n, sorted_, keys_);
+  return along_sorted(scan, sorted_, min_leaf, cut, gain);
+}
+
+bool CutSearch::along_column(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
+                             size_t min_leaf, double& cut, double& gain) {
+  ranks.sort_rows(col, rows, n, sorted_, rank_keys_);
+  return along_sorted(scan, sorted_, min_leaf, cut, gain);
+}
+
+bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
+                           size_t min_leaf, double& cut, double& gain) {
+  if (n < 2 || !scan.any_cut()) return false;
+  const uint16_t* code = ranks.codes(col);
+  const size_t B = ranks.bins(col);
+  node_code_.resize(n);
+  bin_count_.assign(B, 0);
+  for (size_t i = 0; i < n; ++i) {
+    node_code_[i] = code[rows[i]];
+    ++bin_count_[node_code_[i]];
+  }
+  // rows of one bin: cut between their values, as the exact search (a node
+  // never stops splitting along a column for its bins)
+  if (bin_count_[node_code_[0]] == n) return along_column(scan, ranks, col, rows, n, min_leaf, cut, gain);
+  return scan_bins(scan, n, B, ranks.bin_highs(col), ranks.bin_lows(col), min_leaf, cut, gain);
+}
+
+bool CutSearch::along_buckets(CutScan& scan, const double* values, size_t n, size_t buckets, size_t min_leaf,
+                              double& cut, double& gain) {
+  if (n < 2 || !scan.any_cut()) return false;
+  double lo = values[0] + 0.0, hi = lo;
+  for (size_t i = 1; i < n; ++i) {
+    lo = std::min(lo, values[i] + 0.0);
+    hi = std::max(hi, values[i] + 0.0);
+  }
+  if (!(hi > lo)) return false;
+  // bucket(v) = floor((v - lo) / width), never decreasing in v: the buckets
+  // keep the values' order, and each keeps its smallest and largest value
+  const double width = (hi - lo) / static_cast<double>(buckets);
+  node_code_.resize(n);
+  bin_count_.assign(buckets, 0);
+  bucket_low_.assign(buckets, HUGE_VAL);
+  bucket_high_.assign(buckets, -HUGE_VAL);
+  for (size_t i = 0; i < n; ++i) {
+    const double v = values[i] + 0.0;
+    size_t b = static_cast<size_t>((v - lo) / width);
+    if (b >= buckets) b = buckets - 1;
+    node_code_[i] = static_cast<uint16_t>(b);
+    ++bin_count_[b];
+    bucket_low_[b] = std::min(bucket_low_[b], v);
+    bucket_high_[b] = std::max(bucket_high_[b], v);
+  }
+  // (all in one bucket: the width underflowed or overflowed) exactly
+  if (bin_count_[node_code_[0]] == n) return along_values(scan, values, n, min_leaf, cut, gain);
+  return scan_bins(scan, n, buckets, bucket_high_.data(), bucket_low_.data(), min_leaf, cut, gain);
+}
+
+bool CutSearch::scan_bins(CutScan& scan, size_t n, size_t B, const double* high, const double* low, size_t min_leaf,
+                          double& cut, double& gain) {
+  scan.reset();
+  min_leaf = scan.min_leaf(min_leaf);
+  const bool additive = scan.additive();
+  if (additive) {
+    scan.add_histogram(node_code_.data(), B);
+  } else {
+    // the node's positions in bin order (stable: by position within a bin)
+    bin_begin_.resize(B + 1);
+    bin_begin_[0] = 0;
+    for (size_t b = 0; b < B; ++b) bin_begin_[b + 1] = bin_begin_[b] + bin_count_[b];
+    order_.resize(n);
+    for (size_t i = 0; i < n; ++i) order_[bin_begin_[node_code_[i]]++] = static_cast<int>(i);
+    for (size_t b = B; b > 0; --b) bin_begin_[b] = bin_begin_[b - 1];  // back to each bin's start
+    bin_begin_[0] = 0;
+  }
+  size_t n_left = 0, prev = 0;
+  bool found = false;
+  for (size_t b = 0; b < B && n_left < n; ++b) {
+    if (bin_count_[b] == 0) continue;
+    // the boundary below bin b: the bins before it on the left
+    if (n_left > 0 && n_left >= min_leaf && n - n_left >= min_leaf)
+      found = take_cut(scan.gain(n_left), high[prev], low[b], cut, gain) || found;
+    if (additive) {
+      scan.add_bin(b);
+    } else {
+      for (size_t k = bin_begin_[b]; k < bin_begin_[b] + bin_count_[b]; ++k) scan.add(order_[k]);
+    }
+    n_left += bin_count_[b];
+    prev = b;
+  }
+  return found;
+}
+
+}  // namespace svf
