@@ -35,6 +35,21 @@ std::vector<std::vector<int>> oob_lists(Rcpp::List oob_rows, int n, int ntree) {
   return rows;
 }
 
+// The out-of-bag query of a list of 1-based out-of-bag rows per tree (integer
+// vectors, read in place).
+svf::QuantileQuery oob_query(const svf::QuantileForest& forest, Rcpp::List oob_rows, int ntree) {
+  if (oob_rows.size() != ntree) Rcpp::stop("leaf matrix, outcomes and out-of-bag rows do not match");
+  std::vector<const int*> rows(ntree);
+  std::vector<size_t> counts(ntree);
+  for (int t = 0; t < ntree; ++t) {
+    SEXP r = oob_rows[t];
+    if (TYPEOF(r) != INTSXP) Rcpp::stop("out-of-bag rows must be integer vectors");
+    rows[t] = INTEGER(r);
+    counts[t] = static_cast<size_t>(XLENGTH(r));
+  }
+  return forest.out_of_bag_query(rows, counts, 1);
+}
+
 // The out-of-bag query restricted to the trees whose `even_tree` flag is
 // `parity` (the rows' lists shared with `all`).
 svf::QuantileQuery half_query(const svf::QuantileQuery& all, const std::vector<char>& even_tree, bool parity) {
@@ -114,7 +129,7 @@ Rcpp::List svf_oob_scored(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector 
   try {
     const svf::QuantileForest forest(train_leaves.begin(), Rcpp::as<std::vector<double>>(y), ntree, 0.0);
     const std::vector<char> flags = tree_flags(even_tree, ntree);
-    const svf::QuantileQuery all = forest.out_of_bag_query(oob_lists(oob_rows, n, ntree));
+    const svf::QuantileQuery all = oob_query(forest, oob_rows, ntree);
     const svf::QuantileQuery queries[3] = {all, half_query(all, flags, true), half_query(all, flags, false)};
     const char* names[3] = {"all", "even", "odd"};
     for (int c = 0; c < (flags.empty() ? 1 : 3); ++c) {
@@ -149,7 +164,7 @@ Rcpp::NumericVector svf_oob_conformal(Rcpp::IntegerMatrix train_leaves, Rcpp::Nu
     const std::vector<double> yy = Rcpp::as<std::vector<double>>(y);
     const svf::QuantileForest forest(train_leaves.begin(), yy, ntree, smooth);
     const std::vector<char> flags = tree_flags(even_tree, ntree);
-    const svf::QuantileQuery all = forest.out_of_bag_query(oob_lists(oob_rows, n, ntree));
+    const svf::QuantileQuery all = oob_query(forest, oob_rows, ntree);
     const svf::QuantileQuery even = half_query(all, flags, true), odd = half_query(all, flags, false);
     svf::ConformalScores s;
     s.forest = &forest;

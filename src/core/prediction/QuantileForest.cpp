@@ -205,16 +205,29 @@ std::vector<double> QuantileForest::quantiles_of_rows(const QuantileQuery& q, co
 }
 
 QuantileQuery QuantileForest::out_of_bag_query(const std::vector<std::vector<int>>& oob_rows) const {
+  std::vector<const int*> rows;
+  std::vector<size_t> counts;
+  for (const std::vector<int>& r : oob_rows) {
+    rows.push_back(r.data());
+    counts.push_back(r.size());
+  }
+  return out_of_bag_query(rows, counts, 0);
+}
+
+QuantileQuery QuantileForest::out_of_bag_query(const std::vector<const int*>& rows, const std::vector<size_t>& counts,
+                                               int base) const {
   const size_t n = sorted_y_.size();
-  if (oob_rows.size() != offsets_.size()) throw std::invalid_argument("one list of out-of-bag rows per tree expected");
+  if (rows.size() != offsets_.size() || counts.size() != rows.size())
+    throw std::invalid_argument("one list of out-of-bag rows per tree expected");
   QuantileQuery q;
   q.leaves = train_leaves_;
   q.m = n;
   q.self = true;
   // per row, the trees it is out of bag in (compressed rows, trees increasing)
   auto start = std::make_shared<std::vector<int>>(n + 1, 0);
-  for (const std::vector<int>& rows : oob_rows) {
-    for (int r : rows) {
+  for (size_t t = 0; t < rows.size(); ++t) {
+    for (size_t k = 0; k < counts[t]; ++k) {
+      const long r = static_cast<long>(rows[t][k]) - base;
       if (r < 0 || static_cast<size_t>(r) >= n)
         throw std::invalid_argument("out-of-bag rows must be between 1 and the number of rows");
       ++(*start)[r + 1];
@@ -223,8 +236,8 @@ QuantileQuery QuantileForest::out_of_bag_query(const std::vector<std::vector<int
   for (size_t i = 0; i < n; ++i) (*start)[i + 1] += (*start)[i];
   auto trees = std::make_shared<std::vector<int>>((*start)[n]);
   std::vector<int> fill(start->begin(), start->end() - 1);
-  for (size_t t = 0; t < oob_rows.size(); ++t)
-    for (int r : oob_rows[t]) (*trees)[fill[r]++] = static_cast<int>(t);
+  for (size_t t = 0; t < rows.size(); ++t)
+    for (size_t k = 0; k < counts[t]; ++k) (*trees)[fill[rows[t][k] - base]++] = static_cast<int>(t);
   q.tree_start = std::move(start);
   q.trees = std::move(trees);
   return q;

@@ -60,6 +60,10 @@ class QuantileForest {
   // the trees it is out of bag in (oob_rows: per tree, 0-based rows; throws
   // std::invalid_argument on a row out of range), its own outcome left out.
   QuantileQuery out_of_bag_query(const std::vector<std::vector<int>>& oob_rows) const;
+  // The same from the caller's arrays: tree t's rows rows[t][0..counts[t]),
+  // numbered from `base` (0 or 1).
+  QuantileQuery out_of_bag_query(const std::vector<const int*>& rows, const std::vector<size_t>& counts,
+                                 int base) const;
 
   size_t n_rows() const { return sorted_y_.size(); }
   size_t n_trees() const { return offsets_.size(); }
