@@ -7,6 +7,10 @@
 #   Rscript bench/interval_memory.R --libs=after=LIB[,before=LIB] [--rows=100000,200000]
 #       [--ntree=default,25] [--outcomes=regression,classification] [--threads=2] [--test-rows=20000]
 #
+# The stages' own peaks (engine_peak, qforest_peak, conformal_peak: the
+# process's RSS high-water mark over each, reset before it through
+# /proc/self/clear_refs, Linux) show which stage sets the peak.
+#
 # Data: the scale bench's quadrant score (bench/scale_bench.R) on 20 uniform
 # predictors: regression its score plus noise (sd 0.25), classification its
 # sign with 5% of labels flipped. Reported per case: the child's peak RSS
@@ -41,14 +45,25 @@ run_case <- function(spec) {
   suppressPackageStartupMessages(library(svforest))
   ns <- asNamespace("svforest")
   seconds <- list()
+  peaks <- list()
+  hwm <- function() as.numeric(gsub("[^0-9]", "", grep("^VmHWM:", readLines("/proc/self/status"), value = TRUE))) / 1024
+  seen <- 0  # the process's peak so far (a stage's reset below lowers the kernel's)
   for (f in c("fit_engine", "quantile_forest", "fit_conformal_oob")) {
     if (!exists(f, ns, inherits = FALSE)) next
     local({
       inner <- get(f, ns)
       name <- f
       timed <- function(...) {
+        # the stage's own peak RSS: the kernel's high-water mark reset to
+        # the current RSS before it (Linux /proc/self/clear_refs)
+        seen <<- max(seen, hwm())
+        writeLines("5", "/proc/self/clear_refs")
         t0 <- proc.time()[["elapsed"]]
-        on.exit(seconds[[name]] <<- c(seconds[[name]], proc.time()[["elapsed"]] - t0))
+        on.exit({
+          seconds[[name]] <<- c(seconds[[name]], proc.time()[["elapsed"]] - t0)
+          peaks[[name]] <<- max(peaks[[name]], hwm())
+          seen <<- max(seen, hwm())
+        })
         inner(...)
       }
       unlockBinding(name, ns)
@@ -60,14 +75,15 @@ run_case <- function(spec) {
   m <- svforest(d$x, d$y, ntree = ntree, seed = 1, num_threads = threads)
   fit_s <- proc.time()[["elapsed"]] - t0
   rm(d)
-  out <- c(fit_s = fit_s, vapply(seconds, sum, 0), model_mb = as.numeric(utils::object.size(m)) / 2^20,
-           trees = m$ntree)
+  out <- c(fit_s = fit_s, vapply(seconds, sum, 0), stats::setNames(vapply(peaks, max, 0), paste0(names(peaks), "_mb")),
+           model_mb = as.numeric(utils::object.size(m)) / 2^20, trees = m$ntree)
   if (outcome == "regression") {
     te <- make_rows(test_rows, outcome, 2)
     iv <- predict(m, te$x, type = "interval", level = 0.9, num_threads = threads)
     out <- c(out, coverage90 = mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"]),
              width90 = mean(iv[, "upper"] - iv[, "lower"]))
   }
+  out <- c(out, peak_seen_mb = max(seen, hwm()))
   cat(sprintf("%s=%.6g\n", names(out), out), sep = "")
 }
 
@@ -86,6 +102,7 @@ threads <- opt("threads", "2")
 test_rows <- opt("test-rows", "20000")
 script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 
+options(width = 250)
 results <- list()
 for (outcome in outcomes) for (n in rows) for (nt in ntrees) for (lib in libs) {
   spec <- paste(outcome, format(n, scientific = FALSE), nt, threads, test_rows, sep = ":")
@@ -95,12 +112,17 @@ for (outcome in outcomes) for (n in rows) for (nt in ntrees) for (lib in libs) {
   lines <- readLines(log)
   kv <- grep("^[a-z_0-9]+=", lines, value = TRUE)
   vals <- stats::setNames(as.numeric(sub(".*=", "", kv)), sub("=.*", "", kv))
-  peak <- as.numeric(sub(".*: ", "", grep("Maximum resident set size", lines, value = TRUE))) / 1024
+  # /usr/bin/time's figure, or the case's own when a stage's reset of the
+  # high-water mark hid an earlier peak from it
+  peak <- max(as.numeric(sub(".*: ", "", grep("Maximum resident set size", lines, value = TRUE))) / 1024,
+              vals["peak_seen_mb"], na.rm = TRUE)
   elapsed <- sub(".*: ", "", grep("Elapsed \\(wall clock\\)", lines, value = TRUE))
   row <- data.frame(build = lib[1], outcome = outcome, rows = n, ntree = nt, status = status,
                     peak_mb = round(peak), elapsed = elapsed,
                     fit_s = round(vals["fit_s"]), engine_s = round(vals["fit_engine"]),
                     qforest_s = round(vals["quantile_forest"]), conformal_s = round(vals["fit_conformal_oob"]),
+                    engine_peak = round(vals["fit_engine_mb"]), qforest_peak = round(vals["quantile_forest_mb"]),
+                    conformal_peak = round(vals["fit_conformal_oob_mb"]),
                     model_mb = round(vals["model_mb"]), trees = vals["trees"],
                     coverage90 = round(vals["coverage90"], 4), width90 = round(vals["width90"], 3), row.names = NULL)
   if (status != 0) cat(tail(lines, 5), sep = "\n")
