@@ -57,6 +57,18 @@
     .Call(`_svforest_svf_oob_leaf_quantiles`, train_leaves, y, oob_rows, taus, smooth, num_threads)
 }
 
+.svf_oob_scored <- function(train_leaves, y, oob_rows, even_tree) {
+    .Call(`_svforest_svf_oob_scored`, train_leaves, y, oob_rows, even_tree)
+}
+
+.svf_oob_conformal <- function(train_leaves, y, oob_rows, even_tree, rows, taus, k, weight, smooth, num_threads, sample_rows = 16384L, bracket = as.numeric( c(3, 8))) {
+    .Call(`_svforest_svf_oob_conformal`, train_leaves, y, oob_rows, even_tree, rows, taus, k, weight, smooth, num_threads, sample_rows, bracket)
+}
+
+.svf_new_rows_conformal <- function(train_leaves, y, new_leaves, new_y, taus, k, smooth, num_threads, sample_rows = 16384L) {
+    .Call(`_svforest_svf_new_rows_conformal`, train_leaves, y, new_leaves, new_y, taus, k, smooth, num_threads, sample_rows)
+}
+
 .svf_predict <- function(forest, data, num_threads, request) {
     .Call(`_svforest_svf_predict`, forest, data, num_threads, request)
 }

@@ -95,7 +95,8 @@ pack_quantile_forest <- function(leaves, y) {
 qf_leaves <- function(qf) {
   if (!is.null(qf[["leaves"]])) return(qf[["leaves"]])  # exact: `$leaves` would match leaves16
   v <- readBin(qf$leaves16, "integer", n = length(qf$leaves16) / 2, size = 2L, signed = FALSE, endian = "little")
-  matrix(v, length(qf$y), qf$ntree)
+  dim(v) <- c(length(qf$y), qf$ntree)  # in place: matrix() would copy
+  v
 }
 
 # Quantiles (rows x length(taus), the taus in any order) of the leaf-weighted
@@ -114,30 +115,36 @@ leaf_quantiles <- function(qf, leaves, taus, num_threads) {
 # own outcome left out of their leaves, so that it stands as a new row
 # would; the jackknife+-after-bootstrap idea applied to conformalized
 # quantile regression, at no extra forest. NULL when no row was out of bag
-# (a sampler that uses every row).
+# (a sampler that uses every row). The engine streams the scores
+# (.svf_oob_conformal(): ConformalLevels.h), so no rows x levels matrix is
+# held; its shifts are those of the sorted scores (oob_adjust_for_forest()).
 fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   if (is.null(oob_rows) || length(oob_rows) != qf$ntree || sum(lengths(oob_rows)) == 0) return(NULL)
   oob_rows <- lapply(oob_rows, as.integer)
-  oob_scores <- function(rows) {
-    qf$y - .svf_oob_leaf_quantiles(qf_leaves(qf), qf$y, rows, conformal_grid(), leaf_spread, num_threads)
-  }
-  scores <- oob_scores(oob_rows)
-  scored <- !is.na(scores[, 1])  # rows in bag in every tree have no score
-  if (sum(scored) < 2) return(NULL)
-  cal <- conformal_adjustments(model, scores[scored, , drop = FALSE], "oob", num_threads)
+  leaves <- qf_leaves(qf)
   # the papers' methods score each row with all its out-of-bag trees, as
   # published; the default's choosing rows leave each row few
-  if (!isTRUE(model$oob_choosing_share > 0)) return(cal)
+  halves <- isTRUE(model$oob_choosing_share > 0)
   # first_tree fixes the trees' forest-wide parity, as the out-of-bag tally's
   even <- (part_first_tree(model) + seq_along(oob_rows) - 1) %% 2 == 0
-  halves <- list(all = oob_rows, even = ifelse(even, oob_rows, list(integer(0))),
-                 odd = ifelse(even, list(integer(0)), oob_rows))
-  half_scores <- lapply(halves[c("even", "odd")], oob_scores)
-  in_halves <- !is.na(half_scores$even[, 1]) & !is.na(half_scores$odd[, 1])
+  scored <- .svf_oob_scored(leaves, qf$y, oob_rows, if (halves) even else logical())
+  grid <- conformal_grid()
+  shifts <- function(rows, weight, even_tree) {
+    k <- order_statistic_ranks(length(rows), grid)
+    out <- .svf_oob_conformal(leaves, qf$y, oob_rows, even_tree, rows, grid, k, weight, leaf_spread, num_threads)
+    ifelse(k > length(rows), Inf, ifelse(k < 1, -Inf, out))
+  }
+  rows <- which(scored$all)  # rows in bag in every tree have no score
+  if (length(rows) < 2) return(NULL)
+  cal <- conformal_element(model, shifts(rows, 0, logical()), "oob", length(rows))
+  if (!halves) return(cal)
+  in_halves <- scored$even & scored$odd
   if (sum(in_halves) < 2) return(cal)
-  sizes <- lapply(halves, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
-  kept <- lapply(c(list(all = scores), half_scores), function(s) s[in_halves, , drop = FALSE])
-  cal$adjust <- oob_adjust_for_forest(kept, sizes, qf$ntree, cal$adjust, num_threads)
+  parts <- list(all = oob_rows, even = ifelse(even, oob_rows, list(integer(0))),
+                odd = ifelse(even, list(integer(0)), oob_rows))
+  sizes <- lapply(parts, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
+  out <- shifts(which(in_halves), oob_extrapolation_weight(sizes, qf$ntree), even)
+  cal$adjust <- ifelse(is.finite(out), out, cal$adjust)
   cal
 }
 
@@ -155,14 +162,22 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
 # far more than the forest's many do, and a shift carried past the pile
 # would cut into it; the share at each value moves smoothly. A level whose
 # shift is infinite (too few rows) keeps `fallback`.
+# (The reference computation from the three score matrices, rows x levels;
+# fit_conformal_oob() streams the same.)
 oob_adjust_for_forest <- function(scores, sizes, n_trees, fallback, num_threads = 1L) {
+  weight <- oob_extrapolation_weight(sizes, n_trees)
+  out <- extrapolated_order_statistic(lapply(scores, .svf_sort_columns, num_threads), weight, conformal_grid(), num_threads)
+  ifelse(is.finite(out), out, fallback)
+}
+
+# The weight of the halves' shares in oob_adjust_for_forest() (sizes: each
+# scored row's count of out-of-bag trees, all, even and odd).
+oob_extrapolation_weight <- function(sizes, n_trees) {
   inv <- function(k) mean(1 / k)
   m <- 1 / inv(sizes$all)
   inv_half <- (inv(sizes$even) + inv(sizes$odd)) / 2
   # F_n = F_m - slope (1/m - 1/n) with slope = (F_half - F_m) / (inv_half - 1/m)
-  weight <- if (inv_half > 1 / m) max(0, 1 / m - 1 / n_trees) / (inv_half - 1 / m) else 0
-  out <- extrapolated_order_statistic(lapply(scores, .svf_sort_columns, num_threads), weight, conformal_grid(), num_threads)
-  ifelse(is.finite(out), out, fallback)
+  if (inv_half > 1 / m) max(0, 1 / m - 1 / n_trees) / (inv_half - 1 / m) else 0
 }
 
 # The conformal order statistics of levels `tau` (conformal_levels()), one
@@ -189,17 +204,26 @@ fit_conformal <- function(model, data, y, num_threads) {
     stop("This model was fitted by a version that did not store its quantile forest (the leaves of its training rows); refit it to calibrate intervals.",
          call. = FALSE)
   }
-  q <- leaf_quantiles(qf, forest_leaves(model$forest, data, num_threads), conformal_grid(), num_threads)
-  conformal_adjustments(model, y - q, "split", num_threads)
+  # streamed in the engine (ConformalLevels.h): the shifts of
+  # conformal_adjustments() without a rows x levels score matrix
+  grid <- conformal_grid()
+  k <- order_statistic_ranks(length(y), grid)
+  out <- .svf_new_rows_conformal(qf_leaves(qf), qf$y, forest_leaves(model$forest, data, num_threads), y, grid, k,
+                                 leaf_spread, num_threads)
+  conformal_element(model, ifelse(k > length(y), Inf, ifelse(k < 1, -Inf, out)), "split", length(y))
 }
 
 # The calibration element from the scores (rows x grid levels: outcome minus
 # the forest's quantile at each level, original scale): per level, the shift
 # that makes the level's quantile conformal (conformal_levels()).
 conformal_adjustments <- function(model, scores, method, num_threads = 1L) {
-  grid <- conformal_grid()
-  adjust <- conformal_levels(.svf_sort_columns(scores, num_threads), grid)
-  list(method = method, taus = grid, adjust = adjust, rows = nrow(scores),
+  conformal_element(model, conformal_levels(.svf_sort_columns(scores, num_threads), conformal_grid()), method, nrow(scores))
+}
+
+# The calibration element of shifts `adjust` (one per conformal_grid()
+# level) from `rows` scored rows.
+conformal_element <- function(model, adjust, method, rows) {
+  list(method = method, taus = conformal_grid(), adjust = adjust, rows = rows,
        ntree = model$ntree, first_tree = part_first_tree(model), seed = model$seed)
 }
 

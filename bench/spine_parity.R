@@ -60,6 +60,21 @@ parity_cases <- function(d) {
     cal_conformal = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 20,
                                                    calibrate = "conformal"),
     cal_cv = function() hy(d$x, d$num, seed = 5, num_threads = 1, ntree = 10, calibrate = "cv"),
+    # issue #61: streamed conformal shifts on more rows than the engine's
+    # sample of 16,384 (out-of-bag; held-out rows of the fit and of
+    # svforest_calibrate()), and a count outcome (tied scores)
+    regr_large = function() hy(parity_large(40000)$x, parity_large(40000)$y, seed = 11,
+                                                num_threads = 1, ntree = 8),
+    regr_count = function() hy(parity_large(3000, count = TRUE)$x, parity_large(3000, count = TRUE)$y,
+                                                seed = 12, num_threads = 1, ntree = 30),
+    cal_conformal_large = function() hy(parity_large(80000)$x, parity_large(80000)$y, seed = 13,
+                                                         num_threads = 1, ntree = 4, calibrate = "conformal"),
+    calibrate_held = function() {
+      fit <- hy(d$x, d$num, seed = 14, num_threads = 1, ntree = 20)
+      held <- parity_large(20000)
+      held_x <- data.frame(a = held$x[, 1], b = held$x[, 2], c = held$x[, 3], f = factor(rep(c("u", "w"), 10000)))
+      svforest::svforest_calibrate(fit, held_x, 2 * held_x$b + held_x$c + (held_x$f %in% "w") + held$x[, 4], num_threads = 1)
+    },
     formula_factor = function() hy(y ~ ., data = cc, seed = 6, num_threads = 1, ntree = 20),
     rsvt = function() svforest::svforest(iris_x, iris$Species, method = "rsvt", seed = 8, num_threads = 1, ntree = 10),
     rsvf = function() svforest::svforest(iris_x, iris$Species, method = "rsvf", seed = 8, num_threads = 1, ntree = 10),
@@ -99,6 +114,16 @@ parity_competing_data <- function() {
              pbc[, c("age", "bili", "albumin", "protime", "edema", "sex")])
 }
 
+# Rows for the larger regression cases: 5 uniform predictors and a
+# Friedman-like outcome (or a count).
+parity_large <- function(n, count = FALSE) {
+  set.seed(n)
+  x <- matrix(stats::runif(n * 5), n)
+  y <- if (count) 1 + stats::rpois(n, exp(0.5 + 2 * x[, 1] * x[, 2]))
+       else 10 * sin(pi * x[, 1] * x[, 2]) + 20 * (x[, 3] - 0.5)^2 + 10 * x[, 4] + 5 * x[, 5] + stats::rnorm(n)
+  list(x = x, y = y)
+}
+
 # A right-censored outcome on the lung rows without missing values.
 parity_survival_data <- function() {
   lung <- stats::na.omit(survival::lung)
@@ -113,7 +138,8 @@ parity_predictions <- function(fit, new) {
     times <- c(500, 1500, 3000)
     return(c(out, list(cif = p(type = "cif", times = times), chf = p(type = "chf", times = times),
                        survival = p(type = "survival", times = times), risk = p(type = "risk"),
-                       cif_default = p(type = "cif"), leaf = p(type = "leaf"), oob_concordance = fit$oob_concordance, oob_ibs = fit$oob_ibs,
+                       cif_default = p(type = "cif"), leaf = p(type = "leaf"),
+                       oob_concordance = fit$oob_concordance, oob_ibs = fit$oob_ibs,
                        oob = stats::predict(fit, type = "risk"),
                        oob_cif = stats::predict(fit, type = "cif", times = times))))
   }
@@ -126,7 +152,10 @@ parity_predictions <- function(fit, new) {
   out <- c(out, list(leaf = p(type = "leaf"), trees = p(type = "trees")))
   if (identical(fit$type, "regression")) {
     c(out, list(response = p(type = "response"), quantiles = p(type = "quantiles"),
-                interval = p(type = "interval"), oob_rsquared = fit$oob_rsquared))
+                interval = p(type = "interval"), oob_rsquared = fit$oob_rsquared,
+                quantiles_tails = p(type = "quantiles", quantiles = c(0.001, 0.01, 0.05, 0.3, 0.5, 0.77, 0.95, 0.999)),
+                interval_80 = p(type = "interval", level = 0.8), calibration = fit$conformal$calibration,
+                quantile_forest = fit$conformal$quantile_forest))
   } else {
     c(out, list(class = p(type = "class"), prob = p(type = "prob"), votes = p(type = "votes"),
                 oob_prob = fit$oob_prob))
@@ -146,6 +175,8 @@ if (identical(args[1], "save")) {
                             else if (name == "formula_factor") na.omit(data.frame(d$x, y = d$cls))[1:40, ]
                             else if (startsWith(name, "survival")) parity_survival_data()[1:30, ]
                             else if (startsWith(name, "competing")) parity_competing_data()[1:30, ]
+                            else if (name %in% c("regr_large", "regr_count", "cal_conformal_large"))
+                              parity_large(2000, count = name == "regr_count")$x
                             else d$new)
   })
   names(res) <- names(cases)

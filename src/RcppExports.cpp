@@ -212,6 +212,61 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_oob_scored
+Rcpp::List svf_oob_scored(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector y, Rcpp::List oob_rows, Rcpp::LogicalVector even_tree);
+RcppExport SEXP _svforest_svf_oob_scored(SEXP train_leavesSEXP, SEXP ySEXP, SEXP oob_rowsSEXP, SEXP even_treeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type train_leaves(train_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type oob_rows(oob_rowsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::LogicalVector >::type even_tree(even_treeSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_oob_scored(train_leaves, y, oob_rows, even_tree));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_oob_conformal
+Rcpp::NumericVector svf_oob_conformal(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector y, Rcpp::List oob_rows, Rcpp::LogicalVector even_tree, Rcpp::IntegerVector rows, Rcpp::NumericVector taus, Rcpp::NumericVector k, double weight, double smooth, int num_threads, int sample_rows, Rcpp::NumericVector bracket);
+RcppExport SEXP _svforest_svf_oob_conformal(SEXP train_leavesSEXP, SEXP ySEXP, SEXP oob_rowsSEXP, SEXP even_treeSEXP, SEXP rowsSEXP, SEXP tausSEXP, SEXP kSEXP, SEXP weightSEXP, SEXP smoothSEXP, SEXP num_threadsSEXP, SEXP sample_rowsSEXP, SEXP bracketSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type train_leaves(train_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type oob_rows(oob_rowsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::LogicalVector >::type even_tree(even_treeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type k(kSEXP);
+    Rcpp::traits::input_parameter< double >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< double >::type smooth(smoothSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    Rcpp::traits::input_parameter< int >::type sample_rows(sample_rowsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type bracket(bracketSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_oob_conformal(train_leaves, y, oob_rows, even_tree, rows, taus, k, weight, smooth, num_threads, sample_rows, bracket));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_new_rows_conformal
+Rcpp::NumericVector svf_new_rows_conformal(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector y, Rcpp::IntegerMatrix new_leaves, Rcpp::NumericVector new_y, Rcpp::NumericVector taus, Rcpp::NumericVector k, double smooth, int num_threads, int sample_rows);
+RcppExport SEXP _svforest_svf_new_rows_conformal(SEXP train_leavesSEXP, SEXP ySEXP, SEXP new_leavesSEXP, SEXP new_ySEXP, SEXP tausSEXP, SEXP kSEXP, SEXP smoothSEXP, SEXP num_threadsSEXP, SEXP sample_rowsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type train_leaves(train_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerMatrix >::type new_leaves(new_leavesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type new_y(new_ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type taus(tausSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type k(kSEXP);
+    Rcpp::traits::input_parameter< double >::type smooth(smoothSEXP);
+    Rcpp::traits::input_parameter< int >::type num_threads(num_threadsSEXP);
+    Rcpp::traits::input_parameter< int >::type sample_rows(sample_rowsSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_new_rows_conformal(train_leaves, y, new_leaves, new_y, taus, k, smooth, num_threads, sample_rows));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_predict
 List svf_predict(List forest, List data, int num_threads, List request);
 RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP requestSEXP) {
@@ -524,6 +579,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_init", (DL_FUNC) &_svforest_svf_init, 0},
     {"_svforest_svf_leaf_quantiles", (DL_FUNC) &_svforest_svf_leaf_quantiles, 7},
     {"_svforest_svf_oob_leaf_quantiles", (DL_FUNC) &_svforest_svf_oob_leaf_quantiles, 6},
+    {"_svforest_svf_oob_scored", (DL_FUNC) &_svforest_svf_oob_scored, 4},
+    {"_svforest_svf_oob_conformal", (DL_FUNC) &_svforest_svf_oob_conformal, 12},
+    {"_svforest_svf_new_rows_conformal", (DL_FUNC) &_svforest_svf_new_rows_conformal, 9},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 4},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_harrell_c", (DL_FUNC) &_svforest_svf_harrell_c, 3},

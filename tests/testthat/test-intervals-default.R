@@ -267,3 +267,62 @@ test_that("a skewed count with a floor keeps its lower tail: shifts carried in s
   expect_lt(abs(means[["shares"]] - 0.05), 0.015)
   expect_lt(abs(means[["coverage"]] - 0.9), 0.025)
 })
+
+test_that("the streamed conformal shifts are those of the sorted score matrices, for any sample of rows (issue #61)", {
+  # the engine streams the scores (ConformalLevels.h): bins placed from a
+  # sample of rows, counted over every row, the order statistic read from
+  # the bins that must hold it. A sample of 5 or 40 rows and no margin
+  # around its estimate (bracket 0, 0) miss the order statistic often, so
+  # the extra pass runs too; the shifts stay those of the full sort, bit for
+  # bit
+  grid <- svforest:::conformal_grid()
+  for (data in list(friedman_rows(400, 3), count_rows(400, 4))) {
+    captured <- new.env()
+    trace("engine_fit", exit = bquote(assign("res", returnValue(), envir = .(captured))),
+          where = asNamespace("svforest"), print = FALSE)
+    fit <- svforest(y ~ ., data, seed = 5, ntree = 40, num_threads = 2)
+    untrace("engine_fit", where = asNamespace("svforest"))
+    qf <- fit$conformal$quantile_forest
+    leaves <- svforest:::qf_leaves(qf)
+    oob <- lapply(captured$res$oob_rows, as.integer)
+    even <- (seq_along(oob) - 1) %% 2 == 0
+    halves <- list(all = oob, even = ifelse(even, oob, list(integer(0))), odd = ifelse(even, list(integer(0)), oob))
+    scores <- lapply(halves, function(rows) {
+      qf$y - svforest:::.svf_oob_leaf_quantiles(leaves, qf$y, rows, grid, svforest:::leaf_spread, 1L)
+    })
+    scored <- svforest:::.svf_oob_scored(leaves, qf$y, oob, even)
+    expect_identical(scored, lapply(scores, function(s) !is.na(s[, 1])))
+    both <- which(scored$even & scored$odd)
+    k <- svforest:::order_statistic_ranks(length(both), grid)
+    sorted <- lapply(scores, function(s) apply(s[both, , drop = FALSE], 2, sort))
+    inside <- k >= 1 & k <= length(both)  # R maps the others to -Inf and Inf
+    for (weight in c(0, 0.7)) {
+      want <- svforest:::.svf_extrapolated_order_statistics(sorted$all, sorted$even, sorted$odd, weight, k, 1L)
+      for (sample_rows in c(5L, 40L, 16384L)) for (bracket in list(c(3, 8), c(0, 0))) {
+        got <- svforest:::.svf_oob_conformal(leaves, qf$y, oob, even, both, grid, k, weight, svforest:::leaf_spread,
+                                             2L, sample_rows, bracket)
+        expect_identical(got[inside], want[inside])
+        expect_true(all(is.na(got[!inside])))
+      }
+    }
+    # without halves: the k-th smallest score of every scored row
+    rows <- which(scored$all)
+    k <- svforest:::order_statistic_ranks(length(rows), grid)
+    want <- svforest:::conformal_levels(apply(scores$all[rows, ], 2, sort), grid)
+    got <- svforest:::.svf_oob_conformal(leaves, qf$y, oob, logical(), rows, grid, k, 0, svforest:::leaf_spread, 1L, 7L,
+                                         c(0, 0))
+    expect_identical(ifelse(k > length(rows), Inf, ifelse(k < 1, -Inf, got)), want)
+    # new rows' scores (a calibration on held-out rows)
+    new <- friedman_rows(300, 9)
+    new_leaves <- svforest:::forest_leaves(fit$forest, svforest:::new_engine_data(fit, new[, -ncol(new)]), 1L)
+    q <- svforest:::leaf_quantiles(qf, new_leaves, grid, 1L)
+    k <- svforest:::order_statistic_ranks(nrow(new), grid)
+    want <- svforest:::conformal_levels(apply(new$y - q, 2, sort), grid)
+    got <- svforest:::.svf_new_rows_conformal(leaves, qf$y, new_leaves, new$y, grid, k, svforest:::leaf_spread, 2L, 11L)
+    expect_identical(ifelse(k > nrow(new), Inf, ifelse(k < 1, -Inf, got)), want)
+  }
+  expect_error(svforest:::.svf_oob_conformal(leaves, qf$y, oob, even, c(3L, 2L), grid, k, 0, 0, 1L), "increasing")
+  expect_error(svforest:::.svf_oob_conformal(leaves, qf$y, oob, even, 1:3, grid, k, -1, 0, 1L), "at least 0")
+  expect_error(svforest:::.svf_oob_conformal(leaves, qf$y, oob[-1], even, 1:3, grid, k, 0, 0, 1L), "do not match")
+  expect_error(svforest:::.svf_oob_scored(leaves, qf$y, oob, even[-1]), "do not match")
+})

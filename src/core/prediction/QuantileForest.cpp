@@ -134,67 +134,112 @@ void QuantileForest::row_quantiles(const std::vector<std::pair<int, double>>& w,
   }
 }
 
+// Row i's (outcome rank, weight) entries from the trees the query gives it,
+// sorted by rank (acc, present: order_weights()'s scratch); returns the
+// trees used (0: none).
+int QuantileForest::row_weights(const QuantileQuery& q, size_t i, std::vector<std::pair<int, double>>& w,
+                                std::vector<double>& acc, std::vector<uint64_t>& present) const {
+  const bool restricted = q.tree_start != nullptr;
+  w.clear();
+  int used = 0;
+  const int first = restricted ? (*q.tree_start)[i] : 0;
+  const int last = restricted ? (*q.tree_start)[i + 1] : static_cast<int>(offsets_.size());
+  for (int k = first; k < last; ++k) {
+    const size_t t = restricted ? static_cast<size_t>((*q.trees)[k]) : static_cast<size_t>(k);
+    if (q.keep && (*q.keep)[t] != q.keep_value) continue;
+    const int leaf = q.leaves[t * q.m + i];
+    const std::vector<int>& off = offsets_[t];
+    if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
+    const int start = off[leaf], end = off[leaf + 1];
+    const int size = end - start - (q.self ? 1 : 0);  // a training row is always in its own leaf
+    if (size <= 0) continue;
+    ++used;
+    const double share = 1.0 / size;
+    for (int e = start; e < end; ++e) {
+      const int r = members_[t][e];
+      if (q.self && r == rank_of_row_[i]) continue;
+      w.emplace_back(r, share);
+    }
+  }
+  if (used > 0) order_weights(w, static_cast<int>(sorted_y_.size()), acc, present);
+  return used;
+}
+
+bool QuantileForest::usable(const QuantileQuery& q, size_t i) const {
+  const bool restricted = q.tree_start != nullptr;
+  const int first = restricted ? (*q.tree_start)[i] : 0;
+  const int last = restricted ? (*q.tree_start)[i + 1] : static_cast<int>(offsets_.size());
+  for (int k = first; k < last; ++k) {
+    const size_t t = restricted ? static_cast<size_t>((*q.trees)[k]) : static_cast<size_t>(k);
+    if (q.keep && (*q.keep)[t] != q.keep_value) continue;
+    const int leaf = q.leaves[t * q.m + i];
+    const std::vector<int>& off = offsets_[t];
+    if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
+    if (off[leaf + 1] - off[leaf] - (q.self ? 1 : 0) > 0) return true;
+  }
+  return false;
+}
+
 std::vector<double> QuantileForest::quantiles(const QuantileQuery& q, const std::vector<double>& tau,
                                               TaskRunner& runner) const {
-  const int n = static_cast<int>(sorted_y_.size()), m = static_cast<int>(q.m);
-  const size_t ntree = offsets_.size();
-  const bool restricted = !q.trees.empty() || !q.tree_start.empty();
-  std::vector<double> out(q.m * tau.size(), NAN);
-  const int block = 256;
-  runner.run((q.m + block - 1) / block, [&](size_t b) {
+  std::vector<int> rows(q.m);
+  for (size_t i = 0; i < q.m; ++i) rows[i] = static_cast<int>(i);
+  return quantiles_of_rows(q, rows, tau, runner);
+}
+
+std::vector<double> QuantileForest::quantiles_of_rows(const QuantileQuery& q, const std::vector<int>& rows,
+                                                      const std::vector<double>& tau, TaskRunner& runner) const {
+  const size_t m = rows.size();
+  std::vector<double> out(m * tau.size(), NAN);
+  const size_t block = 256;
+  runner.run((m + block - 1) / block, [&](size_t b) {
     std::vector<std::pair<int, double>> w;
     std::vector<double> acc;
     std::vector<uint64_t> present;
-    for (int i = static_cast<int>(b) * block; i < std::min(m, static_cast<int>(b + 1) * block); ++i) {
-      w.clear();
-      int used = 0;
-      const int first = restricted ? q.tree_start[i] : 0;
-      const int last = restricted ? q.tree_start[i + 1] : static_cast<int>(ntree);
-      for (int k = first; k < last; ++k) {
-        const size_t t = restricted ? static_cast<size_t>(q.trees[k]) : static_cast<size_t>(k);
-        const int leaf = q.leaves[t * q.m + i];
-        const std::vector<int>& off = offsets_[t];
-        if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
-        const int start = off[leaf], end = off[leaf + 1];
-        const int size = end - start - (q.self ? 1 : 0);  // a training row is always in its own leaf
-        if (size <= 0) continue;
-        ++used;
-        const double share = 1.0 / size;
-        for (int e = start; e < end; ++e) {
-          const int r = members_[t][e];
-          if (q.self && r == rank_of_row_[i]) continue;
-          w.emplace_back(r, share);
-        }
-      }
-      if (used == 0) continue;
-      order_weights(w, n, acc, present);
-      row_quantiles(w, used, tau, &out[i], q.m);
+    for (size_t j = b * block; j < std::min(m, (b + 1) * block); ++j) {
+      const int used = row_weights(q, static_cast<size_t>(rows[j]), w, acc, present);
+      if (used > 0) row_quantiles(w, used, tau, &out[j], m);
     }
   });
   return out;
 }
 
 QuantileQuery QuantileForest::out_of_bag_query(const std::vector<std::vector<int>>& oob_rows) const {
+  std::vector<const int*> rows;
+  std::vector<size_t> counts;
+  for (const std::vector<int>& r : oob_rows) {
+    rows.push_back(r.data());
+    counts.push_back(r.size());
+  }
+  return out_of_bag_query(rows, counts, 0);
+}
+
+QuantileQuery QuantileForest::out_of_bag_query(const std::vector<const int*>& rows, const std::vector<size_t>& counts,
+                                               int base) const {
   const size_t n = sorted_y_.size();
-  if (oob_rows.size() != offsets_.size()) throw std::invalid_argument("one list of out-of-bag rows per tree expected");
+  if (rows.size() != offsets_.size() || counts.size() != rows.size())
+    throw std::invalid_argument("one list of out-of-bag rows per tree expected");
   QuantileQuery q;
   q.leaves = train_leaves_;
   q.m = n;
   q.self = true;
   // per row, the trees it is out of bag in (compressed rows, trees increasing)
-  q.tree_start.assign(n + 1, 0);
-  for (const std::vector<int>& rows : oob_rows) {
-    for (int r : rows) {
+  auto start = std::make_shared<std::vector<int>>(n + 1, 0);
+  for (size_t t = 0; t < rows.size(); ++t) {
+    for (size_t k = 0; k < counts[t]; ++k) {
+      const long r = static_cast<long>(rows[t][k]) - base;
       if (r < 0 || static_cast<size_t>(r) >= n)
         throw std::invalid_argument("out-of-bag rows must be between 1 and the number of rows");
-      ++q.tree_start[r + 1];
+      ++(*start)[r + 1];
     }
   }
-  for (size_t i = 0; i < n; ++i) q.tree_start[i + 1] += q.tree_start[i];
-  q.trees.resize(q.tree_start[n]);
-  std::vector<int> fill(q.tree_start.begin(), q.tree_start.end() - 1);
-  for (size_t t = 0; t < oob_rows.size(); ++t)
-    for (int r : oob_rows[t]) q.trees[fill[r]++] = static_cast<int>(t);
+  for (size_t i = 0; i < n; ++i) (*start)[i + 1] += (*start)[i];
+  auto trees = std::make_shared<std::vector<int>>((*start)[n]);
+  std::vector<int> fill(start->begin(), start->end() - 1);
+  for (size_t t = 0; t < rows.size(); ++t)
+    for (size_t k = 0; k < counts[t]; ++k) (*trees)[fill[rows[t][k] - base]++] = static_cast<int>(t);
+  q.tree_start = std::move(start);
+  q.trees = std::move(trees);
   return q;
 }
 

@@ -9,6 +9,9 @@
 #define SVFOREST_QUANTILEFOREST_H
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "common/TaskRunner.h"
@@ -16,14 +19,17 @@
 namespace svf {
 
 // The rows to score: m rows reaching leaves `leaves` (m x ntree,
-// column-major); `tree_start` and `trees` (when not empty) restrict row i to
-// trees[tree_start[i]..tree_start[i+1]); self: row i is training row i,
-// left out of its own distribution.
+// column-major); `tree_start` and `trees` (when set) restrict row i to
+// trees[tree_start[i]..tree_start[i+1]); `keep` (when set) to the trees t
+// with keep[t] == keep_value among those; self: row i is training row i,
+// left out of its own distribution. Copies share the tree lists.
 struct QuantileQuery {
   const int* leaves = nullptr;
   size_t m = 0;
   bool self = false;
-  std::vector<int> tree_start, trees;
+  std::shared_ptr<const std::vector<int>> tree_start, trees;
+  const std::vector<char>* keep = nullptr;
+  char keep_value = 1;
 };
 
 class QuantileForest {
@@ -42,10 +48,22 @@ class QuantileForest {
   // rows.
   std::vector<double> quantiles(const QuantileQuery& q, const std::vector<double>& tau, TaskRunner& runner) const;
 
+  // The same for rows `rows` of the query alone (0-based; rows.size() x
+  // tau.size()).
+  std::vector<double> quantiles_of_rows(const QuantileQuery& q, const std::vector<int>& rows,
+                                        const std::vector<double>& tau, TaskRunner& runner) const;
+
+  // Whether row i of the query has a usable tree (its quantiles are not NaN).
+  bool usable(const QuantileQuery& q, size_t i) const;
+
   // The query for out-of-bag quantiles of the training rows: row i scored by
   // the trees it is out of bag in (oob_rows: per tree, 0-based rows; throws
   // std::invalid_argument on a row out of range), its own outcome left out.
   QuantileQuery out_of_bag_query(const std::vector<std::vector<int>>& oob_rows) const;
+  // The same from the caller's arrays: tree t's rows rows[t][0..counts[t]),
+  // numbered from `base` (0 or 1).
+  QuantileQuery out_of_bag_query(const std::vector<const int*>& rows, const std::vector<size_t>& counts,
+                                 int base) const;
 
   size_t n_rows() const { return sorted_y_.size(); }
   size_t n_trees() const { return offsets_.size(); }
@@ -53,6 +71,8 @@ class QuantileForest {
  private:
   void rank_outcomes(const std::vector<double>& y);
   void index_leaves(const int* train_leaves);
+  int row_weights(const QuantileQuery& q, size_t i, std::vector<std::pair<int, double>>& w, std::vector<double>& acc,
+                  std::vector<uint64_t>& present) const;
   void row_quantiles(const std::vector<std::pair<int, double>>& w, int used, const std::vector<double>& tau,
                      double* out, size_t m) const;
 

@@ -1,0 +1,133 @@
+# Benchmark (issue #61): peak memory of a default regression fit with its
+# intervals (the quantile forest and the out-of-bag conformal calibration),
+# and of a default classification fit, on n x 20 rows, each fit in its own
+# process under /usr/bin/time -v, for one or two builds in the same run.
+#
+# Usage (from the repository root):
+#   Rscript bench/interval_memory.R --libs=after=LIB[,before=LIB] [--rows=100000,200000]
+#       [--ntree=default,25] [--outcomes=regression,classification] [--threads=2] [--test-rows=20000]
+#
+# The stages' own peaks (engine_peak, qforest_peak, conformal_peak: the
+# process's RSS high-water mark over each, reset before it through
+# /proc/self/clear_refs, Linux) show which stage sets the peak.
+#
+# Data: the scale bench's quadrant score (bench/scale_bench.R) on 20 uniform
+# predictors: regression its score plus noise (sd 0.25), classification its
+# sign with 5% of labels flipped. Reported per case: the child's peak RSS
+# ("Maximum resident set size") and elapsed time, the seconds of the engine
+# fit, of the quantile forest (quantile_forest()) and of the conformal
+# calibration (fit_conformal_oob()), the model's size, and for regression the
+# coverage of predict(type = "interval", level = 0.9) on --test-rows new rows.
+args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name, default) {
+  v <- sub(paste0("^--", name, "="), "", grep(paste0("^--", name, "="), args, value = TRUE))
+  if (length(v)) v[1] else default
+}
+
+make_rows <- function(n, outcome, seed) {
+  set.seed(seed)
+  x <- matrix(stats::runif(n * 20), n, 20, dimnames = list(NULL, paste0("x", 1:20))) * 2 - 1
+  w <- c(1, -2, 2, -1)[1L + (x[, 1] > 0) + 2L * (x[, 2] > 0)]
+  score <- w * x[, 1] + (2 - w) * x[, 2] + 0.5 * x[, 3] - 0.5 * x[, 4]
+  y <- if (outcome == "regression") score + stats::rnorm(n, sd = 0.25)
+       else factor(ifelse(xor(score > 0, stats::runif(n) < 0.05), "pos", "neg"), levels = c("neg", "pos"))
+  list(x = x, y = y)
+}
+
+# One case in this process: prints "key=value" lines the parent reads.
+run_case <- function(spec) {
+  parts <- strsplit(spec, ":", fixed = TRUE)[[1]]
+  outcome <- parts[1]
+  n <- as.numeric(parts[2])
+  ntree <- if (parts[3] == "default") NULL else as.integer(parts[3])
+  threads <- as.integer(parts[4])
+  test_rows <- as.numeric(parts[5])
+  suppressPackageStartupMessages(library(svforest))
+  ns <- asNamespace("svforest")
+  seconds <- list()
+  peaks <- list()
+  hwm <- function() as.numeric(gsub("[^0-9]", "", grep("^VmHWM:", readLines("/proc/self/status"), value = TRUE))) / 1024
+  seen <- 0  # the process's peak so far (a stage's reset below lowers the kernel's)
+  for (f in c("fit_engine", "quantile_forest", "fit_conformal_oob")) {
+    if (!exists(f, ns, inherits = FALSE)) next
+    local({
+      inner <- get(f, ns)
+      name <- f
+      timed <- function(...) {
+        # the stage's own peak RSS: the kernel's high-water mark reset to
+        # the current RSS before it (Linux /proc/self/clear_refs)
+        seen <<- max(seen, hwm())
+        writeLines("5", "/proc/self/clear_refs")
+        t0 <- proc.time()[["elapsed"]]
+        on.exit({
+          seconds[[name]] <<- c(seconds[[name]], proc.time()[["elapsed"]] - t0)
+          peaks[[name]] <<- max(peaks[[name]], hwm())
+          seen <<- max(seen, hwm())
+        })
+        inner(...)
+      }
+      unlockBinding(name, ns)
+      assign(name, timed, ns)
+    })
+  }
+  d <- make_rows(n, outcome, 1)
+  t0 <- proc.time()[["elapsed"]]
+  m <- svforest(d$x, d$y, ntree = ntree, seed = 1, num_threads = threads)
+  fit_s <- proc.time()[["elapsed"]] - t0
+  rm(d)
+  out <- c(fit_s = fit_s, vapply(seconds, sum, 0), stats::setNames(vapply(peaks, max, 0), paste0(names(peaks), "_mb")),
+           model_mb = as.numeric(utils::object.size(m)) / 2^20, trees = m$ntree)
+  if (outcome == "regression") {
+    te <- make_rows(test_rows, outcome, 2)
+    iv <- predict(m, te$x, type = "interval", level = 0.9, num_threads = threads)
+    out <- c(out, coverage90 = mean(te$y >= iv[, "lower"] & te$y <= iv[, "upper"]),
+             width90 = mean(iv[, "upper"] - iv[, "lower"]))
+  }
+  out <- c(out, peak_seen_mb = max(seen, hwm()))
+  cat(sprintf("%s=%.6g\n", names(out), out), sep = "")
+}
+
+case_arg <- opt("case", "")
+if (nzchar(case_arg)) {
+  run_case(case_arg)
+  quit(save = "no")
+}
+
+libs <- strsplit(strsplit(opt("libs", ""), ",")[[1]], "=", fixed = TRUE)
+if (!length(libs)) stop("give --libs=label=library[,label=library]")
+rows <- as.numeric(strsplit(opt("rows", "100000,200000"), ",")[[1]])
+ntrees <- strsplit(opt("ntree", "default"), ",")[[1]]
+outcomes <- strsplit(opt("outcomes", "regression,classification"), ",")[[1]]
+threads <- opt("threads", "2")
+test_rows <- opt("test-rows", "20000")
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+
+options(width = 250)
+results <- list()
+for (outcome in outcomes) for (n in rows) for (nt in ntrees) for (lib in libs) {
+  spec <- paste(outcome, format(n, scientific = FALSE), nt, threads, test_rows, sep = ":")
+  log <- tempfile()
+  status <- system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script, paste0("--case=", spec)),
+                    stdout = log, stderr = log, env = paste0("R_LIBS=", lib[2]))
+  lines <- readLines(log)
+  kv <- grep("^[a-z_0-9]+=", lines, value = TRUE)
+  vals <- stats::setNames(as.numeric(sub(".*=", "", kv)), sub("=.*", "", kv))
+  # /usr/bin/time's figure, or the case's own when a stage's reset of the
+  # high-water mark hid an earlier peak from it
+  peak <- max(as.numeric(sub(".*: ", "", grep("Maximum resident set size", lines, value = TRUE))) / 1024,
+              vals["peak_seen_mb"], na.rm = TRUE)
+  elapsed <- sub(".*: ", "", grep("Elapsed \\(wall clock\\)", lines, value = TRUE))
+  row <- data.frame(build = lib[1], outcome = outcome, rows = n, ntree = nt, status = status,
+                    peak_mb = round(peak), elapsed = elapsed,
+                    fit_s = round(vals["fit_s"]), engine_s = round(vals["fit_engine"]),
+                    qforest_s = round(vals["quantile_forest"]), conformal_s = round(vals["fit_conformal_oob"]),
+                    engine_peak = round(vals["fit_engine_mb"]), qforest_peak = round(vals["quantile_forest_mb"]),
+                    conformal_peak = round(vals["fit_conformal_oob_mb"]),
+                    model_mb = round(vals["model_mb"]), trees = vals["trees"],
+                    coverage90 = round(vals["coverage90"], 4), width90 = round(vals["width90"], 3), row.names = NULL)
+  if (status != 0) cat(tail(lines, 5), sep = "\n")
+  print(row, row.names = FALSE)
+  results[[length(results) + 1]] <- row
+}
+cat("\n")
+print(do.call(rbind, results), row.names = FALSE)
