@@ -22,7 +22,8 @@
 #' calibration), else the quantile forest's own. A conformal bound needs
 #' enough calibration rows: about `2 / (1 - level) - 1` (39 for `level =
 #' 0.95`); with fewer, [predict.svforest()] gives infinite bounds and
-#' `"pred_int"` gives `NA` with a warning saying how many rows the level needs.
+#' `"pred_int"` gives `NA`, both with a warning saying how many rows the
+#' level needs.
 #' `type = "conf_int"` (an interval for the mean, not for a new outcome) is
 #' not offered: the conformal calibration covers new outcomes only.
 #' @name svforest_quantile_engine
@@ -96,22 +97,14 @@ register_parsnip_uncertainty <- function() {
 
 # predict(type = "pred_int")'s columns from predict(type = "interval"). A
 # conformal bound is infinite when the calibration has too few rows for the
-# level (the order statistic falls beyond its scores): tidymodels wants
-# numbers, so such bounds become NA, with a warning saying why.
+# level (the order statistic falls beyond its scores), and predict() has
+# said why in a warning (warn_unbounded()): tidymodels wants numbers, so
+# such bounds become NA.
 parsnip_interval <- function(result, model) {
   lower <- unname(result[, "lower"])
   upper <- unname(result[, "upper"])
   bad <- !is.finite(lower) | !is.finite(upper)
-  if (any(bad)) {
-    n <- model$conformal$calibration$rows
-    level <- attr(result, "level")
-    why <- if (is.null(n)) "the model's quantiles are not finite there"
-           else sprintf("%d calibration rows are too few for a conformal interval of level %s (it needs about %d; with %d rows levels up to about %s are finite)",
-                        n, format(level), ceiling(2 / (1 - level)) - 1L, n, format(signif((n - 1) / (n + 1), 2)))
-    warning(sprintf("%d of %d prediction intervals are NA: %s. Lower `level`, or calibrate on more rows (svforest_calibrate(), or more training rows).",
-                    sum(bad), length(bad), why), call. = FALSE)
-    lower[bad] <- NA_real_
-    upper[bad] <- NA_real_
-  }
+  lower[bad] <- NA_real_
+  upper[bad] <- NA_real_
   tibble::tibble(.pred_lower = lower, .pred_upper = upper)
 }

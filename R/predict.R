@@ -137,7 +137,8 @@ NULL
 #'   shift is the k-th smallest, `k = ceiling(tau (n + 1))` for `tau >= 0.5`
 #'   and `floor(tau (n + 1))` below, and it is added to the quantile forest's
 #'   quantile of every new row (`Inf` or `-Inf` when `k` falls outside 1..n:
-#'   too few calibration rows for that level). A level between the grid's
+#'   too few calibration rows for that level, with a warning saying how
+#'   many the level needs). A level between the grid's
 #'   is taken outward (to the grid level below for `tau < 0.5`, above
 #'   otherwise), so the guarantee holds for it too.
 #'

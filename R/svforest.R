@@ -316,7 +316,8 @@ tree_growth_gain <- 0.02
 tree_growth_rows <- 10
 # and the rows fixed by the added trees must outnumber those they broke by
 # `tree_growth_z` standard deviations (McNemar's test; for a numeric outcome
-# the paired drops of each row's squared error): a few out-of-bag trees per
+# the paired drops of each row's squared error; for event times of each
+# row's pseudo-value of 1 - Somers' D, 2 (1 - C): outcome/OobTally.h): a few out-of-bag trees per
 # row make the error curve noisy, and noise alone must not grow a forest
 tree_growth_z <- 2
 

@@ -26,15 +26,15 @@ sql_sums <- function(object, plans, node, to_leaf) {
 # linear leaf one-hot on its class) or one row of regression values on the
 # engine's scale. Linear leaves score the scaled columns,
 # (value - center) * factor.
-sql_leaf_outputs <- function(object, tr, cols) {
+sql_leaf_outputs <- function(object, tr, cols, ok = "ok") {
   forest <- object$forest
   K <- forest$num_classes
   p <- forest$num_features
-  scaled <- sprintf("((%s - %s) * %s)", cols, sql_inline(forest$scale_center), sql_inline(forest$scale_factor))
+  scaled <- sprintf("((%s - %s) * %s)", cols, sql_inline(forest$scale_center, ok), sql_inline(forest$scale_factor, ok))
   linear <- tree_linear_leaves(forest, tr)
   score <- function(w) {
     nz <- which(w[seq_len(p)] != 0)
-    paste(c(sprintf("%s * %s", sql_inline(w[nz]), scaled[nz]), sql_inline(w[p + 1L])), collapse = " + ")
+    paste(c(sprintf("%s * %s", sql_inline(w[nz], ok), scaled[nz]), sql_inline(w[p + 1L], ok)), collapse = " + ")
   }
   if (K == 0) {
     means <- tree_leaf_values(forest, tr, "mean", NA_real_)

@@ -302,23 +302,23 @@ sql_design_column <- function(design, j) {
 # The split conditions of `tr` on the design columns `cols`, one per node
 # ("" at leaves), summed in the engine's order: true for the node's THEN
 # child (`then_left`: the left child, `<=`; else the right one, `>`).
-sql_split_conditions <- function(forest, tr, cols, then_left) {
+sql_split_conditions <- function(forest, tr, cols, then_left, ok = "ok") {
   kinds <- tree_split_kinds(tr)
   lhs <- rhs <- character(length(kinds))
   axis <- which(kinds %in% "axis")
   if (length(axis)) {  # tree_axis_splits()'s fields, without its data frame (a statement reads many trees)
     field <- function(name) as.vector(unlist(tree_describe(forest, tr, "split", axis, name)))
     lhs[axis] <- cols[field("var") + 1L]
-    rhs[axis] <- sql_inline(field("value"))
+    rhs[axis] <- sql_inline(field("value"), ok)
   }
   obl <- which(kinds %in% "oblique")
   if (length(obl)) {
     s <- tree_oblique_splits(forest, tr, obl)
     weights <- lapply(s, `[[`, "weights")
-    terms <- sprintf("%s * %s", sql_inline(unlist(weights)), cols[unlist(lapply(s, `[[`, "vars")) + 1L])
+    terms <- sprintf("%s * %s", sql_inline(unlist(weights), ok), cols[unlist(lapply(s, `[[`, "vars")) + 1L])
     of <- factor(rep(seq_along(s), lengths(weights)), levels = seq_along(s))
     lhs[obl] <- sprintf("(%s)", vapply(split(terms, of), paste, "", collapse = " + "))
-    rhs[obl] <- sql_inline(vapply(s, `[[`, 0, "value"))
+    rhs[obl] <- sql_inline(vapply(s, `[[`, 0, "value"), ok)
   }
   split <- nzchar(lhs)
   cond <- character(length(lhs))
@@ -345,20 +345,21 @@ tree_links <- function(tr) {
 # Tree `t` for SQL: its nodes (leaf flags, the order of sql_tree_order()),
 # the condition of each split on the columns `cols`, and each node's
 # outputs, a matrix of a row per node (for a leaf, K class shares or one
-# value; votes too for "vote").
-sql_tree_plan <- function(object, t, cols, nesting) {
+# value; votes too for "vote"). `ok`: the column sql_inline() codes numbers
+# with.
+sql_tree_plan <- function(object, t, cols, nesting, ok = "ok") {
   forest <- object$forest
   tr <- forest$trees[[t]]
   shape <- tree_links(tr)
   leaf <- shape$leaf
-  outputs <- sql_leaf_outputs(object, tr, cols)
+  outputs <- sql_leaf_outputs(object, tr, cols, ok)
   if (object$forest$num_classes > 0 && identical(object$params$aggregation, "vote")) {
     outputs <- rbind(outputs, sql_leaf_votes(forest, tr, outputs))
   }
   at <- matrix(NA_character_, length(leaf), nrow(outputs))
   at[leaf, ] <- t(outputs[, shape$leaf_id[leaf] + 1L, drop = FALSE])
   plan <- c(list(leaf = leaf, outputs = at), sql_tree_order(shape))
-  plan$cond <- sql_split_conditions(forest, tr, sql_tree_columns(object, t, cols), plan$then_left)
+  plan$cond <- sql_split_conditions(forest, tr, sql_tree_columns(object, t, cols), plan$then_left, ok)
   plan$chunks <- sql_tree_chunks(plan, nesting)
   plan
 }

@@ -36,7 +36,7 @@ conformal_quantiles <- function(object, leaves, cal, tau, num_threads) {
   shift <- double(length(tau))
   if (!is.null(cal)) {
     grid <- cal$taus
-    idx <- ifelse(tau >= 0.5, findInterval(tau - 1e-12, grid) + 1L, findInterval(tau + 1e-12, grid))
+    idx <- conformal_grid_index(grid, tau)
     inside <- idx >= 1 & idx <= length(grid)
     at <- ifelse(inside, grid[pmin(pmax(idx, 1L), length(grid))], 0.5)
     shift <- ifelse(inside, cal$adjust[pmin(pmax(idx, 1L), length(grid))], ifelse(tau >= 0.5, Inf, -Inf))
@@ -47,6 +47,58 @@ conformal_quantiles <- function(object, leaves, cal, tau, num_threads) {
   if (length(o) > 1) for (j in 2:length(o)) q[, o[j]] <- pmax(q[, o[j]], q[, o[j - 1]])
   colnames(q) <- quantile_names(tau)
   q
+}
+
+# The calibrated level each of `tau` is read at (an index into the sorted
+# `grid`): the nearest outward, lower levels down and upper levels up
+# (0 or length(grid) + 1 beyond the grid).
+conformal_grid_index <- function(grid, tau) {
+  ifelse(tau >= 0.5, findInterval(tau - 1e-12, grid) + 1L, findInterval(tau + 1e-12, grid))
+}
+
+# The calibration rows a conformal quantile of level tau needs to be finite
+# (conformal_levels(): the ceiling(tau (n + 1))-th of n scores exists when
+# n >= tau / (1 - tau), and the floor(tau (n + 1))-th when n >= (1 - tau) / tau).
+conformal_rows_needed <- function(tau) {
+  ceiling(ifelse(tau >= 0.5, tau / (1 - tau), (1 - tau) / tau) - 1e-9)
+}
+
+# Why some of a prediction's conformal quantiles (`q`, a column per level
+# `tau`) are infinite, as a warning: the calibration has too few rows for
+# their levels (or a level lies beyond the calibrated ones). Once per call;
+# none when every value is finite or there is no calibration. `level`: an
+# interval's (its two bounds are `tau`), else NULL (quantiles).
+warn_unbounded <- function(q, cal, tau, level = NULL) {
+  if (is.null(cal) || !length(q) || all(is.finite(q))) return(invisible())
+  grid <- cal$taus
+  idx <- conformal_grid_index(grid, tau)
+  beyond <- idx < 1 | idx > length(grid)
+  at <- grid[pmin(pmax(idx, 1L), length(grid))]
+  infinite <- apply(!is.finite(q), 2, any)
+  needed <- max(conformal_rows_needed(at[infinite & !beyond]), 0)
+  rows <- as.integer(cal$rows)
+  range <- sprintf("the calibrated levels run from %s to %s", format(min(grid)), format(max(grid)))
+  if (!is.null(level)) {
+    bad <- sum(!is.finite(q[, 1]) | !is.finite(q[, 2]))
+    why <- if (any(beyond)) {
+      sprintf("a conformal interval of level %s reaches beyond the calibrated levels (%s; with %d calibration rows levels up to about %s are finite)",
+              format(level), sub("^the calibrated levels ", "", range), rows, format(signif(min((rows - 1) / (rows + 1), 2 * max(grid) - 1), 2)))
+    } else {
+      sprintf("%d calibration rows are too few for a conformal interval of level %s (it needs about %d; with %d rows levels up to about %s are finite)",
+              rows, format(level), needed, rows, format(signif((rows - 1) / (rows + 1), 2)))
+    }
+    warning(sprintf("%d of %d prediction intervals are unbounded (an infinite bound): %s. Lower `level`, or calibrate on more rows (svforest_calibrate(), or more training rows).",
+                    bad, nrow(q), why), call. = FALSE)
+  } else {
+    levels <- paste(format(tau[infinite]), collapse = ", ")
+    why <- c(if (any(infinite & !beyond))
+               sprintf("%d calibration rows are too few for conformal quantiles there (they need about %d; with %d rows levels from about %s to %s are finite)",
+                       rows, needed, rows, format(signif(1 / (rows + 1), 2)), format(signif(rows / (rows + 1), 2))),
+             if (any(infinite & beyond)) range)
+    warning(sprintf("The quantiles at level%s %s are infinite: %s. Ask for levels nearer 0.5, or calibrate on more rows (svforest_calibrate(), or more training rows).",
+                    if (sum(infinite) > 1) "s" else "", levels, paste(why, collapse = "; ")), call. = FALSE)
+  }
+  invisible()
 }
 
 quantile_names <- function(tau) paste0("quantile_", format(tau, trim = TRUE, drop0trailing = TRUE, scientific = FALSE))
@@ -86,6 +138,7 @@ predict_uncertainty <- function(object, newdata, type, quantiles, level, num_thr
     q[idx, ] <- conformal_quantiles(object, leaves, cal, taus, threads)
     fit[idx] <- attr(leaves, "fit")
   }
+  warn_unbounded(q, cal, taus, if (type == "interval") level)
   if (type == "quantiles") return(q)
   out <- cbind(fit = fit, lower = q[, 1], upper = q[, 2])
   attr(out, "level") <- level

@@ -19,8 +19,10 @@
   setHook(packageEvent("vip", "onLoad"), register_vi)
   # tidypredict::tidypredict_fit() for svforest models, the same way (R/tidypredict.R)
   register_tp <- function(...) {
-    tryCatch(registerS3method("tidypredict_fit", "svforest", tidypredict_fit_svforest,
-                              envir = asNamespace("tidypredict")),
+    tryCatch({
+               registerS3method("tidypredict_fit", "svforest", tidypredict_fit_svforest, envir = asNamespace("tidypredict"))
+               registerS3method("tidypredict_test", "svforest", tidypredict_test_svforest, envir = asNamespace("tidypredict"))
+             },
              error = function(e) warning("svforest: tidypredict method not registered: ",
                                          conditionMessage(e), call. = FALSE))
   }

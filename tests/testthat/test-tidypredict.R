@@ -72,3 +72,60 @@ test_that("what tidypredict expressions cannot hold is a clear error", {
   td <- svforest(Species ~ ., data = iris, method = "tdsvm", seed = 1, num_threads = 1)
   expect_error(tidypredict::tidypredict_fit(td), "kernel_svm")
 })
+
+# A default regression forest (100 trees) of 1,000 rows: deep trees (about
+# 400 leaves each), a factor and hyperplanes.
+tp_default_regression <- function(n, seed) {
+  withr::with_seed(seed, {
+    d <- data.frame(x1 = rnorm(n), x2 = runif(n), x3 = rnorm(n), x4 = rnorm(n), f = factor(sample(letters[1:3], n, TRUE)))
+    d$y <- d$x1 + 2 * d$x2 - d$x3 * d$x4 + (d$f == "b") + rnorm(n, sd = 0.3)
+    d
+  })
+}
+
+test_that("tidypredict_sql() of a default 100-tree regression forest of 1,000 rows: seconds, predict()'s values in SQLite and PostgreSQL", {
+  d <- tp_default_regression(1000, 1)
+  fit <- svforest(y ~ ., data = d, seed = 1, num_threads = 2)
+  expect_identical(fit$ntree, 100L)
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con), add = TRUE)
+  DBI::dbWriteTable(con, "new", d)
+  # dbplyr translated the forest's calls one by one: about 7 s a tree
+  took <- system.time(sql <- tidypredict::tidypredict_sql(fit, con))[["elapsed"]]
+  expect_lt(took, 60)
+  got <- DBI::dbGetQuery(con, paste("SELECT", sql, "AS p FROM new"))$p
+  expect_lt(max(abs(got - predict(fit, d))), 1e-9)
+  # mutate() of a database table reads the same SQL
+  lazy <- dplyr::collect(dplyr::mutate(dplyr::tbl(con, "new"), p = !!tidypredict::tidypredict_fit(fit)))
+  expect_lt(max(abs(lazy$p - predict(fit, d))), 1e-9)
+  pg <- local_postgres()
+  DBI::dbWriteTable(pg, "new", d)
+  got <- DBI::dbGetQuery(pg, paste("SELECT", tidypredict::tidypredict_sql(fit, dbplyr::simulate_postgres()), "AS p FROM new"))$p
+  expect_lt(max(abs(got - predict(fit, d))), 1e-9)
+})
+
+test_that("tidypredict_to_column() and tidypredict_test() work without dplyr attached", {
+  expect_false("package:dplyr" %in% search())
+  d <- tp_default_regression(300, 2)
+  fit <- svforest(y ~ ., data = d, ntree = 20, seed = 1, num_threads = 1)
+  col <- tidypredict::tidypredict_to_column(d, fit)
+  expect_lt(max(abs(col$fit - predict(fit, d))), 1e-9)
+  test <- tidypredict::tidypredict_test(fit, d)
+  expect_s3_class(test, "tidypredict_test")
+  expect_false(test$alert)
+  expect_output(print(test), "within the difference threshold")
+  expect_identical(nrow(test$raw_results), 300L)
+  # a classification forest: each class probability
+  cl <- svforest(Species ~ ., data = iris, ntree = 10, seed = 1, num_threads = 1)
+  expect_false(tidypredict::tidypredict_test(cl, iris)$alert)
+  expect_lt(max(abs(test$raw_results$fit_te - predict(fit, d))), 1e-9)
+  expect_error(tidypredict::tidypredict_test(fit), "needs `df`")
+  expect_error(tidypredict::tidypredict_test(fit, d, include_intervals = TRUE), "no intervals")
+})
+
+test_that("tidypredict_fit() of an event-time forest says what tidypredict expressions hold", {
+  skip_if_not_installed("survival")
+  sv <- svforest(survival::Surv(time, status) ~ age + sex, data = survival::lung, ntree = 3, seed = 1, num_threads = 1)
+  expect_error(tidypredict::tidypredict_fit(sv),
+               "cannot express a survival forest .*nor can svforest_sql\\(\\): they hold a classification forest's class probabilities or a regression forest's prediction")
+})

@@ -69,3 +69,40 @@ test_that("a bad ntree_max is an error", {
   expect_error(svforest(Species ~ ., data = iris, ntree_max = "many"), "ntree_max")
   expect_error(svforest(Species ~ ., data = iris, ntree_max = NA), "ntree_max")
 })
+
+# Event times: the rule reads 1 - Somers' D (2 (1 - C)) from each row's
+# pseudo-value (outcome/OobTally.h): a point of C per doubling, tested as
+# a sum over rows. Six weak signals among 50 predictors: 20 trees order
+# risks clearly worse than 320 do on new rows.
+growth_survival_frame <- function(n, seed, signal = 0.4, p = 50) {
+  withr_seed(seed, {
+    x <- matrix(stats::rnorm(n * p), n, dimnames = list(NULL, paste0("x", seq_len(p))))
+    event <- stats::rexp(n, exp(signal * rowSums(x[, 1:6])))
+    censor <- stats::rexp(n, 0.3)
+    data.frame(x, time = pmin(event, censor), status = as.integer(event <= censor))
+  })
+}
+
+test_that("a survival forest grows where more trees raise held-out C by 2 points, and stays put on pure noise", {
+  skip_if_not_installed("survival")
+  tr <- growth_survival_frame(800, 3)
+  te <- growth_survival_frame(3000, 1003)
+  held_out_c <- function(fit) {
+    risk <- predict(fit, te, type = "risk", num_threads = 2)
+    survival::concordance(survival::Surv(te$time, te$status) ~ risk, reverse = TRUE)$concordance
+  }
+  f <- survival::Surv(time, status) ~ .
+  first20 <- svforest(f, data = tr, ntree = 20, seed = 3, num_threads = 2)
+  all320 <- svforest(f, data = tr, ntree = 320, seed = 3, num_threads = 2)
+  expect_gt(held_out_c(all320) - held_out_c(first20), 0.02)  # more trees help here
+  grown <- svforest(f, data = tr, ntree = 20, ntree_max = 320, seed = 3, num_threads = 2)
+  expect_gt(grown$ntree, 60L)
+  expect_lt(grown$ntree, 320L)  # and it stopped once they helped little
+  expect_identical(grown$forest$trees[1:20], first20$forest$trees)
+  expect_gt(held_out_c(grown) - held_out_c(first20), 0.015)
+  # pure noise: the out-of-bag C of 10 and 20 trees differ by chance alone
+  for (seed in 1:3) {
+    noise <- growth_survival_frame(500, seed, signal = 0, p = 10)
+    expect_identical(svforest(f, data = noise, ntree = 20, ntree_max = 320, seed = seed, num_threads = 2)$ntree, 20L)
+  }
+})

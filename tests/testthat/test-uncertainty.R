@@ -140,11 +140,52 @@ test_that("quantiles are the quantile forest's: leaf-weighted training outcomes,
   expect_equal(predict(cal, te, type = "quantiles", quantiles = c(0.123, 0.871)),
                `colnames<-`(predict(cal, te, type = "quantiles", quantiles = c(0.12, 0.875)), c("quantile_0.123", "quantile_0.871")))
   # too few calibration rows for a level: an infinite bound, not a made-up one
-  extreme <- predict(cal, te, type = "quantiles", quantiles = c(0.001, 0.999))
+  expect_warning(extreme <- predict(cal, te, type = "quantiles", quantiles = c(0.001, 0.999)),
+                 "levels 0.001, 0.999 are infinite: 60 calibration rows are too few.*about 999")
   expect_true(all(extreme[, 1] == -Inf) && all(extreme[, 2] == Inf))
   # the levels may come in any order
   expect_identical(predict(cal, te, type = "quantiles", quantiles = c(0.9, 0.1))[, 2:1],
                    predict(cal, te, type = "quantiles", quantiles = c(0.1, 0.9)))
+})
+
+# The warnings a call gives, each once.
+warnings_of <- function(expr) {
+  said <- character()
+  withCallingHandlers(expr, warning = function(w) {
+    said <<- c(said, conditionMessage(w))
+    invokeRestart("muffleWarning")
+  })
+  said
+}
+
+test_that("too few calibration rows for a level: infinite bounds with one warning saying how many the level needs", {
+  # mtcars: 32 rows, all calibrating out of bag; an interval of level 0.95
+  # needs 39 (its upper bound is the ceiling(0.975 * 33) = 33rd of 32 scores)
+  fit <- svforest(mpg ~ ., data = mtcars, ntree = 20, seed = 1, num_threads = 1)
+  said <- warnings_of(wide <- predict(fit, mtcars[1:3, ], type = "interval", level = 0.95))
+  expect_length(said, 1L)
+  expect_match(said, "3 of 3 prediction intervals are unbounded.*32 calibration rows are too few for a conformal interval of level 0.95 \\(it needs about 39; with 32 rows levels up to about 0.94 are finite\\)")
+  expect_true(all(wide[, "upper"] == Inf))
+  # a level its rows hold: finite and silent
+  expect_silent(narrow <- predict(fit, mtcars[1:3, ], type = "interval", level = 0.9))
+  expect_true(all(is.finite(narrow)))
+  # quantiles: the levels named, with the rows they need
+  said <- warnings_of(q <- predict(fit, mtcars[1:3, ], type = "quantiles", quantiles = c(0.01, 0.5, 0.99)))
+  expect_length(said, 1L)
+  expect_match(said, "levels 0.01, 0.99 are infinite: 32 calibration rows are too few.*about 99.*from about 0.03 to 0.97")
+  expect_true(all(is.finite(q[, 2])))
+  expect_silent(predict(fit, mtcars[1:3, ], type = "quantiles", quantiles = c(0.1, 0.5, 0.9)))
+  # 0 rows: nothing to warn about
+  expect_silent(predict(fit, mtcars[0, ], type = "interval", level = 0.99))
+  # parsnip's pred_int says it once too (the bounds are NA there)
+  skip_if_not_installed("parsnip")
+  spec <- parsnip::set_engine(parsnip::set_mode(parsnip::rand_forest(trees = 20), "regression"), "svforest",
+                              num_threads = 1, seed = 1)
+  pfit <- parsnip::fit(spec, mpg ~ ., data = mtcars)
+  said <- warnings_of(p <- predict(pfit, mtcars[1:3, ], type = "pred_int", level = 0.95))
+  expect_length(said, 1L)
+  expect_match(said, "32 calibration rows are too few.*needs about 39")
+  expect_true(all(is.na(p$.pred_upper)))
 })
 
 test_that("calibrated intervals of a discrete outcome cover their level, not every row of the grades at their ends", {

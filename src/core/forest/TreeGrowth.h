@@ -27,8 +27,9 @@ struct GrowthRule {
 // Each row's out-of-bag loss (Outcome::oob_row_losses()): 1 when its
 // out-of-bag class is wrong, 0 when right; for a numeric outcome, the
 // squared error of its mean out-of-bag prediction (outcome in the engine's
-// units); for event times, its discordant share of its comparable pairs; NaN
-// for a row without votes.
+// units); for event times, its pseudo-value of 1 - Somers' D (2 C - 1, C
+// the out-of-bag concordance: outcome/OobTally.h); NaN for a row without
+// votes.
 std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob);
 
 // The same losses from a tally alone (classes decided by `aggregation`, as

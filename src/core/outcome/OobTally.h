@@ -48,9 +48,18 @@ struct GrownTree;
 void oob_mean_risks(const OobResult& oob, std::vector<int>& rows, std::vector<double>& risk);
 
 // Each row's out-of-bag loss (NaN without out-of-bag trees) from a
-// concordance of the rows' mean risks: `concordance(rows, m, risk,
-// row_loss)` fills the losses of rows[0..m) by position (harrell_c(),
-// wolbers_c()).
+// concordance C of the rows' mean risks: its pseudo-value of 1 - Somers' D
+// (D = 2 C - 1, the rank correlation of risk and event time), twice its
+// pseudo-value of 1 - C, which `concordance(rows, m, risk, row_loss)` fills
+// for rows[0..m) by position (harrell_c(), wolbers_c()). The losses' mean
+// is 1 - D. Pseudo-values, not each row's share of discordant pairs: a pair
+// is in the losses of both its rows, so the shares' paired drops are far
+// from independent and the growth rule's test of them (losses_fell()) would
+// read chance as a fall; a row's pseudo-value is its own term of the
+// statistic to first order (as in DeLong's test of two areas under ROC
+// curves). And the scale of a correlation: a forest no better than chance
+// has D = 0 as a regression forest has R^2 = 0, and C moves half as far as
+// D, so that the rule's 2 points are one point of C.
 using ConcordanceLosses = std::function<void(const int*, size_t, const double*, std::vector<double>*)>;
 std::vector<double> oob_concordance_losses(const OobResult& oob, const ConcordanceLosses& concordance);
 

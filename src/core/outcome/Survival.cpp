@@ -100,7 +100,7 @@ class Survival : public Outcome {
     oob_mean_risks(oob, rows, risk);
     return 1.0 - harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data());
   }
-  // a row's discordant share of the comparable pairs it is in
+  // each row's pseudo-value of 1 - Somers' D (oob_concordance_losses())
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
     return oob_concordance_losses(oob, [&](const int* rows, size_t m, const double* risk, std::vector<double>* loss) {
       harrell_c(data.time, data.status, rows, m, risk, loss);
@@ -149,7 +149,7 @@ std::vector<double> oob_concordance_losses(const OobResult& oob, const Concordan
   oob_mean_risks(oob, rows, risk);
   concordance(rows.data(), rows.size(), risk.data(), &row_loss);
   std::vector<double> loss(oob.count.size(), NAN);
-  for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = row_loss[k];
+  for (size_t k = 0; k < rows.size(); ++k) loss[rows[k]] = 2.0 * row_loss[k];
   return loss;
 }
 

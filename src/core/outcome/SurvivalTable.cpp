@@ -289,8 +289,15 @@ double harrell_c(const double* time, const int* status, const int* rows, size_t 
         }
       g = begin;
     }
-    row_loss->resize(m);
-    for (size_t a = 0; a < m; ++a) (*row_loss)[a] = pairs_of[a] > 0.0 ? bad[a] / pairs_of[a] : NAN;
+    // each row's pseudo-value of 1 - C: 1 - C plus (m - 1) times the row's
+    // discordant pairs less its share (1 - C) of its pairs, over all pairs
+    // (the first-order jackknife m (1 - C) - (m - 1) (1 - C without the
+    // row)); their mean is 1 - C exactly
+    row_loss->assign(m, NAN);
+    if (pairs > 0.0) {
+      const double error = 1.0 - concordant / pairs, lift = static_cast<double>(m - 1) / pairs;
+      for (size_t a = 0; a < m; ++a) (*row_loss)[a] = error + lift * (bad[a] - error * pairs_of[a]);
+    }
   }
   return pairs > 0.0 ? concordant / pairs : NAN;
 }

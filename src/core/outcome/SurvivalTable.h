@@ -104,7 +104,9 @@ double steps_risk(const int* ints, const double* reals, int T);
 // `status`: among pairs whose earlier time is an event, the share ordered by
 // risk (ties 1/2); NaN without such pairs. O(m log m); the counts are exact
 // (halves below 2^53), so the value is the pairwise loop's. With
-// `row_loss`, each row's discordant share of its own pairs (NaN without).
+// `row_loss`, each row's pseudo-value of 1 - C (first-order jackknife:
+// m (1 - C) - (m - 1) (1 - C without the row)), whose mean is 1 - C; all
+// NaN without pairs.
 double harrell_c(const double* time, const int* status, const int* rows, size_t m, const double* risk,
                  std::vector<double>* row_loss = nullptr);
 
