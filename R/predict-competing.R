@@ -49,8 +49,8 @@ competing_curves <- function(object, newdata, num_threads) {
   dims <- c(length(f$times), f$num_causes)
   flat <- survival_by_chunks(object, newdata, function(data) {
     res <- competing_engine_curves(f, data, num_threads)
-    n <- dim(res$cif)[1L]
-    cbind(matrix(res$cif, n), matrix(res$chf, n))
+    n <- length(res$cif) / prod(dims)  # 0 rows too
+    cbind(matrix(res$cif, n, prod(dims)), matrix(res$chf, n, prod(dims)))
   })
   n <- nrow(flat)
   half <- seq_len(prod(dims))
@@ -68,12 +68,12 @@ competing_from_curves <- function(object, curves, type, args) {
     cif <- curves$cif
     dimnames(cif) <- list(NULL, NULL, causes)
     risk <- competing_years_lost(cif, grid)  # R/oob-competing.R
-    return(if (is.null(cause)) risk else risk[, cause])
+    return(if (is.null(cause)) risk else as.vector(risk[, cause]))  # unnamed for one row too
   }
   times <- survival_times_asked(object, args$times)  # R/predict-survival.R: a warning past the last event time
   at <- findInterval(times, grid) + 1L
   step <- function(m, start) cbind(matrix(start, nrow(m), 1L), m)[, at, drop = FALSE]
-  slice <- function(a, k) matrix(a[, , k], nrow = dim(a)[1L])
+  slice <- function(a, k) matrix(a[, , k], nrow = dim(a)[1L], ncol = dim(a)[2L])
   if (type == "survival") {
     total <- Reduce(`+`, lapply(seq_along(causes), function(k) slice(curves$cif, k)))
     out <- 1 - step(total, 0)

@@ -274,14 +274,14 @@ predict.svforest <- function(object, newdata,
   # the arguments of registered types come through `...` (e.g. `times`)
   dots <- list(...)
   taken <- type_arguments_given(dots, names(formals(predict.svforest)))  # R/family.R
-  do.call(check_no_dots, dots[!taken])
   family <- model_family(object)
+  do.call(check_no_dots, c(dots[!taken], list(.types = prediction_type_names(family$name))))
   if (identical(type, eval(formals(predict.svforest)$type))) type <- family$default_type
   spec <- prediction_type(type, family$name)  # the registered types (R/family.R)
   # arguments of other types must not be silently ignored
   given <- c(list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level), dots[taken])
   for (arg in setdiff(names(Filter(Negate(is.null), given)), spec$args)) {
-    users <- prediction_types_taking(arg)
+    users <- prediction_types_taking(arg, family$name)
     stop(sprintf("`%s` is used only with %s.", arg, paste0("type = \"", users, "\"", collapse = " or ")), call. = FALSE)
   }
   args <- c(list(quantiles = quantiles, level = level), dots[taken])[spec$args]
@@ -307,12 +307,21 @@ predict_foreign_arguments <- c(
   nodes = "is `type = \"leaf\"` here (one column per tree)"
 )
 
+# The prediction type each of those names stands for.
+predict_foreign_types <- c(predict.all = "trees", nodes = "leaf")
+
 # predict() takes no further arguments: a misspelt one must not be ignored,
-# and another package's name for one of ours gets that name.
-check_no_dots <- function(...) {
+# and another package's name for one of ours gets that name, unless the
+# model has no such type (`.types`: the model's prediction types).
+check_no_dots <- function(..., .types = NULL) {
   dots <- names(list(...))
   foreign <- intersect(dots, names(predict_foreign_arguments))
   if (length(foreign)) {
+    type <- predict_foreign_types[foreign[1]]
+    if (!is.null(.types) && !is.na(type) && !type %in% .types) {
+      stop(sprintf("`%s` is `type = \"%s\"` for other forests; this forest has no such type (its types: %s).",
+                   foreign[1], type, paste0("\"", .types, "\"", collapse = ", ")), call. = FALSE)
+    }
     stop(sprintf("`%s` %s.", foreign[1], predict_foreign_arguments[[foreign[1]]]), call. = FALSE)
   }
   if (...length() > 0) {

@@ -83,9 +83,10 @@ print.summary.svforest <- function(x, ...) {
   if (!is.null(x$class_counts)) {
     cat("Class counts:\n")
     print(x$class_counts)
+    cat("\n")
   }
   q <- function(v) paste(format(stats::quantile(v, c(0, 0.25, 0.5, 0.75, 1)), digits = 3), collapse = " / ")
-  cat("\nLeaves per tree (min / q1 / median / q3 / max):", q(x$leaves_per_tree), "\n")
+  cat("Leaves per tree (min / q1 / median / q3 / max):", q(x$leaves_per_tree), "\n")
   cat("Tree depth      (min / q1 / median / q3 / max):", q(x$depth), "\n")
   cat("Leaf size       (min / q1 / median / q3 / max):", q(x$leaf_size), "\n")
   if (!is.null(x$min_leaf_size)) cat("Minimum leaf size:", x$min_leaf_size, "\n")
