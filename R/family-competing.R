@@ -132,7 +132,8 @@ register_family(
   check_model = function(object, fail) check_competing_model(object, fail),
   print_outcome = function(x) {
     e <- x$competing$events
-    sprintf("  Outcome:               competing risks (%s)", paste(sprintf("%s: %d events", names(e), e), collapse = ", "))
+    sprintf("  Outcome:               competing risks (%s)",
+            paste(sprintf("%s: %d event%s", names(e), e, ifelse(e == 1L, "", "s")), collapse = ", "))
   },
   combining = function(x) "average cumulative incidence",
   oob_text = function(x) {

@@ -156,7 +156,8 @@ register_family(
   fit_importance = TRUE,  # each tree's out-of-bag drop of Harrell's C (the engine's survival strategy)
   check_model = function(object, fail) check_survival_model(object, fail),
   print_outcome = function(x) {
-    sprintf("  Outcome:               survival (right-censored; %d events)", as.integer(x$survival$events))
+    events <- as.integer(x$survival$events)
+    sprintf("  Outcome:               survival (right-censored; %d event%s)", events, if (events == 1L) "" else "s")
   },
   combining = function(x) "average cumulative hazard",
   oob_text = function(x) {
@@ -238,7 +239,10 @@ check_survival_outcome <- function(y, n) {
   if (NROW(y) != n) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), n), call. = FALSE)
   time <- survival_time(y)
   status <- unclass(y)[, 2L]
-  if (anyNA(time)) stop(sprintf("`y` has %d missing times.", sum(is.na(time))), call. = FALSE)
+  if (anyNA(time)) {
+    stop(sprintf("`y` has %d missing times; a row needs its time: drop those rows before fitting.", sum(is.na(time))),
+         call. = FALSE)
+  }
   if (anyNA(status)) {
     stop(sprintf(paste("`y` has %d missing status value%s (Surv() makes a status other than 0/1, TRUE/FALSE or 1/2",
                        "missing). A status of more values, such as 0/1/2 for two competing events as pbc codes a",

@@ -138,3 +138,10 @@ competing_leaf_time_lost <- function(forest, tr) {
     sum(curve[-length(curve)] * diff(grid))
   }, 0)
 }
+
+# plot()'s held-out curve with the x/y form of the outcome (a data frame of
+# the time and the event factor), as svforest(x, y) takes it.
+held_out_curve.data.frame <- function(y, object, newdata) {
+  if (is.null(object$competing)) return(NextMethod())
+  competing_error_curve(object, newdata, y)
+}

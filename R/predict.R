@@ -11,8 +11,9 @@ NULL
 #'   no tree left out; rows of case weight 0 are not in the model): the
 #'   out-of-bag class (`"class"`, by the model's aggregation), the averaged
 #'   leaf distributions (`"prob"`, without a calibration stage) or tree
-#'   votes (`"votes"`), the out-of-bag mean (`"response"`), and for a
-#'   survival forest every type but `"leaf"` and `"trees"`. A sampler that
+#'   votes (`"votes"`), the out-of-bag mean (`"response"`), for a
+#'   survival forest every type but `"leaf"` and `"trees"`, and for a
+#'   competing-risks forest `"cif"`, `"survival"` and `"risk"`. A sampler that
 #'   uses every row (`sampler = "all"`) leaves none out: `newdata` is then
 #'   required, as for `"leaf"`, `"trees"`, `"local"`, `"quantiles"` and
 #'   `"interval"`.
@@ -70,7 +71,9 @@ NULL
 #'   every cause). Any other argument here
 #'   is an error (a misspelt argument must not be silently ignored). ranger's names `data`, `num.threads`,
 #'   `predict.all` and `nodes` are errors that name svforest's equivalent
-#'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`).
+#'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`), and so
+#'   are `eval_time` (tidymodels), `pred_horizon` (aorsf) and `time`
+#'   (`times`).
 #' @return See `type`.
 #' @details An SVM leaf contributes its predicted class (a one-hot vector) to
 #'   the averaged probabilities and a constant leaf its class frequencies.
@@ -297,38 +300,6 @@ predict.svforest <- function(object, newdata,
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
   spec$run(object, newdata, args, num_threads)
-}
-
-# ranger's and randomForest's predict() arguments, and what they are here.
-predict_foreign_arguments <- c(
-  data = "is called `newdata` here: predict(fit, newdata = ...)",
-  num.threads = "is called `num_threads` here",
-  predict.all = "is `type = \"trees\"` here (one column per tree)",
-  nodes = "is `type = \"leaf\"` here (one column per tree)"
-)
-
-# The prediction type each of those names stands for.
-predict_foreign_types <- c(predict.all = "trees", nodes = "leaf")
-
-# predict() takes no further arguments: a misspelt one must not be ignored,
-# and another package's name for one of ours gets that name, unless the
-# model has no such type (`.types`: the model's prediction types).
-check_no_dots <- function(..., .types = NULL) {
-  dots <- names(list(...))
-  foreign <- intersect(dots, names(predict_foreign_arguments))
-  if (length(foreign)) {
-    type <- predict_foreign_types[foreign[1]]
-    if (!is.null(.types) && !is.na(type) && !type %in% .types) {
-      stop(sprintf("`%s` is `type = \"%s\"` for other forests; this forest has no such type (its types: %s).",
-                   foreign[1], type, paste0("\"", .types, "\"", collapse = ", ")), call. = FALSE)
-    }
-    stop(sprintf("`%s` %s.", foreign[1], predict_foreign_arguments[[foreign[1]]]), call. = FALSE)
-  }
-  if (...length() > 0) {
-    stop(sprintf("Unknown argument%s %s.", if (...length() > 1) "s" else "",
-                 if (is.null(dots)) "(unnamed)" else paste0("`", dots, "`", collapse = ", ")),
-         call. = FALSE)
-  }
 }
 
 # Error after 1, 2, ... trees on labelled data, each step by the rule of

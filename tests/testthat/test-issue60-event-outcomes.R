@@ -130,6 +130,8 @@ test_that("plot() of event-time forests labels their own statistics and draws no
   # with held-out rows the last panel is the error curve, labelled by the forest's statistic
   text <- drawn_text(plot(cr, newdata = d, y = Surv(d$time, d$event)))
   expect_true(any(grepl("Wolbers' C \\(first cause\\) on newdata", text)))
+  # the outcome as svforest(x, y) takes it: a data frame of the time and the event factor
+  expect_identical(drawn_text(plot(cr, newdata = d, y = d[c("time", "event")])), text)
   # a classification forest keeps its SVM panels
   rsvt <- svforest(Species ~ ., data = iris, method = "rsvt", ntree = 3, seed = 1, num_threads = 1)
   expect_true("C chosen in SVM leaves" %in% drawn_text(plot(rsvt)))
@@ -210,4 +212,54 @@ test_that("help, README and messages speak of competing risks as a family with i
   cls <- capture.output(print(summary(svforest(Species ~ ., iris, ntree = 2, seed = 1, num_threads = 1))))
   expect_identical(cls[2:3], c("", "Class counts:"))
   expect_false(any(cls[-1] == "" & c(cls[-1][-1], "x") == ""))  # never two blank lines in a row
+})
+
+test_that("edge inputs of event-time outcomes get errors that say what to do", {
+  lung <- survival::lung
+  x <- lung[c("age", "sex")]
+  fit_y <- function(y) svforest(x, y, ntree = 2, num_threads = 1)
+  expect_error(fit_y(Surv(replace(lung$time, 3, 0), lung$status)),
+               "1 time of 0; survival times must be positive: an event or censoring on the day of entry")
+  expect_error(fit_y(Surv(replace(lung$time, 3:4, -1), lung$status)), "2 negative times")
+  expect_error(fit_y(Surv(replace(lung$time, 3, NA), lung$status)), "1 missing times; .*drop those rows")
+  # a data frame of a time and a numeric status is not an outcome: the message names the ones that are
+  expect_error(fit_y(lung[c("time", "status")]), "survival::Surv\\(time, status\\) \\(survival\\) or Surv\\(time, event\\)")
+  d <- sim_competing(80)
+  zero <- d
+  zero$time[1:2] <- 0
+  expect_error(svforest(Surv(time, event) ~ x1, data = zero, ntree = 2), "2 times of 0; competing-risks times")
+  censored <- d
+  censored$event[] <- "censored"
+  expect_error(svforest(Surv(time, event) ~ x1, data = censored, ntree = 2),
+               "every row is censored \\(the event factor's first level, \"censored\"\\)")
+  unused <- d
+  unused$event <- factor(as.character(d$event), c("censored", "relapse", "death", "stroke", "fall"))
+  expect_error(svforest(Surv(time, event) ~ x1, data = unused, ntree = 2),
+               "causes \"stroke\", \"fall\" have no events; drop the unused levels before fitting \\(droplevels\\(\\)\\)")
+  expect_identical(svforest(Surv(time, droplevels(event)) ~ x1, data = unused, ntree = 2, seed = 1,
+                            num_threads = 1)$competing$causes, c("relapse", "death"))
+  # tidymodels' and aorsf's name for the times
+  cr <- svforest(Surv(time, event) ~ x1 + x2, data = d, ntree = 2, seed = 1, num_threads = 1)
+  expect_error(predict(cr, d, eval_time = 1), "`eval_time` is called `times` here")
+  expect_error(predict(cr, d, type = "cif", time = 1), "`time` is called `times` here")
+  # one row's risk of one cause is a plain number, as many rows' are plain numbers
+  expect_null(names(predict(cr, d[1, ], type = "risk", cause = "death")))
+})
+
+test_that("print() of an event-time forest counts one event as one, and says why a C is not available", {
+  lung <- survival::lung
+  one <- lung
+  one$status <- ifelse(seq_len(nrow(lung)) == 5, 2, 1)  # one death
+  fit <- svforest(Surv(time, status) ~ age + sex, data = one, ntree = 5, seed = 1, num_threads = 1)
+  out <- capture.output(print(fit))
+  expect_true(any(grepl("survival \\(right-censored; 1 event\\)$", out)))
+  expect_true(any(grepl("not available \\(no comparable pair of out-of-bag rows: too few events\\)", out)))
+  expect_true(any(grepl("OOB performance: not available \\(no comparable pair", capture.output(print(summary(fit))))))
+  d <- sim_competing(80)
+  d$event[d$event == "death"][-1] <- "censored"  # one death
+  cr <- svforest(Surv(time, event) ~ x1 + x2, data = d, ntree = 3, seed = 1, num_threads = 1)
+  expect_true(any(grepl("death: 1 event\\)$", capture.output(print(cr)))))
+  # a forest without out-of-bag rows still says so
+  all_rows <- svforest(Species ~ ., iris, ntree = 2, seed = 1, num_threads = 1, sampler = "all")
+  expect_true(any(grepl("not available \\(no out-of-bag rows\\)", capture.output(print(all_rows)))))
 })
