@@ -125,7 +125,7 @@ competing_error_curve <- function(object, newdata, y) {
   mean_risk <- t(apply(matrix(risk, nrow = nrow(leaves)), 1, cumsum)) / rep(seq_along(f$trees), each = nrow(leaves))
   if (length(f$trees) == 1L) mean_risk <- matrix(risk, ncol = 1L)
   structure(vapply(seq_along(f$trees), function(k) 1 - harrell_concordance(time, status, mean_risk[, k]), 0),
-            label = "1 - Wolbers' C (first cause) on newdata")
+            label = sprintf("1 - Wolbers' C (%s) on newdata", object$competing$causes[1L]))
 }
 
 # Each leaf's expected time lost to the first cause (its CIF integrated

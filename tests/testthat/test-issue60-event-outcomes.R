@@ -129,9 +129,12 @@ test_that("plot() of event-time forests labels their own statistics and draws no
   expect_false(any(grepl("SVM", text)))
   # with held-out rows the last panel is the error curve, labelled by the forest's statistic
   text <- drawn_text(plot(cr, newdata = d, y = Surv(d$time, d$event)))
-  expect_true(any(grepl("Wolbers' C \\(first cause\\) on newdata", text)))
+  expect_true("1 - Wolbers' C (relapse) on newdata vs trees" %in% text)
   # the outcome as svforest(x, y) takes it: a data frame of the time and the event factor
   expect_identical(drawn_text(plot(cr, newdata = d, y = d[c("time", "event")])), text)
+  lung <- na.omit(survival::lung)[1:60, ]
+  expect_true("1 - Harrell's C on newdata vs trees" %in%
+                drawn_text(plot(surv, newdata = lung, y = Surv(lung$time, lung$status))))
   # a classification forest keeps its SVM panels
   rsvt <- svforest(Species ~ ., data = iris, method = "rsvt", ntree = 3, seed = 1, num_threads = 1)
   expect_true("C chosen in SVM leaves" %in% drawn_text(plot(rsvt)))
