@@ -92,7 +92,11 @@ register_family(
   detects = function(y) isTRUE(is_competing_outcome(y)),
   matrix_outcome = TRUE,
   check = function(y, n) check_competing_y(y, n),
-  check_rows = function(y) invisible(competing_outcome(y)),  # every cause keeps an event
+  check_rows = function(y) {  # every cause keeps an event among the rows of positive weight
+    tryCatch(invisible(competing_outcome(y)), error = function(e) {
+      stop("Among the rows of positive `case_weights`, ", conditionMessage(e), call. = FALSE)
+    })
+  },
   check_formula_outcome = no_formula_outcome_checks,
   preset = function(preset) {
     check_family_method("a competing-risks outcome", preset$name, survival_methods)

@@ -266,3 +266,13 @@ test_that("print() of an event-time forest counts one event as one, and says why
   all_rows <- svforest(Species ~ ., iris, ntree = 2, seed = 1, num_threads = 1, sampler = "all")
   expect_true(any(grepl("not available \\(no out-of-bag rows\\)", capture.output(print(all_rows)))))
 })
+
+test_that("case weights that leave a cause without events say so", {
+  d <- sim_competing(100)
+  w <- ifelse(d$event == "death", 0, 1)
+  expect_error(svforest(Surv(time, event) ~ x1, data = d, ntree = 2, case_weights = w),
+               "Among the rows of positive `case_weights`, cause \"death\" has no events")
+  w <- ifelse(d$event == "censored", 1, 0)
+  expect_error(svforest(Surv(time, event) ~ x1, data = d, ntree = 2, case_weights = w),
+               "Among the rows of positive `case_weights`, every row is censored")
+})
