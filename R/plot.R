@@ -60,7 +60,11 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
   what <- check_choice(if (identical(what, c("forest", "importance"))) "forest" else what, "what",
                        c("forest", "importance"))
   if (what == "importance") {
-    plot_importance(x$variable_importance, ...)  # R/importance.R
+    # what a permutation importance measures: the drop in accuracy, the rise in squared error, the drop in C
+    measure <- if (!is.null(x$forest$times)) "mean decrease in Harrell's C"
+               else if (is.null(x$levels)) "mean increase in squared error" else "mean decrease in accuracy"
+    plot_importance(x$variable_importance, ..., measure = measure,
+                    fit_permutation = model_family(x)$fit_importance)  # R/importance-local.R
     return(invisible(x))
   }
   if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)

@@ -276,3 +276,23 @@ test_that("case weights that leave a cause without events say so", {
   expect_error(svforest(Surv(time, event) ~ x1, data = d, ntree = 2, case_weights = w),
                "Among the rows of positive `case_weights`, every row is censored")
 })
+
+test_that("plot(what = \"importance\") names what the importance measures, and offers what the forest has", {
+  lung <- na.omit(survival::lung)
+  surv <- svforest(Surv(time, status) ~ age + sex + ph.ecog, data = lung, ntree = 4, seed = 1, num_threads = 1,
+                   importance = "permutation")
+  expect_true("mean decrease in Harrell's C" %in% drawn_text(plot(surv, what = "importance")))
+  reg <- svforest(mpg ~ ., data = mtcars, ntree = 4, seed = 1, num_threads = 1, importance = "permutation")
+  expect_true("mean increase in squared error" %in% drawn_text(plot(reg, what = "importance")))
+  cls <- svforest(Species ~ ., data = iris, ntree = 4, seed = 1, num_threads = 1, importance = "permutation")
+  expect_true("mean decrease in accuracy" %in% drawn_text(plot(cls, what = "importance")))
+  # a competing-risks forest has no fit-time permutation importance: the message does not offer one
+  d <- sim_competing(80)
+  cr <- svforest(Surv(time, event) ~ x1 + x2, data = d, ntree = 2, seed = 1, num_threads = 1)
+  err <- tryCatch(plot(cr, what = "importance"), error = conditionMessage)
+  expect_match(err, "fit with `importance = \"coefficients\"`", fixed = TRUE)
+  expect_false(grepl("importance = \"permutation\"", err, fixed = TRUE))
+  coef <- svforest(Surv(time, event) ~ x1 + x2, data = d, ntree = 2, seed = 1, num_threads = 1,
+                   importance = "coefficients")
+  expect_true("mean |coefficient| (scaled predictors)" %in% drawn_text(plot(coef, what = "importance")))
+})
