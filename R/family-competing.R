@@ -262,7 +262,8 @@ competing_importance <- function(object, x, y, num_threads) {
   if (!isTRUE(is_competing_outcome(y))) {
     stop(sprintf("`y` must be a competing-risks outcome, not %s.", describe(y)), call. = FALSE)
   }
-  parts <- competing_parts(check_competing_y(y, NROW(x)))
+  if (NROW(y) != NROW(x)) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), NROW(x)), call. = FALSE)
+  parts <- competing_new_outcome(object, y)  # R/outcome-competing.R: the model's codes of the causes
   data <- importance_dense_data(new_engine_data(object, x))
   causes <- object$competing$causes
   drops <- permutation_drops(object, data, function(d) {  # R/importance-survival.R

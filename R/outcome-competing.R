@@ -65,6 +65,26 @@ competing_outcome <- function(y, cause = NULL, id = NULL, istate = NULL) {
        cause = competing_cause_index(cause, causes))
 }
 
+# The outcome of new rows that a model scores (importance, plot()'s
+# held-out curve): time and status in the model's codes, each cause matched
+# by its label, so an event factor whose causes come in another order, or
+# that lacks one, scores each cause as the model knows it. A cause with
+# events that the model does not know is an error.
+competing_new_outcome <- function(object, y) {
+  parts <- competing_parts(y)
+  check_competing_times(parts$time)
+  if (anyNA(parts$status)) stop("the event has missing values: every row needs an event or censoring", call. = FALSE)
+  causes <- object$competing$causes
+  seen <- parts$causes[sort(unique(parts$status[parts$status > 0L]))]
+  unknown <- setdiff(seen, causes)
+  if (length(unknown)) {
+    stop("the event has cause", if (length(unknown) > 1L) "s" else "", " ",
+         paste(dQuote(unknown, FALSE), collapse = ", "), " that the model does not know (its causes: ",
+         paste(dQuote(causes, FALSE), collapse = ", "), ")", call. = FALSE)
+  }
+  list(time = parts$time, status = c(0L, match(parts$causes, causes))[parts$status + 1L])
+}
+
 # time, status (0..K) and the causes' labels of either form, or an error
 # naming what was given.
 competing_parts <- function(y) {

@@ -115,7 +115,7 @@ competing_error_curve <- function(object, newdata, y) {
     stop(sprintf("`y` must be a competing-risks outcome, one per row of `newdata` (%d), not %s.", NROW(newdata),
                  describe(y)), call. = FALSE)
   }
-  parts <- competing_outcome(y)
+  parts <- competing_new_outcome(object, y)  # R/outcome-competing.R: the model's codes of the causes
   time <- ifelse(parts$status > 1L, 2 * max(parts$time) + 1, parts$time)
   status <- as.integer(parts$status == 1L)
   f <- object$forest

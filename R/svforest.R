@@ -80,7 +80,11 @@
 #'   (`oob_brier`: the squared distance to the one-hot class summed over
 #'   classes, averaged over rows) and log-loss (`oob_logloss`, probabilities
 #'   clamped at 1e-15); the tallies that [combine()] merges are listed in
-#'   [svforest_model].
+#'   [svforest_model]. An event-time forest's `oob_error` is 1 minus its
+#'   out-of-bag concordance (`oob_concordance`: Harrell's C; for competing
+#'   risks Wolbers' C of each cause, the first cause's in `oob_error`),
+#'   beside its integrated Brier score `oob_ibs` ([svforest_survival],
+#'   [svforest_competing]).
 #' @seealso [predict.svforest()], [summary.svforest()], [plot.svforest()]
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)

@@ -296,3 +296,23 @@ test_that("plot(what = \"importance\") names what the importance measures, and o
                    importance = "coefficients")
   expect_true("mean |coefficient| (scaled predictors)" %in% drawn_text(plot(coef, what = "importance")))
 })
+
+test_that("new rows' outcome is read by cause label: another level order scores the same causes", {
+  d <- sim_competing(200)
+  fit <- svforest(Surv(time, event) ~ x1 + x2 + x3, data = d, ntree = 6, seed = 1, num_threads = 1)
+  reordered <- d
+  reordered$event <- factor(as.character(d$event), c("censored", "death", "relapse"))
+  imp <- svforest_importance(fit, d)
+  expect_identical(svforest_importance(fit, reordered), imp)
+  expect_identical(svforest_importance(fit, d[c("x1", "x2", "x3")], reordered[c("time", "event")]), imp)
+  curve <- svforest:::competing_error_curve(fit, d, Surv(d$time, d$event))
+  expect_identical(svforest:::competing_error_curve(fit, d, Surv(reordered$time, reordered$event)), curve)
+  # rows without one cause's events, or whose factor lacks its level, are scored too
+  no_death <- d[d$event != "death", ]
+  no_death$event <- droplevels(no_death$event)
+  expect_identical(dim(svforest_importance(fit, no_death)), c(3L, 2L))
+  # a cause the model does not know is an error, not another cause's score
+  other <- d
+  other$event <- factor(sub("death", "stroke", as.character(d$event)), c("censored", "relapse", "stroke"))
+  expect_error(svforest_importance(fit, other), "cause \"stroke\" that the model does not know \\(its causes: \"relapse\", \"death\"\\)")
+})
