@@ -49,6 +49,7 @@ check_choice <- function(x, name, choices) {
 # Short description of a value for error messages.
 describe <- function(x) {
   if (is.null(x)) return("NULL")
+  if (inherits(x, "Surv")) return(sprintf("a Surv object of type \"%s\" (%d rows)", attr(x, "type"), NROW(x)))
   if (is.character(x) && length(x) == 1) return(sprintf('"%s"', x))
   if (is.atomic(x) && length(x) == 1) return(format(x))
   if (is.atomic(x)) return(sprintf("a %s vector of length %d", typeof(x), length(x)))

@@ -260,7 +260,8 @@ check_competing_model <- function(object, fail) {
 # permuted among them (permutations from the model's seed).
 competing_importance <- function(object, x, y, num_threads) {
   if (!isTRUE(is_competing_outcome(y))) {
-    stop(sprintf("`y` must be a competing-risks outcome, not %s.", describe(y)), call. = FALSE)
+    stop(sprintf("`y` must be a competing-risks outcome (Surv(time, event) with an event factor), not %s.",
+                 describe(y)), call. = FALSE)
   }
   if (NROW(y) != NROW(x)) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), NROW(x)), call. = FALSE)
   parts <- competing_new_outcome(object, y)  # R/outcome-competing.R: the model's codes of the causes

@@ -112,8 +112,8 @@ predict_competing_oob <- function(object, type, args) {
 # count: Harrell's C once rows of another cause are moved past every time.
 competing_error_curve <- function(object, newdata, y) {
   if (!isTRUE(is_competing_outcome(y)) || NROW(y) != NROW(newdata)) {
-    stop(sprintf("`y` must be a competing-risks outcome, one per row of `newdata` (%d), not %s.", NROW(newdata),
-                 describe(y)), call. = FALSE)
+    stop(sprintf(paste("`y` must be a competing-risks outcome (Surv(time, event) with an event factor), one per row",
+                       "of `newdata` (%d), not %s."), NROW(newdata), describe(y)), call. = FALSE)
   }
   parts <- competing_new_outcome(object, y)  # R/outcome-competing.R: the model's codes of the causes
   time <- ifelse(parts$status > 1L, 2 * max(parts$time) + 1, parts$time)

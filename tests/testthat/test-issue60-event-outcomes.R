@@ -316,3 +316,12 @@ test_that("new rows' outcome is read by cause label: another level order scores 
   other$event <- factor(sub("death", "stroke", as.character(d$event)), c("censored", "relapse", "stroke"))
   expect_error(svforest_importance(fit, other), "cause \"stroke\" that the model does not know \\(its causes: \"relapse\", \"death\"\\)")
 })
+
+test_that("a Surv outcome where another is needed is named as a Surv, not as a vector", {
+  d <- sim_competing(80)
+  cr <- svforest(Surv(time, event) ~ x1 + x2, data = d, ntree = 2, seed = 1, num_threads = 1)
+  single <- Surv(d$time, d$event != "censored")
+  expect_error(svforest_importance(cr, d[c("x1", "x2")], single),
+               "must be a competing-risks outcome \\(Surv\\(time, event\\) with an event factor\\), not a Surv object of type \"right\" \\(80 rows\\)")
+  expect_error(plot(cr, newdata = d, y = single), "not a Surv object of type \"right\" \\(80 rows\\)")
+})
