@@ -325,3 +325,18 @@ test_that("a Surv outcome where another is needed is named as a Surv, not as a v
                "must be a competing-risks outcome \\(Surv\\(time, event\\) with an event factor\\), not a Surv object of type \"right\" \\(80 rows\\)")
   expect_error(plot(cr, newdata = d, y = single), "not a Surv object of type \"right\" \\(80 rows\\)")
 })
+
+test_that("a competing-risks leaf is labelled by every cause's incidence at the middle time", {
+  d <- sim_competing(150)
+  cr <- svforest(Surv(time, event) ~ x1 + x2 + x3, data = d, ntree = 2, seed = 1, num_threads = 1)
+  tab <- svforest_tree(cr, 1)
+  leaf <- which(!is.na(tab$leaf))
+  expect_true(all(grepl("^CIF relapse [0-9]\\.[0-9]{2}, death [0-9]\\.[0-9]{2} \\(at [0-9.]+\\)$", tab$label[leaf])))
+  # the middle of each cause's three points
+  pred <- tab$prediction[[leaf[1]]]
+  expect_identical(tab$label[leaf[1]], sprintf("CIF relapse %.2f, death %.2f (at %s)", pred[[2]], pred[[5]],
+                                               sub("^.*\\((.*)\\)$", "\\1", names(pred)[2])))
+  surv <- svforest(Surv(time, event != "censored") ~ x1 + x2, data = d, ntree = 2, seed = 1, num_threads = 1)
+  tab <- svforest_tree(surv, 1)
+  expect_true(all(grepl("^S\\([0-9.]+\\) [0-9]\\.[0-9]{2}$", tab$label[!is.na(tab$leaf)])))
+})
