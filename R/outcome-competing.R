@@ -49,7 +49,8 @@ competing_outcome <- function(y, cause = NULL, id = NULL, istate = NULL) {
   causes <- parts$causes
   if (length(causes) < 2L) {
     stop("the event has one cause only (", dQuote(causes[1], FALSE), "): that is ordinary survival; ",
-         "use Surv(time, status) with status 1 for the event", call. = FALSE)
+         "use Surv(time, status) with status 1 for the event, e.g. Surv(time, event == ", dQuote(causes[1], FALSE), ")",
+         call. = FALSE)
   }
   if (!any(parts$status > 0L)) {
     stop("every row is censored (the event factor's first level, ", dQuote(parts$censoring, FALSE), "): ",

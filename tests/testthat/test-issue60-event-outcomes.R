@@ -241,6 +241,11 @@ test_that("edge inputs of event-time outcomes get errors that say what to do", {
                "causes \"stroke\", \"fall\" have no events; drop the unused levels before fitting \\(droplevels\\(\\)\\)")
   expect_identical(svforest(Surv(time, droplevels(event)) ~ x1, data = unused, ntree = 2, seed = 1,
                             num_threads = 1)$competing$causes, c("relapse", "death"))
+  # one cause is ordinary survival: the message shows it
+  two <- d
+  two$event <- factor(ifelse(d$event == "censored", "alive", "dead"), c("alive", "dead"))
+  expect_error(svforest(Surv(time, event) ~ x1, data = two, ntree = 2), "e.g. Surv(time, event == \"dead\")", fixed = TRUE)
+  expect_identical(svforest(Surv(time, event == "dead") ~ x1, data = two, ntree = 2, num_threads = 1)$type, "survival")
   # tidymodels' and aorsf's name for the times
   cr <- svforest(Surv(time, event) ~ x1 + x2, data = d, ntree = 2, seed = 1, num_threads = 1)
   expect_error(predict(cr, d, eval_time = 1), "`eval_time` is called `times` here")
