@@ -282,6 +282,12 @@ check_survival_status_call <- function(outcome, data, env) {
   if (!is.numeric(status) || is.factor(status)) return(invisible())
   values <- sort(unique(status[!is.na(status)]))
   if (length(values) <= 2L) return(invisible())
+  if (length(values) > 10L || any(values != round(values))) {  # not codes of causes
+    stop(sprintf(paste("The status of %s has %d distinct values (%s, ...): a survival status is 0/1 (censored/event),",
+                       "TRUE/FALSE or 1/2 (competing risks: an event factor, ?svforest_competing)."),
+                 deparse1(outcome), length(values), paste(vapply(utils::head(values, 3L), format, ""), collapse = ", ")),
+         call. = FALSE)
+  }
   stop(sprintf(paste("The status of %s has %d values (%s): a survival status is 0/1 (censored/event), TRUE/FALSE",
                      "or 1/2, and Surv() would make the other rows' status missing. More values code competing",
                      "risks: give the event as a factor whose first level is censoring, %s (naming the causes), for",

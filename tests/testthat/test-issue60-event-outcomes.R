@@ -55,6 +55,9 @@ test_that("a numeric status of three values (pbc's 0/1/2) is an error that names
   expect_match(err, "Surv(time, factor(status, 0:2, c(\"censored\", \"cause_1\", \"cause_2\")))", fixed = TRUE)
   expect_match(err, "Surv(time, status == 2)", fixed = TRUE)
   expect_error(svforest(survival::Surv(time, event = status) ~ ., data = pbc, ntree = 2), "has 3 values")
+  # a status that is no code at all (a measurement given by mistake) is not called competing risks
+  expect_error(svforest(Surv(time, bili) ~ age, data = pbc, ntree = 2),
+               "The status of Surv\\(time, bili\\) has [0-9]+ distinct values .*: a survival status is 0/1")
   # the fix it shows fits a competing-risks forest
   fix <- svforest(Surv(time, factor(status, 0:2, c("censored", "transplant", "death"))) ~ age + bili + albumin,
                   data = pbc, ntree = 3, seed = 1, num_threads = 1)
