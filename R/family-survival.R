@@ -285,8 +285,8 @@ check_survival_status_call <- function(outcome, data, env) {
   if (length(values) > 10L || any(values != round(values))) {  # not codes of causes
     stop(sprintf(paste("The status of %s has %d distinct values (%s, ...): a survival status is 0/1 (censored/event),",
                        "TRUE/FALSE or 1/2 (competing risks: an event factor, ?svforest_competing)."),
-                 deparse1(outcome), length(values), paste(vapply(utils::head(values, 3L), format, ""), collapse = ", ")),
-         call. = FALSE)
+                 deparse1(outcome), length(values),
+                 paste(vapply(utils::head(values, 3L), format, ""), collapse = ", ")), call. = FALSE)
   }
   stop(sprintf(paste("The status of %s has %d values (%s): a survival status is 0/1 (censored/event), TRUE/FALSE",
                      "or 1/2, and Surv() would make the other rows' status missing. More values code competing",
