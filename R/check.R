@@ -49,6 +49,7 @@ check_choice <- function(x, name, choices) {
 # Short description of a value for error messages.
 describe <- function(x) {
   if (is.null(x)) return("NULL")
+  if (inherits(x, "Surv")) return(sprintf("a Surv object of type \"%s\" (%d rows)", attr(x, "type"), NROW(x)))
   if (is.character(x) && length(x) == 1) return(sprintf('"%s"', x))
   if (is.atomic(x) && length(x) == 1) return(format(x))
   if (is.atomic(x)) return(sprintf("a %s vector of length %d", typeof(x), length(x)))
@@ -93,4 +94,40 @@ engine_threads <- function(num_threads) {
 resolve_seed <- function(seed) {
   if (is.null(seed)) return(sample.int(.Machine$integer.max, 1))
   check_count(seed, "seed", min = 0, max = .Machine$integer.max)
+}
+
+# ranger's and randomForest's predict() arguments, and what they are here.
+predict_foreign_arguments <- c(
+  data = "is called `newdata` here: predict(fit, newdata = ...)",
+  num.threads = "is called `num_threads` here",
+  predict.all = "is `type = \"trees\"` here (one column per tree)",
+  nodes = "is `type = \"leaf\"` here (one column per tree)",
+  # tidymodels', aorsf's names and a singular for the curves' time grid
+  eval_time = "is called `times` here (survival and competing-risks forests)",
+  pred_horizon = "is called `times` here (survival and competing-risks forests)",
+  time = "is called `times` here (survival and competing-risks forests)"
+)
+
+# The prediction type each of those names stands for.
+predict_foreign_types <- c(predict.all = "trees", nodes = "leaf")
+
+# predict() takes no further arguments: a misspelt one must not be ignored,
+# and another package's name for one of ours gets that name, unless the
+# model has no such type (`.types`: the model's prediction types).
+check_no_dots <- function(..., .types = NULL) {
+  dots <- names(list(...))
+  foreign <- intersect(dots, names(predict_foreign_arguments))
+  if (length(foreign)) {
+    type <- predict_foreign_types[foreign[1]]
+    if (!is.null(.types) && !is.na(type) && !type %in% .types) {
+      stop(sprintf("`%s` is `type = \"%s\"` for other forests; this forest has no such type (its types: %s).",
+                   foreign[1], type, paste0("\"", .types, "\"", collapse = ", ")), call. = FALSE)
+    }
+    stop(sprintf("`%s` %s.", foreign[1], predict_foreign_arguments[[foreign[1]]]), call. = FALSE)
+  }
+  if (...length() > 0) {
+    stop(sprintf("Unknown argument%s %s.", if (...length() > 1) "s" else "",
+                 if (is.null(dots)) "(unnamed)" else paste0("`", dots, "`", collapse = ", ")),
+         call. = FALSE)
+  }
 }

@@ -130,7 +130,10 @@ permshap.svforest <- function(object, X, bg_X = NULL, pred_fun = NULL, ...) {
 #' decision values (towards the second class for two classes; one set per
 #' class for more). Methods without linear leaves (`"psvm"`,
 #' `"transform"`, `"tdsvm"`) give an error: use kernelshap there (see
-#' [svforest_explainers]).
+#' [svforest_explainers]). So do survival and competing-risks forests, whose
+#' leaves hold curves: kernelshap and permshap explain their risk (the
+#' first cause's for competing risks), as [svforest_explainer_predict()]
+#' gives it.
 #'
 #' @param object A fitted [svforest()] model with linear leaves.
 #' @param X_pred Rows to explain (as `newdata` of [predict.svforest()]).
@@ -150,6 +153,7 @@ permshap.svforest <- function(object, X, bg_X = NULL, pred_fun = NULL, ...) {
 svforest_shap <- function(object, X_pred, X = X_pred, num_threads = NULL, ...) {
   check_model(object)
   check_no_dots(...)
+  check_shap_outcome(object)
   local <- stats::predict(object, X_pred, type = "local", num_threads = num_threads)
   groups <- importance_groups(object)
   collapse <- function(contrib) {
@@ -183,6 +187,23 @@ svforest_shap <- function(object, X_pred, X = X_pred, num_threads = NULL, ...) {
   if (!is.list(S)) return(one(S, baseline))
   out <- lapply(stats::setNames(nm = names(S)), function(k) one(S[[k]], baseline[[k]]))
   if (requireNamespace("shapviz", quietly = TRUE)) shapviz::mshapviz(out) else out
+}
+
+# svforest_shap() reads linear leaves (predict(type = "local")): a forest
+# whose outcome has no such type (event times: its leaves hold curves) is
+# pointed to the model-agnostic explainers of what it predicts.
+check_shap_outcome <- function(object) {
+  family <- model_family(object)
+  if ("local" %in% prediction_type_names(family$name)) return(invisible())
+  score <- as.list(family$score_type)
+  extra <- ""
+  if (length(score) > 1L) extra <- paste0(", ", names(score)[-1], " = ", vapply(score[-1], format, ""), collapse = "")
+  call <- sprintf("predict(fit, X, type = \"%s\"%s)", score[[1]], extra)
+  stop(sprintf(paste("svforest_shap() gives the exact attributions of linear leaves (classification and regression",
+                     "forests with `type = \"local\"`); this forest's outcome is %s, whose leaves hold curves.",
+                     "kernelshap(fit, X, bg_X) or permshap(fit, X, bg_X) explain the score the explainers read,",
+                     "%s (svforest_explainer_predict()), and shapviz() plots their result; see ?svforest_explainers."),
+               family$describe, call), call. = FALSE)
 }
 
 #' @exportS3Method shapviz::shapviz

@@ -15,6 +15,7 @@ register_family(
       stop("The rows of positive `case_weights` hold only one class; a classifier needs two.", call. = FALSE)
     }
   },
+  check_formula_outcome = no_formula_outcome_checks,
   preset = function(preset) apply_family_defaults(preset, "classification"),  # every method fits classes
   check_parameters = no_parameter_checks,
   scaling = function(y) NULL,
@@ -109,7 +110,9 @@ rm(type)
 check_outcome <- function(y, n) {
   if (is.character(y) || is.logical(y)) y <- factor(y)
   if (!is.factor(y)) {
-    stop(sprintf("`y` must be a factor (classification) or a numeric vector (regression), not %s.",
+    stop(sprintf(paste("`y` must be a factor (classification), a numeric vector (regression), a",
+                       "survival::Surv(time, status) (survival) or Surv(time, event) with an event factor whose",
+                       "first level is censoring (competing risks), not %s."),
                  describe(y)), call. = FALSE)
   }
   if (length(y) != n) {

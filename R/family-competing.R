@@ -12,9 +12,17 @@ NULL
 #' makes it a `"mstate"` outcome), or `svforest(x, y)` with `y` such a `Surv`
 #' or a data frame of a numeric time and such a factor, fits a
 #' competing-risks forest: times positive and finite, at least two causes,
-#' each with an event. An event factor without a censoring level, a cause
-#' without events, negative, zero or missing times, and multi-state data with
-#' transitions (`Surv(start, stop, event)`) are errors.
+#' each with an event. The first level is censoring, whatever its name
+#' (`"censored"`, `"c"`, `"lost to follow-up"`), as [survival::Surv()] reads
+#' it, and every later level is a cause: a status coded as numbers, such as
+#' pbc's 0 (censored), 1 (transplant) and 2 (death), becomes
+#' `Surv(time, factor(status, 0:2, c("censored", "transplant", "death")))`
+#' (a numeric status of three values in `Surv(time, status)` is an error
+#' that shows this). A later level named as censoring (`"censored"`,
+#' `"censoring"`, `"alive"`, `"0"`, ...), a cause without events (drop an
+#' unused level with [droplevels()]), every row censored, negative, zero or
+#' missing times, and multi-state data with transitions
+#' (`Surv(start, stop, event)`) are errors.
 #'
 #' The trees are the survival forest's ([svforest_survival]), with the same
 #' parameters, defaults and knobs (`min_node_events` counts the events of
@@ -85,7 +93,12 @@ register_family(
   detects = function(y) isTRUE(is_competing_outcome(y)),
   matrix_outcome = TRUE,
   check = function(y, n) check_competing_y(y, n),
-  check_rows = function(y) invisible(competing_outcome(y)),  # every cause keeps an event
+  check_rows = function(y) {  # every cause keeps an event among the rows of positive weight
+    tryCatch(invisible(competing_outcome(y)), error = function(e) {
+      stop("Among the rows of positive `case_weights`, ", conditionMessage(e), call. = FALSE)
+    })
+  },
+  check_formula_outcome = no_formula_outcome_checks,
   preset = function(preset) {
     check_family_method("a competing-risks outcome", preset$name, survival_methods)
     apply_family_defaults(apply_family_defaults(preset, "survival"), "competing")  # survival's, then its own leaf
@@ -127,7 +140,8 @@ register_family(
   check_model = function(object, fail) check_competing_model(object, fail),
   print_outcome = function(x) {
     e <- x$competing$events
-    sprintf("  Outcome:               competing risks (%s)", paste(sprintf("%s: %d events", names(e), e), collapse = ", "))
+    sprintf("  Outcome:               competing risks (%s)",
+            paste(sprintf("%s: %d event%s", names(e), e, ifelse(e == 1L, "", "s")), collapse = ", "))
   },
   combining = function(x) "average cumulative incidence",
   oob_text = function(x) {
@@ -179,8 +193,7 @@ check_competing_y <- function(y, n) {
   if (NROW(y) != n) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), n), call. = FALSE)
   parts <- competing_outcome(y)
   if (any(parts$time <= 0)) {
-    stop(sprintf("`y` has %d times that are zero; competing-risks times must be positive.", sum(parts$time <= 0)),
-         call. = FALSE)
+    stop(zero_times_message(sum(parts$time <= 0), "competing-risks"), call. = FALSE)  # R/family-survival.R
   }
   if (inherits(y, "Surv")) return(y)
   states <- c(if ("censored" %in% parts$causes) "(censored)" else "censored", parts$causes)
@@ -228,7 +241,8 @@ check_competing_model <- function(object, fail) {
   }
   s <- object$competing
   if (!is.list(s) || !is.character(s$causes) || length(s$causes) < 2L || !identical(f$num_causes, length(s$causes)) ||
-      !is.numeric(s$time_max) || length(s$time_max) != 1L || !(s$time_max >= times[length(times)])) {
+      !is.numeric(s$time_max) || length(s$time_max) != 1L || !is.finite(s$time_max) ||
+      s$time_max < times[length(times)]) {
     fail("'competing' or 'forest$num_causes' is damaged")
   }
   sums <- object$oob_cif_sum
@@ -250,9 +264,11 @@ check_competing_model <- function(object, fail) {
 # permuted among them (permutations from the model's seed).
 competing_importance <- function(object, x, y, num_threads) {
   if (!isTRUE(is_competing_outcome(y))) {
-    stop(sprintf("`y` must be a competing-risks outcome, not %s.", describe(y)), call. = FALSE)
+    stop(sprintf("`y` must be a competing-risks outcome (Surv(time, event) with an event factor), not %s.",
+                 describe(y)), call. = FALSE)
   }
-  parts <- competing_parts(check_competing_y(y, NROW(x)))
+  if (NROW(y) != NROW(x)) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), NROW(x)), call. = FALSE)
+  parts <- competing_new_outcome(object, y)  # R/outcome-competing.R: the model's codes of the causes
   data <- importance_dense_data(new_engine_data(object, x))
   causes <- object$competing$causes
   drops <- permutation_drops(object, data, function(d) {  # R/importance-survival.R

@@ -11,6 +11,7 @@ register_family(
   matrix_outcome = FALSE,
   check = function(y, n) check_numeric_outcome(y, n),
   check_rows = no_row_checks,
+  check_formula_outcome = no_formula_outcome_checks,
   preset = function(preset) apply_family_defaults(regression_preset(preset), "regression"),
   check_parameters = no_parameter_checks,
   scaling = function(y) outcome_scaling(y),

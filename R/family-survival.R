@@ -11,7 +11,12 @@ NULL
 #' status))` fits the default forest, method `"hybrid"`, on a right-censored
 #' outcome: times positive and finite, status 0 (censored) or 1 (event),
 #' given as 0/1, logical or 1/2 (as [survival::Surv()] reads it), tied times
-#' allowed, at least one event. Left-, interval- and counting-censored `Surv`
+#' allowed, at least one event (a time of 0 is an error: give an event on
+#' the day of entry a small positive time). A numeric status of three or more
+#' values (0/1/2) codes competing risks: give it as an event factor whose
+#' first level is censoring ([svforest_competing]); in a formula's
+#' `Surv(time, status)` it is an error that shows the factor.
+#' Left-, interval- and counting-censored `Surv`
 #' objects, other methods, and the parameters `splitter` and `leaf` are
 #' errors. Trees on 63.2% of the rows, drawn without replacement, are grown to nodes of 20 rows
 #' holding at least the square root of the training events (a node with fewer is a leaf): at
@@ -121,6 +126,7 @@ register_family(
            call. = FALSE)
     }
   },
+  check_formula_outcome = function(outcome, data, env) check_survival_status_call(outcome, data, env),
   preset = function(preset) {
     check_family_method("a survival outcome (Surv)", preset$name, survival_methods)  # R/family.R
     apply_family_defaults(preset, "survival")  # R/parameters.R: its leaf, node sizes, sampler, trees
@@ -152,7 +158,8 @@ register_family(
   fit_importance = TRUE,  # each tree's out-of-bag drop of Harrell's C (the engine's survival strategy)
   check_model = function(object, fail) check_survival_model(object, fail),
   print_outcome = function(x) {
-    sprintf("  Outcome:               survival (right-censored; %d events)", as.integer(x$survival$events))
+    events <- as.integer(x$survival$events)
+    sprintf("  Outcome:               survival (right-censored; %d event%s)", events, if (events == 1L) "" else "s")
   },
   combining = function(x) "average cumulative hazard",
   oob_text = function(x) {
@@ -234,19 +241,76 @@ check_survival_outcome <- function(y, n) {
   if (NROW(y) != n) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), n), call. = FALSE)
   time <- survival_time(y)
   status <- unclass(y)[, 2L]
-  if (anyNA(time)) stop(sprintf("`y` has %d missing times.", sum(is.na(time))), call. = FALSE)
-  if (anyNA(status)) {
-    stop(sprintf("`y` has %d missing status values (Surv() makes a status other than 0/1, TRUE/FALSE or 1/2 missing).",
-                 sum(is.na(status))), call. = FALSE)
-  }
-  if (any(!is.finite(time))) stop(sprintf("`y` has %d infinite times.", sum(!is.finite(time))), call. = FALSE)
-  if (any(time <= 0)) {
-    stop(sprintf("`y` has %d times that are zero or negative; survival times must be positive.", sum(time <= 0)),
+  if (anyNA(time)) {
+    stop(sprintf("`y` has %d missing times; a row needs its time: drop those rows before fitting.", sum(is.na(time))),
          call. = FALSE)
   }
+  if (anyNA(status)) {
+    stop(sprintf(paste("`y` has %d missing status value%s (Surv() makes a status other than 0/1, TRUE/FALSE or 1/2",
+                       "missing). A status of more values, such as 0/1/2 for two competing events as pbc codes a",
+                       "transplant and a death, loses its censored rows so: for competing risks give the event as a",
+                       "factor whose first level is censoring, e.g. %s (?svforest_competing)."),
+                 sum(is.na(status)), if (sum(is.na(status)) == 1L) "" else "s", competing_fix_example()),
+         call. = FALSE)
+  }
+  if (any(!is.finite(time))) stop(sprintf("`y` has %d infinite times.", sum(!is.finite(time))), call. = FALSE)
+  if (any(time < 0)) stop(sprintf("`y` has %d negative times; survival times must be positive.", sum(time < 0)),
+                          call. = FALSE)
+  if (any(time == 0)) stop(zero_times_message(sum(time == 0), "survival"), call. = FALSE)
   if (!all(status %in% c(0, 1))) stop("The status of `y` must be 0 (censored) or 1 (event).", call. = FALSE)
   if (!any(status == 1)) stop("Every row of `y` is censored: a survival forest needs at least one event.", call. = FALSE)
   y
+}
+
+# Times of 0: refused (the engine's event times are positive), with the
+# usual remedy for an event or censoring on the day of entry.
+zero_times_message <- function(k, kind) {
+  sprintf(paste("`y` has %d time%s of 0; %s times must be positive: an event or censoring on the day of entry can",
+                "be given a small positive time, e.g. half the time unit."), k, if (k == 1L) "" else "s", kind)
+}
+
+# A numeric status of more than two values in the formula's Surv(time,
+# status): competing risks coded as numbers (pbc's 0/1/2), whose censored
+# rows Surv() would make missing (its status is 0/1, TRUE/FALSE or 1/2).
+# Read before the model frame is built, so the error shows the fix in the
+# user's own names.
+check_survival_status_call <- function(outcome, data, env) {
+  if (!is.call(outcome) || !deparse(outcome[[1L]])[1L] %in% c("Surv", "survival::Surv")) return(invisible())
+  args <- as.list(outcome)[-1L]
+  given <- if (is.null(names(args))) rep("", length(args)) else names(args)
+  if (length(args) != 2L || !all(given %in% c("", "time", "event"))) return(invisible())
+  at <- if ("event" %in% given) which(given == "event") else if ("time" %in% given) which(given == "") else 2L
+  status <- tryCatch(eval(args[[at]], data, env), error = function(e) NULL)
+  if (!is.numeric(status) || is.factor(status)) return(invisible())
+  values <- sort(unique(status[!is.na(status)]))
+  if (length(values) <= 2L) return(invisible())
+  if (length(values) > 10L || any(values != round(values))) {  # not codes of causes
+    stop(sprintf(paste("The status of %s has %d distinct values (%s, ...): a survival status is 0/1 (censored/event),",
+                       "TRUE/FALSE or 1/2 (competing risks: an event factor, ?svforest_competing)."),
+                 deparse1(outcome), length(values),
+                 paste(vapply(utils::head(values, 3L), format, ""), collapse = ", ")), call. = FALSE)
+  }
+  stop(sprintf(paste("The status of %s has %d values (%s): a survival status is 0/1 (censored/event), TRUE/FALSE",
+                     "or 1/2, and Surv() would make the other rows' status missing. More values code competing",
+                     "risks: give the event as a factor whose first level is censoring, %s (naming the causes), for",
+                     "a competing-risks forest (?svforest_competing); or one event of them, Surv(%s, %s == %s)."),
+               deparse1(outcome), length(values), paste(utils::head(as.character(values), 5L), collapse = ", "),
+               competing_fix_example(deparse1(args[[3L - at]]), deparse1(args[[at]]), values),
+               deparse1(args[[3L - at]]), deparse1(args[[at]]), as.character(values[length(values)])), call. = FALSE)
+}
+
+# The event-factor form of a numeric status: Surv(time, factor(status, 0:2,
+# c("censored", "cause_1", "cause_2"))) with the status's values; without
+# them pbc's (0 censored, 1 transplant, 2 death).
+competing_fix_example <- function(time = "time", status = "status", values = NULL) {
+  if (is.null(values)) return("Surv(time, factor(status, 0:2, c(\"censored\", \"transplant\", \"death\")))")
+  codes <- if (all(values == round(values)) && all(diff(values) == 1)) {
+    sprintf("%s:%s", values[1L], values[length(values)])
+  } else {
+    sprintf("c(%s)", paste(values, collapse = ", "))
+  }
+  labels <- c("censored", sprintf("cause_%d", seq_len(length(values) - 1L)))
+  sprintf("Surv(%s, factor(%s, %s, c(%s)))", time, status, codes, paste0("\"", labels, "\"", collapse = ", "))
 }
 
 # The family's elements of a model: the event-time grid, the horizon of the
@@ -257,9 +321,6 @@ check_survival_model <- function(object, fail) {
   if (!is.double(times) || !length(times) || anyNA(times) || any(!is.finite(times)) || any(times <= 0) ||
       is.unsorted(times, strictly = TRUE)) {
     fail("'forest$times' is damaged")
-  }
-  if (!is.integer(f$num_features) || length(f$num_features) != 1 || is.na(f$num_features) || f$num_features < 1) {
-    fail("'forest$num_features' is damaged")
   }
   s <- object$survival
   if (!is.list(s) || !is.numeric(s$time_max) || length(s$time_max) != 1 || !is.finite(s$time_max) ||

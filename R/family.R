@@ -22,6 +22,11 @@ NULL
 #                  for bad values), e.g. characters made a factor
 #   check_rows,    function(y): checks of the rows left after zero case
 #                  weights dropped some
+#   check_formula_outcome, function(outcome, data, env): checks of a
+#                  formula's outcome expression (its left side) on `data`
+#                  before the model frame is built, for values its
+#                  constructor would turn into something else unseen (a
+#                  Surv() status of three values); every family's is asked
 #   preset,        function(preset): a method's preset as the family fits it
 #                  (its leaf, defaults, trees; an error for a method that
 #                  does not fit the outcome), with the parameter table's
@@ -90,7 +95,8 @@ svf_registry$families <- list()
 
 # The hooks every family registers (register_family() refuses a family that
 # leaves one out or adds another).
-family_hooks <- c("name", "priority", "detects", "matrix_outcome", "check", "check_rows", "preset",
+family_hooks <- c("name", "priority", "detects", "matrix_outcome", "check", "check_rows",
+                  "check_formula_outcome", "preset",
                   "check_parameters", "scaling", "engine_y", "num_classes", "engine_fit", "validation_outcome",
                   "model_fields", "fields", "oob", "merge_oob", "combine_oob", "predict_oob", "importance", "fit_importance",
                   "check_model", "print_outcome", "combining", "oob_text", "oob_label", "summary", "glance",
@@ -115,6 +121,7 @@ register_family <- function(...) {
 
 # A family's hooks that have nothing to add (each family names them itself).
 no_row_checks <- function(y) invisible(NULL)
+no_formula_outcome_checks <- function(outcome, data, env) invisible(NULL)
 no_parameter_checks <- function(user) invisible(NULL)
 no_glance_figures <- function(x) numeric()
 
@@ -197,12 +204,13 @@ type_arguments_given <- function(dots, own) {
   names(dots) %in% setdiff(prediction_type_arguments(), own)
 }
 
-# The types of every family that take predict() argument `arg`.
-prediction_types_taking <- function(arg) {
-  types <- unlist(lapply(svf_registry$prediction_types, function(types) {
-    names(Filter(function(t) arg %in% t$args, types))
-  }), use.names = FALSE)
-  unique(types)
+# The types that take predict() argument `arg`: those of `family` when it
+# has some, else those of every family.
+prediction_types_taking <- function(arg, family = NULL) {
+  taking <- function(types) names(Filter(function(t) arg %in% t$args, types))
+  own <- if (!is.null(family)) taking(svf_registry$prediction_types[[family]])
+  if (length(own)) return(own)
+  unique(unlist(lapply(svf_registry$prediction_types, taking), use.names = FALSE))
 }
 
 # The prediction type `type` of a model of family `family`, checked: a type

@@ -67,11 +67,16 @@ design_means <- function(x) {
 
 # --- plot and vip ------------------------------------------------------------
 
-# Horizontal bar chart of an importance vector, largest on top.
-plot_importance <- function(imp, n_max = 30, ...) {
+# Horizontal bar chart of an importance vector, largest on top; `measure`
+# names what a permutation importance measures, `fit_permutation` whether
+# the model could have one from its fit.
+plot_importance <- function(imp, n_max = 30, ..., measure = "mean decrease in accuracy", fit_permutation = TRUE) {
   if (is.null(imp)) {
-    stop("The model holds no variable importance: fit with `importance = \"permutation\"` (or \"coefficients\"), or plot svforest_importance().",
-         call. = FALSE)
+    stop(if (fit_permutation) {
+      "The model holds no variable importance: fit with `importance = \"permutation\"` (or \"coefficients\"), or plot svforest_importance()."
+    } else {
+      "The model holds no variable importance: fit with `importance = \"coefficients\"` (permutation importance is computed afterwards, svforest_importance(fit, data))."
+    }, call. = FALSE)
   }
   type <- attr(imp, "type")
   if (is.matrix(imp)) imp <- imp[, "overall"]
@@ -80,7 +85,6 @@ plot_importance <- function(imp, n_max = 30, ...) {
   on.exit(graphics::par(old))
   graphics::barplot(rev(imp), horiz = TRUE, las = 1, col = "steelblue", border = NA,
                     main = "Variable importance",
-                    xlab = if (identical(type, "coefficients")) "mean |coefficient| (scaled predictors)"
-                           else "mean decrease in accuracy", ...)
+                    xlab = if (identical(type, "coefficients")) "mean |coefficient| (scaled predictors)" else measure, ...)
   invisible(imp)
 }

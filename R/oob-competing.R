@@ -49,13 +49,15 @@ competing_years_lost <- function(cif, times, horizon = max(times)) {
   if (length(dim(cif)) == 2L) return(as.vector(cif[, upto, drop = FALSE] %*% width))
   out <- vapply(seq_len(dim(cif)[3L]), function(k) as.vector(cause_slice(cif, k)[, upto, drop = FALSE] %*% width),
                 numeric(dim(cif)[1L]))
-  out <- matrix(out, nrow = dim(cif)[1L])
+  out <- matrix(out, nrow = dim(cif)[1L], ncol = dim(cif)[3L])
   colnames(out) <- dimnames(cif)[[3L]]
   out
 }
 
 # One cause's n x times matrix of an n x times x causes array (any n).
-cause_slice <- function(cif, k) matrix(cif[, , k], nrow = dim(cif)[1L], dimnames = dimnames(cif)[1:2])
+cause_slice <- function(cif, k) {
+  matrix(cif[, , k], nrow = dim(cif)[1L], ncol = dim(cif)[2L], dimnames = dimnames(cif)[1:2])
+}
 
 # Wolbers' concordance of `risk` (higher: an earlier event of `cause`)
 # for one cause of a competing-risks outcome (Wolbers et al. 2009): a pair

@@ -10,8 +10,10 @@
 # - for the x/y interface, a data frame (or list) of a numeric time and an
 #   event factor whose first level is censoring.
 
-# Labels read as "censored" for the first level of an event factor given as
-# it is (a Surv object has already taken its first level as censoring).
+# The first level of an event factor is censoring, whatever its name ("c",
+# "lost to follow-up", "zensiert"), as survival::Surv() reads it. A later
+# level with one of these names is censoring put in the wrong place: an
+# error, not a cause of that name.
 competing_censoring_labels <- c("0", "censored", "censor", "censoring", "cens", "none", "no event", "event-free",
                                 "event free", "alive", "right-censored")
 
@@ -47,15 +49,41 @@ competing_outcome <- function(y, cause = NULL, id = NULL, istate = NULL) {
   causes <- parts$causes
   if (length(causes) < 2L) {
     stop("the event has one cause only (", dQuote(causes[1], FALSE), "): that is ordinary survival; ",
-         "use Surv(time, status) with status 1 for the event", call. = FALSE)
+         "use Surv(time, status) with status 1 for the event, e.g. Surv(time, event == ", dQuote(causes[1], FALSE), ")",
+         call. = FALSE)
+  }
+  if (!any(parts$status > 0L)) {
+    stop("every row is censored (the event factor's first level, ", dQuote(parts$censoring, FALSE), "): ",
+         "a competing-risks forest needs events of at least two causes", call. = FALSE)
   }
   seen <- tabulate(parts$status[parts$status > 0L], nbins = length(causes))
   if (any(seen == 0L)) {
-    stop("cause ", paste(dQuote(causes[seen == 0L], FALSE), collapse = ", "), " has no events; ",
-         "drop the unused level (droplevels()) before fitting", call. = FALSE)
+    stop(if (sum(seen == 0L) > 1L) "causes " else "cause ", paste(dQuote(causes[seen == 0L], FALSE), collapse = ", "),
+         if (sum(seen == 0L) > 1L) " have" else " has", " no events; drop the unused level",
+         if (sum(seen == 0L) > 1L) "s", " before fitting (droplevels())", call. = FALSE)
   }
   list(time = parts$time, status = as.integer(parts$status), causes = causes,
        cause = competing_cause_index(cause, causes))
+}
+
+# The outcome of new rows that a model scores (importance, plot()'s
+# held-out curve): time and status in the model's codes, each cause matched
+# by its label, so an event factor whose causes come in another order, or
+# that lacks one, scores each cause as the model knows it. A cause with
+# events that the model does not know is an error.
+competing_new_outcome <- function(object, y) {
+  parts <- competing_parts(y)
+  check_competing_times(parts$time)
+  if (anyNA(parts$status)) stop("the event has missing values: every row needs an event or censoring", call. = FALSE)
+  causes <- object$competing$causes
+  seen <- parts$causes[sort(unique(parts$status[parts$status > 0L]))]
+  unknown <- setdiff(seen, causes)
+  if (length(unknown)) {
+    stop("the event has cause", if (length(unknown) > 1L) "s" else "", " ",
+         paste(dQuote(unknown, FALSE), collapse = ", "), " that the model does not know (its causes: ",
+         paste(dQuote(causes, FALSE), collapse = ", "), ")", call. = FALSE)
+  }
+  list(time = parts$time, status = c(0L, match(parts$causes, causes))[parts$status + 1L])
 }
 
 # time, status (0..K) and the causes' labels of either form, or an error
@@ -72,9 +100,10 @@ competing_parts <- function(y) {
            "give the event as a factor whose first level is censoring, Surv(time, event)", call. = FALSE)
     }
     # a factor event keeps its levels here: the first must be censoring
-    check_censoring_level(attr(y, "inputAttributes")$event$levels)
+    levels <- attr(y, "inputAttributes")$event$levels
+    check_censoring_level(levels)
     return(list(time = as.numeric(y[, "time"]), status = as.integer(y[, "status"]),
-                causes = attr(y, "states")))
+                causes = attr(y, "states"), censoring = if (length(levels)) levels[1L] else "0"))
   }
   parts <- competing_frame_parts(y)
   if (!parts$ok) {
@@ -83,21 +112,24 @@ competing_parts <- function(y) {
   }
   lev <- levels(parts$event)
   check_censoring_level(if (length(lev)) lev else "")
-  list(time = parts$time, status = as.integer(parts$event) - 1L, causes = lev[-1])
+  list(time = parts$time, status = as.integer(parts$event) - 1L, causes = lev[-1], censoring = lev[1])
 }
 
 # `levels`: an event factor's levels (NULL: a numeric status, 0 censoring).
+# The first is censoring; a later one named like censoring is an error.
 check_censoring_level <- function(levels) {
-  if (is.null(levels) || tolower(levels[1]) %in% competing_censoring_labels) return(invisible())
-  stop("the event factor has no censoring level: its first level must be censoring (e.g. \"censored\"), ",
-       "got ", dQuote(levels[1], FALSE), "; put it first: factor(event, levels = c(\"censored\", ...))",
-       call. = FALSE)
+  later <- levels[-1][tolower(levels[-1]) %in% competing_censoring_labels]
+  if (is.null(levels) || !length(later)) return(invisible())
+  stop("the event factor's first level is censoring (as survival::Surv() reads it), so ", dQuote(levels[1], FALSE),
+       " is read as censoring and ", dQuote(later[1], FALSE), " as a cause; put censoring first: ",
+       "factor(event, levels = c(", dQuote(later[1], FALSE), ", ...))", call. = FALSE)
 }
 
 check_competing_times <- function(time) {
-  if (anyNA(time)) stop("the times have missing values (", sum(is.na(time)), " rows)", call. = FALSE)
-  if (any(!is.finite(time))) stop("the times must be finite (", sum(!is.finite(time)), " rows are not)", call. = FALSE)
-  if (any(time < 0)) stop("the times must not be negative (", sum(time < 0), " rows are)", call. = FALSE)
+  rows <- function(k) sprintf("%d row%s", k, if (k == 1L) "" else "s")
+  if (anyNA(time)) stop("the times have missing values (", rows(sum(is.na(time))), ")", call. = FALSE)
+  if (any(!is.finite(time))) stop("the times must be finite (", rows(sum(!is.finite(time))), " not)", call. = FALSE)
+  if (any(time < 0)) stop("the times must not be negative (", rows(sum(time < 0)), " negative)", call. = FALSE)
 }
 
 # Competing risks: one row per subject, every subject starting in the

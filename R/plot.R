@@ -7,17 +7,23 @@
 #' and `y` when given. For a tree decomposition model (method `"tdsvm"`)
 #' the last panel is the validation curve of the search instead: accuracy of
 #' every parameter pair tried against the ceiling size `sigma`, the best of
-#' each stage joined, the chosen one marked.
+#' each stage joined, the chosen one marked. An event-time forest
+#' (survival or competing risks) holds curves in its leaves, never SVMs: its
+#' second panel counts each tree's leaves, its third shows the spread of the
+#' leaves' curves (each leaf's survival at the quartiles of the event times;
+#' for competing risks each cause's cumulative incidence at the middle one),
+#' and its last, without `newdata`, its out-of-bag concordance (Harrell's C;
+#' for competing risks Wolbers' C of each cause) and integrated Brier score.
 #'
 #' @param x A fitted [svforest()] model.
 #' @param newdata,y Optional labelled data for the error curve: give both or
 #'   neither; `y` holds one class (of the model's levels) per row of
 #'   `newdata`, without missing values (a survival forest: a
 #'   [survival::Surv()] outcome, and the curve is 1 - Harrell's C of the
-#'   risk after 1, 2, ... trees). They are checked also when the
-#'   out-of-bag or validation curve is shown instead. Without them a
-#'   survival forest's last panel shows its out-of-bag Harrell's C and
-#'   integrated Brier score.
+#'   risk after 1, 2, ... trees; a competing-risks forest: its outcome,
+#'   `Surv(time, event)` with an event factor, and the curve is 1 - Wolbers'
+#'   C of the first cause). They are checked also when the
+#'   out-of-bag or validation curve is shown instead.
 #' @param what `"forest"` (the four panels) or `"importance"`: a bar chart
 #'   of the model's `variable_importance` (fit with `importance =`, see
 #'   [svforest_importance()]), largest on top (at most `n_max = 30` bars;
@@ -54,7 +60,11 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
   what <- check_choice(if (identical(what, c("forest", "importance"))) "forest" else what, "what",
                        c("forest", "importance"))
   if (what == "importance") {
-    plot_importance(x$variable_importance, ...)  # R/importance.R
+    # what a permutation importance measures: the drop in accuracy, the rise in squared error, the drop in C
+    measure <- if (!is.null(x$forest$times)) "mean decrease in Harrell's C"
+               else if (is.null(x$levels)) "mean increase in squared error" else "mean decrease in accuracy"
+    plot_importance(x$variable_importance, ..., measure = measure,
+                    fit_permutation = model_family(x)$fit_importance)  # R/importance-local.R
     return(invisible(x))
   }
   if (is.null(newdata) != is.null(y)) stop("Give both `newdata` and `y` for the error curve, or neither.", call. = FALSE)
@@ -68,23 +78,10 @@ plot.svforest <- function(x, newdata = NULL, y = NULL, what = c("forest", "impor
                  main = "Leaf sizes", xlab = "rows in leaf")
   if (!is.null(s$min_leaf_size)) graphics::abline(v = s$min_leaf_size, col = "firebrick", lty = 2)
 
-  trees <- x$forest$trees
-  per_tree <- rbind(
-    SVM = vapply(trees, function(t) sum(tree_leaf_is_model(t)), 0L),
-    constant = vapply(trees, function(t) sum(!tree_leaf_is_model(t)), 0L))
-  # room above the bars for the legend, which would cover them at 480 px
-  graphics::barplot(per_tree, col = c("steelblue", "grey75"), border = NA, names.arg = seq_along(trees),
-                    main = "Leaves per tree", xlab = "tree", ylab = "leaves",
-                    ylim = c(0, 1.3 * max(1, colSums(per_tree))))
-  graphics::legend("top", legend = rownames(per_tree), fill = c("steelblue", "grey75"),
-                   bty = "n", cex = 0.8, horiz = TRUE)
-
-  if (sum(s$cost) > 0) {
-    graphics::barplot(s$cost, col = "steelblue", border = NA, main = "C chosen in SVM leaves",
-                      xlab = "C", ylab = "leaves")
+  if (!is.null(x$forest$times)) {
+    plot_event_leaves(x)  # an event-time forest's leaves are curves, never SVMs
   } else {
-    graphics::plot.new()
-    graphics::title("No SVM leaves")
+    plot_leaf_models(x, s)
   }
 
   curve <- NULL
@@ -127,13 +124,69 @@ held_out_curve.default <- function(y, object, newdata) {
   structure(error_curve(object, newdata, y), label = "error on newdata")
 }
 
-# A survival forest's out-of-bag figures (the model keeps no per-tree
-# curve): Harrell's C and the integrated Brier score.
+# The leaves of each tree split into SVM and constant leaves, and the `C`
+# the SVM leaves chose (the second and third panels).
+plot_leaf_models <- function(x, s) {
+  trees <- x$forest$trees
+  per_tree <- rbind(
+    SVM = vapply(trees, function(t) sum(tree_leaf_is_model(t)), 0L),
+    constant = vapply(trees, function(t) sum(!tree_leaf_is_model(t)), 0L))
+  # room above the bars for the legend, which would cover them at 480 px
+  graphics::barplot(per_tree, col = c("steelblue", "grey75"), border = NA, names.arg = seq_along(trees),
+                    main = "Leaves per tree", xlab = "tree", ylab = "leaves",
+                    ylim = c(0, 1.3 * max(1, colSums(per_tree))))
+  graphics::legend("top", legend = rownames(per_tree), fill = c("steelblue", "grey75"),
+                   bty = "n", cex = 0.8, horiz = TRUE)
+  if (sum(s$cost) > 0) {
+    graphics::barplot(s$cost, col = "steelblue", border = NA, main = "C chosen in SVM leaves",
+                      xlab = "C", ylab = "leaves")
+  } else {
+    graphics::plot.new()
+    graphics::title("No SVM leaves")
+  }
+}
+
+# An event-time forest's leaves (the second and third panels): leaves per
+# tree, and the spread of the leaves' curves, each leaf's survival (or, for
+# competing risks, each cause's cumulative incidence at the middle one) at
+# the quartiles of the event times, as svforest_tree() summarises them.
+plot_event_leaves <- function(x) {
+  trees <- x$forest$trees
+  graphics::barplot(vapply(trees, tree_n_leaves, 0L), col = "grey75", border = NA, names.arg = seq_along(trees),
+                    main = "Leaves per tree", xlab = "tree", ylab = "leaves")
+  summarise <- model_family(x)$tree_table$leaf_predictions  # R/family-*.R
+  values <- do.call(rbind, lapply(seq_along(trees), function(t) {
+    do.call(rbind, summarise(x, trees[[t]], tree_n_leaves(trees[[t]])))
+  }))
+  causes <- x$competing$causes
+  if (is.null(causes)) {
+    main <- "Leaves' survival S(t) at event-time quartiles"
+  } else {
+    per_cause <- ncol(values) / length(causes)
+    middle <- ceiling(per_cause / 2)
+    times <- x$forest$times
+    at <- unique(ceiling(length(times) * c(0.25, 0.5, 0.75)))[middle]
+    values <- matrix(values[, (seq_along(causes) - 1L) * per_cause + middle], nrow(values),
+                     dimnames = list(NULL, causes))
+    main <- sprintf("Leaves' CIF at time %s", format_number(times[at]))
+  }
+  graphics::boxplot(values, col = "grey85", border = "grey30", ylim = c(0, 1), main = main, ylab = "",
+                    cex.axis = 0.8, outcex = 0.5)
+}
+
+# An event-time forest's out-of-bag figures (the model keeps no per-tree
+# curve): its concordance (survival: Harrell's C; competing risks: Wolbers'
+# C of each cause) and integrated Brier score.
 plot_survival_oob <- function(x) {
-  v <- c("Harrell's C" = x$oob_concordance, "IBS" = x$oob_ibs)
-  at <- graphics::barplot(v, col = c("steelblue", "grey60"), border = NA, ylim = c(0, 1),
-                          main = "Out-of-bag fit", ylab = "")
-  graphics::text(at, v, formatC(v, digits = 3, format = "f"), pos = 3, cex = 0.9)
+  causes <- x$competing$causes
+  c_name <- if (is.null(causes)) "Harrell's C" else "Wolbers' C"
+  v <- rbind(as.vector(x$oob_concordance), as.vector(x$oob_ibs))
+  dimnames(v) <- list(c(c_name, "Integrated Brier score"), if (is.null(causes)) "" else causes)
+  at <- graphics::barplot(v, beside = TRUE, col = c("steelblue", "grey60"), border = NA, ylim = c(0, 1.25),
+                          main = "Out-of-bag fit", ylab = "", yaxt = "n")
+  graphics::axis(2, at = seq(0, 1, 0.25))
+  graphics::text(at, v, formatC(v, digits = 3, format = "f"), pos = 3, cex = 0.8)
+  graphics::legend("top", legend = rownames(v), fill = c("steelblue", "grey60"), bty = "n", cex = 0.8, horiz = TRUE)
 }
 
 plot_tdsvm_curve <- function(sel) {

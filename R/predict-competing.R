@@ -49,8 +49,8 @@ competing_curves <- function(object, newdata, num_threads) {
   dims <- c(length(f$times), f$num_causes)
   flat <- survival_by_chunks(object, newdata, function(data) {
     res <- competing_engine_curves(f, data, num_threads)
-    n <- dim(res$cif)[1L]
-    cbind(matrix(res$cif, n), matrix(res$chf, n))
+    n <- length(res$cif) / prod(dims)  # 0 rows too
+    cbind(matrix(res$cif, n, prod(dims)), matrix(res$chf, n, prod(dims)))
   })
   n <- nrow(flat)
   half <- seq_len(prod(dims))
@@ -68,12 +68,12 @@ competing_from_curves <- function(object, curves, type, args) {
     cif <- curves$cif
     dimnames(cif) <- list(NULL, NULL, causes)
     risk <- competing_years_lost(cif, grid)  # R/oob-competing.R
-    return(if (is.null(cause)) risk else risk[, cause])
+    return(if (is.null(cause)) risk else as.vector(risk[, cause]))  # unnamed for one row too
   }
   times <- survival_times_asked(object, args$times)  # R/predict-survival.R: a warning past the last event time
   at <- findInterval(times, grid) + 1L
   step <- function(m, start) cbind(matrix(start, nrow(m), 1L), m)[, at, drop = FALSE]
-  slice <- function(a, k) matrix(a[, , k], nrow = dim(a)[1L])
+  slice <- function(a, k) matrix(a[, , k], nrow = dim(a)[1L], ncol = dim(a)[2L])
   if (type == "survival") {
     total <- Reduce(`+`, lapply(seq_along(causes), function(k) slice(curves$cif, k)))
     out <- 1 - step(total, 0)
@@ -112,10 +112,10 @@ predict_competing_oob <- function(object, type, args) {
 # count: Harrell's C once rows of another cause are moved past every time.
 competing_error_curve <- function(object, newdata, y) {
   if (!isTRUE(is_competing_outcome(y)) || NROW(y) != NROW(newdata)) {
-    stop(sprintf("`y` must be a competing-risks outcome, one per row of `newdata` (%d), not %s.", NROW(newdata),
-                 describe(y)), call. = FALSE)
+    stop(sprintf(paste("`y` must be a competing-risks outcome (Surv(time, event) with an event factor), one per row",
+                       "of `newdata` (%d), not %s."), NROW(newdata), describe(y)), call. = FALSE)
   }
-  parts <- competing_outcome(y)
+  parts <- competing_new_outcome(object, y)  # R/outcome-competing.R: the model's codes of the causes
   time <- ifelse(parts$status > 1L, 2 * max(parts$time) + 1, parts$time)
   status <- as.integer(parts$status == 1L)
   f <- object$forest
@@ -125,7 +125,7 @@ competing_error_curve <- function(object, newdata, y) {
   mean_risk <- t(apply(matrix(risk, nrow = nrow(leaves)), 1, cumsum)) / rep(seq_along(f$trees), each = nrow(leaves))
   if (length(f$trees) == 1L) mean_risk <- matrix(risk, ncol = 1L)
   structure(vapply(seq_along(f$trees), function(k) 1 - harrell_concordance(time, status, mean_risk[, k]), 0),
-            label = "1 - Wolbers' C (first cause) on newdata")
+            label = sprintf("1 - Wolbers' C (%s) on newdata", object$competing$causes[1L]))
 }
 
 # Each leaf's expected time lost to the first cause (its CIF integrated
@@ -137,4 +137,11 @@ competing_leaf_time_lost <- function(forest, tr) {
     curve <- cif[findInterval(seq_along(grid), as.vector(leaf$time_index) + 1L) + 1L]
     sum(curve[-length(curve)] * diff(grid))
   }, 0)
+}
+
+# plot()'s held-out curve with the x/y form of the outcome (a data frame of
+# the time and the event factor), as svforest(x, y) takes it.
+held_out_curve.data.frame <- function(y, object, newdata) {
+  if (is.null(object$competing)) return(NextMethod())
+  competing_error_curve(object, newdata, y)
 }

@@ -146,7 +146,7 @@ survival_leaf_chf <- function(forest, tr, at) {
 # 1, 2, ... trees (plot()'s error curve).
 held_out_curve.Surv <- function(y, object, newdata) {
   if (!is.null(object$competing)) return(competing_error_curve(object, newdata, y))  # R/predict-competing.R
-  structure(survival_error_curve(object, newdata, y), label = "1 - C on newdata")
+  structure(survival_error_curve(object, newdata, y), label = "1 - Harrell's C on newdata")
 }
 
 survival_error_curve <- function(object, newdata, y) {

@@ -11,8 +11,9 @@ NULL
 #'   no tree left out; rows of case weight 0 are not in the model): the
 #'   out-of-bag class (`"class"`, by the model's aggregation), the averaged
 #'   leaf distributions (`"prob"`, without a calibration stage) or tree
-#'   votes (`"votes"`), the out-of-bag mean (`"response"`), and for a
-#'   survival forest every type but `"leaf"` and `"trees"`. A sampler that
+#'   votes (`"votes"`), the out-of-bag mean (`"response"`), for a
+#'   survival forest every type but `"leaf"` and `"trees"`, and for a
+#'   competing-risks forest `"cif"`, `"survival"` and `"risk"`. A sampler that
 #'   uses every row (`sampler = "all"`) leaves none out: `newdata` is then
 #'   required, as for `"leaf"`, `"trees"`, `"local"`, `"quantiles"` and
 #'   `"interval"`.
@@ -70,7 +71,9 @@ NULL
 #'   every cause). Any other argument here
 #'   is an error (a misspelt argument must not be silently ignored). ranger's names `data`, `num.threads`,
 #'   `predict.all` and `nodes` are errors that name svforest's equivalent
-#'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`).
+#'   (`newdata`, `num_threads`, `type = "trees"`, `type = "leaf"`), and so
+#'   are `eval_time` (tidymodels), `pred_horizon` (aorsf) and `time`
+#'   (`times`).
 #' @return See `type`.
 #' @details An SVM leaf contributes its predicted class (a one-hot vector) to
 #'   the averaged probabilities and a constant leaf its class frequencies.
@@ -275,14 +278,14 @@ predict.svforest <- function(object, newdata,
   # the arguments of registered types come through `...` (e.g. `times`)
   dots <- list(...)
   taken <- type_arguments_given(dots, names(formals(predict.svforest)))  # R/family.R
-  do.call(check_no_dots, dots[!taken])
   family <- model_family(object)
+  do.call(check_no_dots, c(dots[!taken], list(.types = prediction_type_names(family$name))))
   if (identical(type, eval(formals(predict.svforest)$type))) type <- family$default_type
   spec <- prediction_type(type, family$name)  # the registered types (R/family.R)
   # arguments of other types must not be silently ignored
   given <- c(list(quantiles = if (!missing(quantiles)) quantiles, level = if (!missing(level)) level), dots[taken])
   for (arg in setdiff(names(Filter(Negate(is.null), given)), spec$args)) {
-    users <- prediction_types_taking(arg)
+    users <- prediction_types_taking(arg, family$name)
     stop(sprintf("`%s` is used only with %s.", arg, paste0("type = \"", users, "\"", collapse = " or ")), call. = FALSE)
   }
   args <- c(list(quantiles = quantiles, level = level), dots[taken])[spec$args]
@@ -298,29 +301,6 @@ predict.svforest <- function(object, newdata,
   num_threads <- engine_threads(resolve_threads(num_threads))
   check_newdata_missing(object, newdata, na_action)
   spec$run(object, newdata, args, num_threads)
-}
-
-# ranger's and randomForest's predict() arguments, and what they are here.
-predict_foreign_arguments <- c(
-  data = "is called `newdata` here: predict(fit, newdata = ...)",
-  num.threads = "is called `num_threads` here",
-  predict.all = "is `type = \"trees\"` here (one column per tree)",
-  nodes = "is `type = \"leaf\"` here (one column per tree)"
-)
-
-# predict() takes no further arguments: a misspelt one must not be ignored,
-# and another package's name for one of ours gets that name.
-check_no_dots <- function(...) {
-  dots <- names(list(...))
-  foreign <- intersect(dots, names(predict_foreign_arguments))
-  if (length(foreign)) {
-    stop(sprintf("`%s` %s.", foreign[1], predict_foreign_arguments[[foreign[1]]]), call. = FALSE)
-  }
-  if (...length() > 0) {
-    stop(sprintf("Unknown argument%s %s.", if (...length() > 1) "s" else "",
-                 if (is.null(dots)) "(unnamed)" else paste0("`", dots, "`", collapse = ", ")),
-         call. = FALSE)
-  }
 }
 
 # Error after 1, 2, ... trees on labelled data, each step by the rule of

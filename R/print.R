@@ -66,7 +66,12 @@ summary.svforest <- function(object, ...) {
     leaf_grid = grid, leaf = object$params$leaf,
     tdsvm = object$tdsvm,
     oob_error = object$oob_error, oob_rsquared = object$oob_rsquared, oob_brier = object$oob_brier,
-    oob_logloss = object$oob_logloss, oob_unavailable = object$oob_unavailable, params = object$params
+    oob_logloss = object$oob_logloss, params = object$params,
+    oob_unavailable = if (is.null(object$oob_unavailable) && isTRUE(is.na(object$oob_error))) {
+      oob_missing_text(object)
+    } else {
+      object$oob_unavailable
+    }
   ), class = "summary.svforest")
   for (name in names(extra)) out[[name]] <- extra[[name]]
   family <- model_family(object)  # the family's own elements (R/family.R)
@@ -83,9 +88,10 @@ print.summary.svforest <- function(x, ...) {
   if (!is.null(x$class_counts)) {
     cat("Class counts:\n")
     print(x$class_counts)
+    cat("\n")
   }
   q <- function(v) paste(format(stats::quantile(v, c(0, 0.25, 0.5, 0.75, 1)), digits = 3), collapse = " / ")
-  cat("\nLeaves per tree (min / q1 / median / q3 / max):", q(x$leaves_per_tree), "\n")
+  cat("Leaves per tree (min / q1 / median / q3 / max):", q(x$leaves_per_tree), "\n")
   cat("Tree depth      (min / q1 / median / q3 / max):", q(x$depth), "\n")
   cat("Leaf size       (min / q1 / median / q3 / max):", q(x$leaf_size), "\n")
   if (!is.null(x$min_leaf_size)) cat("Minimum leaf size:", x$min_leaf_size, "\n")
@@ -113,10 +119,18 @@ print.summary.svforest <- function(x, ...) {
 # the trees also chose their splits (RSVF, transform_choice = "oob").
 oob_error_text <- function(x) {
   if (!is.null(x$oob_unavailable)) return(x$oob_unavailable)
-  if (is.na(x$oob_error)) return("not available (no out-of-bag rows)")
+  if (is.na(x$oob_error)) return(oob_missing_text(x))
   text <- model_family(x)$oob_text(x)
   if (isTRUE(x$oob_optimistic)) text <- paste(text, "(optimistic: these rows chose splits)")
   text
+}
+
+# Why a model's out-of-bag figure is NA: no row out of bag, or (an
+# event-time forest) rows out of bag but no pair a concordance can compare.
+oob_missing_text <- function(x) {
+  scored <- !is.null(x$forest$times) && is.numeric(x$oob_count) && any(x$oob_count > 0)
+  if (scored) "not available (no comparable pair of out-of-bag rows: too few events)"
+  else "not available (no out-of-bag rows)"
 }
 
 # What print() calls the out-of-bag figure (its family's name for it).

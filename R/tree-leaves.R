@@ -6,9 +6,14 @@
 prediction_label <- function(pred, leaves) {
   if (is.null(pred)) return("model")
   if (length(pred) == 1L && is.null(names(pred))) return(format_number(pred))
-  if (is.null(leaves)) {  # survival: the middle of the curve's three points
-    mid <- (length(pred) + 1L) %/% 2L
-    return(sprintf("%s %s", names(pred)[mid], formatC(pred[mid], digits = 2, format = "f")))
+  if (is.null(leaves)) {  # event times: the middle of each curve's points, "S(t)" or "CIF <cause>(t)"
+    times <- sub("^.*\\((.*)\\)$", "\\1", names(pred))
+    per <- length(unique(times))  # the points of one curve
+    at <- seq((per + 1L) %/% 2L, length(pred), by = per)
+    value <- formatC(pred[at], digits = 2, format = "f")
+    if (length(at) == 1L) return(sprintf("%s %s", names(pred)[at], value))
+    causes <- sub("^CIF (.*)\\(.*$", "\\1", names(pred)[at])  # competing risks: every cause at one time
+    return(sprintf("CIF %s (at %s)", paste(causes, value, collapse = ", "), times[at[1L]]))
   }
   k <- which.max(pred)
   sprintf("%s %s", names(pred)[k], formatC(pred[k], digits = 2, format = "f"))

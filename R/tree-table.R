@@ -249,9 +249,13 @@ frame_column_classes <- function(spec, labels, vars, names) {
 #'   mean of a constant leaf, and at a split node the mean of its rows when
 #'   all its leaves are constant, else `NULL`; for a survival leaf its
 #'   Nelson-Aalen survival at the quartiles of the training event times,
-#'   named `"S(time)"`, and `NULL` at split nodes), and for leaves `leaf_model`
+#'   named `"S(time)"` (its label: the middle one), for a competing-risks
+#'   leaf each cause's Aalen-Johansen incidence there, named
+#'   `"CIF cause(time)"` (its label: every cause's at the middle time), and
+#'   `NULL` at split nodes), and for leaves `leaf_model`
 #'   (`"constant"`, `"linear_svm"`, `"logistic"`, `"ridge"`,
-#'   `"linear_svr"`, `"kernel_svm"`, `"kernel_svr"`, `"nelson_aalen"`), `coefficients` (list
+#'   `"linear_svr"`, `"kernel_svm"`, `"kernel_svr"`, `"nelson_aalen"`,
+#'   `"aalen_johansen"`), `coefficients` (list
 #'   column, linear leaves: a matrix of weights per unit of each term, one
 #'   column per output; attribute `classes` the classes the leaf chooses
 #'   among) and `intercept` (list column, one value per output). A linear

@@ -77,7 +77,7 @@ test_that("bad competing-risks input gets a clear error", {
   d <- cr_simulate(60)
   nocens <- d
   nocens$event <- factor(as.character(d$event), c("relapse", "censored", "death"))
-  expect_error(svforest(Surv(time, event) ~ ., data = nocens, ntree = 2), "no censoring level")
+  expect_error(svforest(Surv(time, event) ~ ., data = nocens, ntree = 2), "put censoring first")
   fit <- svforest(Surv(time, event) ~ ., data = d, ntree = 2, seed = 1, num_threads = 1)
   expect_error(predict(fit, d, cause = "stroke"), "`cause` \"stroke\" is not among the causes: \"relapse\", \"death\"")
   expect_error(predict(fit, d, cause = 3), "is not among the causes")

@@ -40,10 +40,10 @@ test_that("the x/y form (a numeric time and an event factor) gives the same", {
 test_that("bad competing-risks input gets a clear error", {
   time <- c(5, 3, 8, 1, 4, 4)
   ev <- cr_event(c(1, 0, 2, 1, 2, 0))
-  # the event factor's first level is an event, not censoring
+  # the event factor's first level is censoring: "censored" later is misplaced
   bad_first <- factor(as.character(ev), levels = c("relapse", "censored", "death"))
-  expect_error(competing_outcome(Surv(time, bad_first)), "no censoring level.*\"relapse\"")
-  expect_error(competing_outcome(data.frame(time = time, event = bad_first)), "no censoring level")
+  expect_error(competing_outcome(Surv(time, bad_first)), "\"relapse\" is read as censoring and \"censored\" as a cause")
+  expect_error(competing_outcome(data.frame(time = time, event = bad_first)), "put censoring first")
   # a cause not among the levels
   expect_error(competing_outcome(Surv(time, ev), cause = "stroke"), "\"stroke\" is not among the causes: \"relapse\", \"death\"")
   expect_error(competing_outcome(Surv(time, ev), cause = 3), "is not among the causes")
@@ -54,7 +54,7 @@ test_that("bad competing-risks input gets a clear error", {
                "more than one initial state")
   expect_error(competing_outcome(Surv(time, ev), id = 1:3), "one value per row")
   # times
-  expect_error(competing_outcome(data.frame(time = c(NA, time[-1]), event = ev)), "missing values \\(1 rows\\)")
+  expect_error(competing_outcome(data.frame(time = c(NA, time[-1]), event = ev)), "missing values \\(1 row\\)")
   expect_error(competing_outcome(data.frame(time = c(-1, time[-1]), event = ev)), "must not be negative")
   expect_error(competing_outcome(data.frame(time = c(Inf, time[-1]), event = ev)), "must be finite")
   expect_error(competing_outcome(data.frame(time = time, event = factor(c(NA, as.character(ev[-1])),

@@ -123,8 +123,8 @@ test_that("bad survival outcomes get clear errors", {
   d <- surv_data(n = 40)
   x <- d[c("a", "b")]
   fit_y <- function(y) svforest(x, y, ntree = 2, num_threads = 1)
-  expect_error(fit_y(Surv(replace(d$time, 3, -1), d$status)), "1 times that are zero or negative")
-  expect_error(fit_y(Surv(replace(d$time, 3, 0), d$status)), "zero or negative")
+  expect_error(fit_y(Surv(replace(d$time, 3, -1), d$status)), "1 negative times")
+  expect_error(fit_y(Surv(replace(d$time, 3, 0), d$status)), "1 time of 0; survival times must be positive")
   expect_error(fit_y(Surv(replace(d$time, 3, NA), d$status)), "1 missing times")
   expect_error(fit_y(Surv(replace(d$time, 3, Inf), d$status)), "1 infinite times")
   expect_error(suppressWarnings(fit_y(Surv(d$time, replace(d$status, 3, 5L)))), "missing status")
