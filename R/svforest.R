@@ -5,10 +5,7 @@
 #' machines. The default, method `"hybrid"`, is svforest's own forest: 100
 #' bootstrap trees whose nodes choose between axis-aligned cuts and
 #' proximal-SVM hyperplanes on out-of-bag rows, for classes and numbers, with
-#' out-of-bag error and class probabilities; for event times (survival
-#' and competing risks) 300 trees whose nodes choose between log-rank cuts
-#' and ridge hyperplanes, with Nelson-Aalen or Aalen-Johansen leaves
-#' ([svforest_survival], [svforest_competing]). The published methods are
+#' out-of-bag error and class probabilities. The published methods are
 #' presets selected by name (see [svforest_methods()], which also says when
 #' one of them is the better choice), and the engine parts combine freely.
 #'
@@ -16,14 +13,8 @@
 #' * the methods (`"hybrid"`, `"rsvt"`, `"psvm"`, `"transform"`, `"tdsvm"`,
 #'   `"rsvf"`) and their parameters: [svforest_methods()];
 #' * the engine parts and the parameters passed through `...`: [svforest_parameters];
-#' * numeric outcomes: [svforest_regression];
-#' * survival outcomes, `Surv(time, status)`: [svforest_survival];
-#' * competing risks, `Surv(time, event)` with `event` a factor whose first
-#'   level is censoring (e.g. `factor(status, 0:2, c("censored",
-#'   "transplant", "death"))`): [svforest_competing]; `predict()` gives each
-#'   cause's cumulative incidence (`type = "cif"`, the default, with `cause`
-#'   and `times`), the event-free survival, cause-specific hazards and each
-#'   cause's expected time lost (`type = "risk"`);
+#' * numeric outcomes: [svforest_regression]; event times: [svforest_survival], and competing
+#'   risks (`type = "cif"`): [svforest_competing];
 #' * missing values, `na_action`: [svforest_missing_values];
 #' * `case_weights` and `class_weights`: [svforest_weights];
 #' * `calibrate` (class probabilities; regression prediction intervals): [svforest_calibration];
@@ -35,18 +26,14 @@
 #' @param x A data frame, numeric matrix or `Matrix::dgCMatrix` of
 #'   predictors, or a formula for the formula method.
 #' @param y The outcome: a numeric vector fits a regression forest ([svforest_regression]), a factor with at least two non-empty levels (character and logical
-#'   vectors are converted to factors) a classification forest, a right-censored
-#'   `survival::Surv(time, status)` a survival forest ([svforest_survival]), and
-#'   `Surv(time, event)` with an event factor whose first level is censoring (or
-#'   a data frame of a numeric time and such a factor) a competing-risks forest
-#'   ([svforest_competing]).
+#'   vectors are converted to factors) a classification forest, and a
+#'   `survival::Surv()` outcome an event-time forest ([svforest_survival], [svforest_competing]).
 #' @param formula A formula `outcome ~ predictors`.
 #' @param data A data frame for the formula method.
 #' @param method Method preset; see [svforest_methods()]. `NULL` (default):
-#'   `"hybrid"`, svforest's own forest, for every outcome (survival and
-#'   competing risks: only it).
+#'   `"hybrid"`, svforest's own forest, for every outcome (event times: only it).
 #' @param ntree Number of trees, a whole number from 1 to 10^6 (method
-#'   default when `NULL`: 100 for `"hybrid"` (300 survival and competing risks), 10 for `"rsvt"`, 100 for
+#'   default when `NULL`: 100 for `"hybrid"` (300 event times), 10 for `"rsvt"`, 100 for
 #'   `"psvm"`, 20 for `"transform"`, 1 for `"tdsvm"`, 20 for `"rsvf"`). With
 #'   `ntree = NULL` a `"hybrid"` classification forest grows 100 more trees,
 #'   up to 300, while they still help: see `ntree_max` in
@@ -80,11 +67,7 @@
 #'   (`oob_brier`: the squared distance to the one-hot class summed over
 #'   classes, averaged over rows) and log-loss (`oob_logloss`, probabilities
 #'   clamped at 1e-15); the tallies that [combine()] merges are listed in
-#'   [svforest_model]. An event-time forest's `oob_error` is 1 minus its
-#'   out-of-bag concordance (`oob_concordance`: Harrell's C; for competing
-#'   risks Wolbers' C of each cause, the first cause's in `oob_error`),
-#'   beside its integrated Brier score `oob_ibs` ([svforest_survival],
-#'   [svforest_competing]).
+#'   [svforest_model]; event-time figures: [svforest_survival].
 #' @seealso [predict.svforest()], [summary.svforest()], [plot.svforest()]
 #' @examples
 #' fit <- svforest(Species ~ ., data = iris, ntree = 5, seed = 1, num_threads = 1)
