@@ -139,45 +139,30 @@ void QuantileForest::row_quantiles(const std::vector<std::pair<int, double>>& w,
 // trees used (0: none).
 int QuantileForest::row_weights(const QuantileQuery& q, size_t i, std::vector<std::pair<int, double>>& w,
                                 std::vector<double>& acc, std::vector<uint64_t>& present) const {
-  const bool restricted = q.tree_start != nullptr;
   w.clear();
   int used = 0;
-  const int first = restricted ? (*q.tree_start)[i] : 0;
-  const int last = restricted ? (*q.tree_start)[i + 1] : static_cast<int>(offsets_.size());
-  for (int k = first; k < last; ++k) {
-    const size_t t = restricted ? static_cast<size_t>((*q.trees)[k]) : static_cast<size_t>(k);
-    if (q.keep && (*q.keep)[t] != q.keep_value) continue;
-    const int leaf = q.leaves[t * q.m + i];
-    const std::vector<int>& off = offsets_[t];
-    if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
-    const int start = off[leaf], end = off[leaf + 1];
-    const int size = end - start - (q.self ? 1 : 0);  // a training row is always in its own leaf
-    if (size <= 0) continue;
+  visit_leaves(q, i, [&](size_t t, int start, int size) {
     ++used;
     const double share = 1.0 / size;
+    const int end = start + size + (q.self ? 1 : 0);
     for (int e = start; e < end; ++e) {
       const int r = members_[t][e];
       if (q.self && r == rank_of_row_[i]) continue;
       w.emplace_back(r, share);
     }
-  }
+    return true;
+  });
   if (used > 0) order_weights(w, static_cast<int>(sorted_y_.size()), acc, present);
   return used;
 }
 
 bool QuantileForest::usable(const QuantileQuery& q, size_t i) const {
-  const bool restricted = q.tree_start != nullptr;
-  const int first = restricted ? (*q.tree_start)[i] : 0;
-  const int last = restricted ? (*q.tree_start)[i + 1] : static_cast<int>(offsets_.size());
-  for (int k = first; k < last; ++k) {
-    const size_t t = restricted ? static_cast<size_t>((*q.trees)[k]) : static_cast<size_t>(k);
-    if (q.keep && (*q.keep)[t] != q.keep_value) continue;
-    const int leaf = q.leaves[t * q.m + i];
-    const std::vector<int>& off = offsets_[t];
-    if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
-    if (off[leaf + 1] - off[leaf] - (q.self ? 1 : 0) > 0) return true;
-  }
-  return false;
+  bool any = false;
+  visit_leaves(q, i, [&](size_t, int, int) {
+    any = true;
+    return false;
+  });
+  return any;
 }
 
 std::vector<double> QuantileForest::quantiles(const QuantileQuery& q, const std::vector<double>& tau,

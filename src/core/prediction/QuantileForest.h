@@ -73,6 +73,26 @@ class QuantileForest {
   void index_leaves(const int* train_leaves);
   int row_weights(const QuantileQuery& q, size_t i, std::vector<std::pair<int, double>>& w, std::vector<double>& acc,
                   std::vector<uint64_t>& present) const;
+  // Calls visit(t, start, size) for each tree t the query gives row i whose
+  // leaf holds rows besides the row itself (members_[t][start..) of `size`
+  // others, the row's own entry included when q.self), in tree order, until
+  // visit returns false.
+  template <class Visit>
+  void visit_leaves(const QuantileQuery& q, size_t i, Visit visit) const {
+    const bool restricted = q.tree_start != nullptr;
+    const int first = restricted ? (*q.tree_start)[i] : 0;
+    const int last = restricted ? (*q.tree_start)[i + 1] : static_cast<int>(offsets_.size());
+    for (int k = first; k < last; ++k) {
+      const size_t t = restricted ? static_cast<size_t>((*q.trees)[k]) : static_cast<size_t>(k);
+      if (q.keep && (*q.keep)[t] != q.keep_value) continue;
+      const int leaf = q.leaves[t * q.m + i];
+      const std::vector<int>& off = offsets_[t];
+      if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
+      const int size = off[leaf + 1] - off[leaf] - (q.self ? 1 : 0);  // a training row is always in its own leaf
+      if (size <= 0) continue;
+      if (!visit(t, off[leaf], size)) return;
+    }
+  }
   void row_quantiles(const std::vector<std::pair<int, double>>& w, int used, const std::vector<double>& tau,
                      double* out, size_t m) const;
 
