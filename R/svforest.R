@@ -13,8 +13,8 @@
 #' * the methods (`"hybrid"`, `"rsvt"`, `"psvm"`, `"transform"`, `"tdsvm"`,
 #'   `"rsvf"`) and their parameters: [svforest_methods()];
 #' * the engine parts and the parameters passed through `...`: [svforest_parameters];
-#' * numeric outcomes: [svforest_regression]; event times: [svforest_survival], and competing
-#'   risks (`type = "cif"`): [svforest_competing];
+#' * numeric outcomes: [svforest_regression]; event times: [svforest_survival], and
+#'   competing risks (`type = "cif"`): [svforest_competing];
 #' * missing values, `na_action`: [svforest_missing_values];
 #' * `case_weights` and `class_weights`: [svforest_weights];
 #' * `calibrate` (class probabilities; regression prediction intervals): [svforest_calibration];
