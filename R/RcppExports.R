@@ -29,6 +29,14 @@
     .Call(`_svforest_svf_column_medians`, x)
 }
 
+.svf_harrell_c_entry <- function(time, status, entry, risk) {
+    .Call(`_svforest_svf_harrell_c_entry`, time, status, entry, risk)
+}
+
+.svf_entry_logrank <- function(time, status, entry, left) {
+    .Call(`_svforest_svf_entry_logrank`, time, status, entry, left)
+}
+
 .svf_fit <- function(data, y, weights, num_classes, params, valid_data, valid_y, num_threads, verbose) {
     .Call(`_svforest_svf_fit`, data, y, weights, num_classes, params, valid_data, valid_y, num_threads, verbose)
 }

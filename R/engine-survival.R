@@ -187,8 +187,11 @@ survival_engine_predict <- function(fit, x, times = NULL, type = c("chf", "survi
 # predictor count) and the out-of-bag tally (each row's CHF summed over its
 # scoring trees, and their number).
 survival_forest_fit <- function(data, y, weights, params, num_threads, verbose) {
-  event_forest_fit(data, list(time = as.double(survival_time(y)), status = as.integer(survival_status(y))), weights,
-                   params, num_threads, verbose, "nelson_aalen")
+  outcome <- list(time = as.double(survival_time(y)), status = as.integer(survival_status(y)))
+  # delayed entry (Surv(entry, exit, event)) and `id`'s subjects (R/step-subjects.R), when given
+  if (survival_counting(y)) outcome$entry <- survival_entry(y)
+  if (!is.null(attr(y, "subjects"))) outcome$subject <- attr(y, "subjects")
+  event_forest_fit(data, outcome, weights, params, num_threads, verbose, "nelson_aalen")
 }
 
 # The engine fit of an outcome of event times (`outcome`: list(time,

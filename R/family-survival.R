@@ -140,7 +140,8 @@ register_family(
   },
   validation_outcome = function(y, scaling) NULL,
   model_fields = function(y, scaling) {
-    list(survival = list(time_max = max(survival_time(y)), events = sum(survival_status(y))))
+    list(survival = c(list(time_max = max(survival_time(y)), events = sum(survival_status(y))),
+                      if (survival_counting(y)) list(delayed_entry = TRUE)))
   },
   # the censoring distribution the parsnip engine keeps (R/parsnip-censored.R)
   fields = list(outcome = "survival", oob = c("oob_chf_sum", "oob_concordance", "oob_ibs"), stages = "censoring"),
@@ -159,10 +160,13 @@ register_family(
   check_model = function(object, fail) check_survival_model(object, fail),
   print_outcome = function(x) {
     events <- as.integer(x$survival$events)
-    sprintf("  Outcome:               survival (right-censored; %d event%s)", events, if (events == 1L) "" else "s")
+    sprintf("  Outcome:               survival (%s; %d event%s)",
+            if (isTRUE(x$survival$delayed_entry)) "delayed entry" else "right-censored", events,
+            if (events == 1L) "" else "s")
   },
   combining = function(x) "average cumulative hazard",
   oob_text = function(x) {
+    if (is.na(x$oob_ibs)) return(sprintf("Harrell's C %.4f", 1 - x$oob_error))  # delayed entry: no Brier score
     sprintf("Harrell's C %.4f, integrated Brier score %.4f", 1 - x$oob_error, x$oob_ibs)
   },
   oob_label = "OOB performance",
@@ -225,22 +229,35 @@ check_survival_parameters <- function(user, forest = "a survival forest", leaves
   }
 }
 
-# The columns of a checked right-censored Surv outcome.
-survival_time <- function(y) as.double(unclass(y)[, 1L])
-engine_outcome_value.Surv <- function(y) list(time = survival_time(y), status = survival_status(y))
-survival_status <- function(y) as.integer(unclass(y)[, 2L])
+# The columns of a checked Surv outcome: Surv(time, status) or the
+# counting-process Surv(entry, exit, event), whose time is the exit and
+# whose entry times survival_entry() gives (NULL without).
+survival_time <- function(y) {
+  m <- unclass(y)
+  as.double(m[, ncol(m) - 1L])
+}
+engine_outcome_value.Surv <- function(y) {
+  c(list(time = survival_time(y), status = survival_status(y)), if (survival_counting(y)) list(entry = survival_entry(y)))
+}
+survival_status <- function(y) {
+  m <- unclass(y)
+  as.integer(m[, ncol(m)])
+}
+survival_entry <- function(y) if (survival_counting(y)) as.double(unclass(y)[, 1L])
 
 # A right-censored outcome: positive finite times, status 0/1 (Surv() codes
 # logical and 1/2 status so), one per row, at least one event.
 check_survival_outcome <- function(y, n) {
   type <- attr(y, "type")
-  if (!identical(type, "right")) {
-    stop(sprintf("`y` is a Surv object of type \"%s\"; svforest fits right-censored outcomes only, Surv(time, status).",
+  if (!identical(type, "right") && !identical(type, "counting")) {
+    stop(sprintf(paste("`y` is a Surv object of type \"%s\"; svforest fits right-censored outcomes, Surv(time,",
+                       "status), and delayed entry, Surv(entry, exit, event)."),
                  if (is.character(type)) type[1] else "unknown"), call. = FALSE)
   }
   if (NROW(y) != n) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), n), call. = FALSE)
   time <- survival_time(y)
-  status <- unclass(y)[, 2L]
+  status <- unclass(y)[, ncol(unclass(y))]
+  if (identical(type, "counting")) check_survival_entry(survival_entry(y), time)
   if (anyNA(time)) {
     stop(sprintf("`y` has %d missing times; a row needs its time: drop those rows before fitting.", sum(is.na(time))),
          call. = FALSE)
@@ -260,6 +277,22 @@ check_survival_outcome <- function(y, n) {
   if (!all(status %in% c(0, 1))) stop("The status of `y` must be 0 (censored) or 1 (event).", call. = FALSE)
   if (!any(status == 1)) stop("Every row of `y` is censored: a survival forest needs at least one event.", call. = FALSE)
   y
+}
+
+# Entry times of a counting-process outcome: present, finite and before
+# each row's exit (Surv() itself refuses exit <= entry only with a warning).
+check_survival_entry <- function(entry, exit) {
+  if (anyNA(entry)) {
+    stop(sprintf("`y` has %d missing entry times; a row of Surv(entry, exit, event) needs its entry time.",
+                 sum(is.na(entry))), call. = FALSE)
+  }
+  if (any(!is.finite(entry))) stop(sprintf("`y` has %d infinite entry times.", sum(!is.finite(entry))), call. = FALSE)
+  late <- !is.na(exit) & entry >= exit
+  if (any(late)) {
+    stop(sprintf("`y` has %d row%s whose entry time is at or after the exit time (e.g. row %d: entry %s, exit %s); a row is at risk over (entry, exit].",
+                 sum(late), if (sum(late) == 1L) "" else "s", which(late)[1L], format(entry[which(late)[1L]]),
+                 format(exit[which(late)[1L]])), call. = FALSE)
+  }
 }
 
 # Times of 0: refused (the engine's event times are positive), with the

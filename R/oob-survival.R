@@ -26,7 +26,9 @@ survival_oob_results <- function(tally, y, times = NULL) {
   time <- survival_time(y)
   status <- survival_status(y)
   if (is.null(times)) times <- event_times(time, status)
-  ibs <- integrated_brier_score(time, status, function(cols) exp(-grid[, cols, drop = FALSE]), times)
+  # (delayed entry: no integrated Brier score; its censoring weights assume every row at risk from time 0)
+  ibs <- if (survival_counting(y)) NA_real_
+         else integrated_brier_score(time, status, function(cols) exp(-grid[, cols, drop = FALSE]), times)
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = c_index, oob_error = 1 - c_index,
                 oob_ibs = ibs))
 }

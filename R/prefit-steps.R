@@ -70,6 +70,7 @@ prefit_step_registry$added <- list()
 svf_prefit_steps <- function() {
   c(list(
     weights_step,        # R/step-weights.R
+    subjects_step,       # R/step-subjects.R
     missing_values_step, # R/step-missing.R
     factor_coding_step,  # R/step-factor-coding.R
     rank_scaling_step    # R/step-rank-scaling.R

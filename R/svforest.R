@@ -88,6 +88,10 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   used <- all.vars(formula)
   check_frame_columns(data[if ("." %in% used) names(data) else intersect(used, names(data))], "data")
   user <- list(...)
+  # `id` may name a column of `data` (R/step-subjects.R)
+  if (is.character(user[["id"]]) && length(user[["id"]]) == 1L && user[["id"]] %in% names(data)) {
+    user[["id"]] <- data[[user[["id"]]]]
+  }
   # the families' checks of the outcome's expression (a Surv() status of three values)
   if (length(formula) == 3L) {
     for (family in svf_registry$families) family$check_formula_outcome(formula[[2L]], data, environment(formula))
@@ -254,7 +258,9 @@ fit_checks <- function(ctx) {
 fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling, grow = engine_fit) {
   y <- ctx$y[rows]
   x <- if (length(rows) == ctx$n) ctx$x else ctx$x[rows, , drop = FALSE]
-  grow(engine_data(x, ctx$factors), ctx$family$engine_y(y, scaling), ctx$weights$sampling[rows],
+  engine_y <- ctx$family$engine_y(y, scaling)
+  if (!is.null(ctx$subjects)) attr(engine_y, "subjects") <- as.integer(factor(ctx$subjects[rows])) - 1L  # `id` (R/step-subjects.R)
+  grow(engine_data(x, ctx$factors), engine_y, ctx$weights$sampling[rows],
              ctx$family$num_classes(ctx$y),
              engine_parameters(params, y, ctx$trees$ntree, ctx$seed, ctx$first_tree, ctx$progress_delay, ntree_max),
              ctx$valid, ctx$num_threads, ctx$verbose)

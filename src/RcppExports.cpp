@@ -98,6 +98,34 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_harrell_c_entry
+List svf_harrell_c_entry(Rcpp::NumericVector time, Rcpp::IntegerVector status, Rcpp::NumericVector entry, Rcpp::NumericVector risk);
+RcppExport SEXP _svforest_svf_harrell_c_entry(SEXP timeSEXP, SEXP statusSEXP, SEXP entrySEXP, SEXP riskSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type time(timeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type status(statusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type entry(entrySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type risk(riskSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_harrell_c_entry(time, status, entry, risk));
+    return rcpp_result_gen;
+END_RCPP
+}
+// svf_entry_logrank
+List svf_entry_logrank(Rcpp::NumericVector time, Rcpp::IntegerVector status, Rcpp::NumericVector entry, Rcpp::LogicalVector left);
+RcppExport SEXP _svforest_svf_entry_logrank(SEXP timeSEXP, SEXP statusSEXP, SEXP entrySEXP, SEXP leftSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type time(timeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type status(statusSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type entry(entrySEXP);
+    Rcpp::traits::input_parameter< Rcpp::LogicalVector >::type left(leftSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_entry_logrank(time, status, entry, left));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_fit
 List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP valid_data, SEXP valid_y, int num_threads, bool verbose);
 RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP weightsSEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
@@ -572,6 +600,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_part_names", (DL_FUNC) &_svforest_svf_part_names, 0},
     {"_svforest_svf_describe", (DL_FUNC) &_svforest_svf_describe, 8},
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
+    {"_svforest_svf_harrell_c_entry", (DL_FUNC) &_svforest_svf_harrell_c_entry, 4},
+    {"_svforest_svf_entry_logrank", (DL_FUNC) &_svforest_svf_entry_logrank, 4},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 15},

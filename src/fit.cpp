@@ -13,6 +13,7 @@
 #include "core/forest/Forest.h"
 #include "core/forest/Tuning.h"
 #include "core/leaves/LeafKinds.h"
+#include "core/outcome/DelayedEntry.h"
 #include "core/outcome/SurvivalTable.h"
 #include "core/splitting/Splitter.h"
 #include "model_convert.h"
@@ -31,6 +32,33 @@ int outcome_causes(const List& s) {
   if (TYPEOF(causes) != INTSXP || XLENGTH(causes) != 1 || INTEGER(causes)[0] < 1)
     Rcpp::stop("internal: the number of causes");
   return INTEGER(causes)[0];
+}
+
+// A survival outcome's optional `entry` (doubles before each row's time:
+// delayed entry) and `subject` (codes 0..S-1 with every code used; `id`).
+void check_entry_and_subject(const List& s, size_t n) {
+  if (s.containsElementNamed("entry")) {
+    SEXP entry = s["entry"], time = s["time"];
+    if (TYPEOF(entry) != REALSXP || static_cast<size_t>(XLENGTH(entry)) != n)
+      Rcpp::stop("internal: survival entry times");
+    for (size_t i = 0; i < n; ++i)
+      if (!std::isfinite(REAL(entry)[i]) || !(REAL(entry)[i] < REAL(time)[i]))
+        Rcpp::stop("internal: an entry time not before its exit time");
+  }
+  if (s.containsElementNamed("subject")) {
+    SEXP subject = s["subject"];
+    if (TYPEOF(subject) != INTSXP || static_cast<size_t>(XLENGTH(subject)) != n)
+      Rcpp::stop("internal: subjects");
+    int top = -1;
+    for (size_t i = 0; i < n; ++i) {
+      if (INTEGER(subject)[i] < 0 || INTEGER(subject)[i] == NA_INTEGER) Rcpp::stop("internal: subject codes");
+      top = std::max(top, INTEGER(subject)[i]);
+    }
+    std::vector<char> used(static_cast<size_t>(top) + 1, 0);
+    for (size_t i = 0; i < n; ++i) used[INTEGER(subject)[i]] = 1;
+    for (char u : used)
+      if (!u) Rcpp::stop("internal: subject codes must be 0..S-1, each used");
+  }
 }
 
 // The outcome: class codes (num_classes >= 2) or, for regression
@@ -55,6 +83,7 @@ void check_outcome(SEXP y, size_t n, int num_classes) {
       event = event || INTEGER(status)[i] > 0;
     }
     if (!event) Rcpp::stop("internal: no events");
+    check_entry_and_subject(s, n);
     return;
   }
   if (static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
@@ -178,7 +207,7 @@ void read_factor_columns(const List& data, size_t p, svf::TrainingData& td) {
 // The (checked) outcome into `td`; for survival, the event-time grid is
 // returned and each row's index in it kept in `time_index`.
 std::vector<double> read_outcome(SEXP y, size_t n, int num_classes, std::vector<int>& time_index,
-                                 svf::TrainingData& td) {
+                                 std::vector<int>& entry_index, svf::TrainingData& td) {
   std::vector<double> times;  // every event time
   td.num_classes = num_classes;
   if (TYPEOF(y) == VECSXP) {
@@ -189,6 +218,16 @@ std::vector<double> read_outcome(SEXP y, size_t n, int num_classes, std::vector<
     td.time_index = time_index.data();
     td.num_times = static_cast<int>(times.size());
     td.num_causes = outcome_causes(s);
+    if (s.containsElementNamed("entry")) {  // delayed entry (core/outcome/DelayedEntry.h)
+      td.entry = REAL(s["entry"]);
+      entry_index = svf::entry_grid_index(times, td.entry, n);
+      td.entry_index = entry_index.data();
+    }
+    if (s.containsElementNamed("subject")) {  // `id`: subjects drawn whole (core/forest/SubjectSampler.h)
+      SEXP subject = s["subject"];
+      td.subject = INTEGER(subject);
+      td.num_subjects = 1 + *std::max_element(INTEGER(subject), INTEGER(subject) + n);
+    }
   } else if (num_classes == 0) {
     td.response = REAL(y);
   } else {
@@ -228,10 +267,12 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
 
   svf::TrainingData td;
   td.x = x.get();
-  std::vector<int> time_index, curve_of;
-  const std::vector<double> times = read_outcome(y, n, num_classes, time_index, td);
+  std::vector<int> time_index, entry_index, curve_of;
+  const std::vector<double> times = read_outcome(y, n, num_classes, time_index, entry_index, td);
   const std::vector<double> curve = read_curve_grid(rp, times, n, curve_of, td);
   td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
+  if ((td.has_entry() && td.competing()) || (td.subject && td.weights))
+    Rcpp::stop("internal: delayed entry is for survival outcomes; subjects take no case weights");
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
   read_factor_columns(data, x->n_cols(), td);
 

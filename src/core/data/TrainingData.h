@@ -30,6 +30,19 @@ struct TrainingData {
   const int* time_index = nullptr;
   int num_times = 0;
   bool survival() const { return status != nullptr; }
+  // delayed entry (counting-process outcomes, Surv(entry, exit, event);
+  // outcome/DelayedEntry.h): each row's entry time, before its time, and
+  // the index of the last event time at or before it (-1 before the
+  // first): the row is at risk at event time g when entry_index < g <=
+  // time_index. nullptr: every row at risk from time 0 (right-censored).
+  const double* entry = nullptr;
+  const int* entry_index = nullptr;
+  bool has_entry() const { return entry_index != nullptr; }
+  // subjects (`id`): each row's subject 0..num_subjects - 1, drawn into or
+  // out of a tree's sample with all their rows (forest/SubjectSampler.h);
+  // nullptr: rows are drawn one by one
+  const int* subject = nullptr;
+  int num_subjects = 0;
   // competing risks (a survival outcome with num_causes > 0): `status`
   // holds each row's cause, 0 censored or 1..num_causes, and the grid
   // holds the event times of every cause; `grid_times` are the grid's

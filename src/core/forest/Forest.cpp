@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "LevelValues.h"
+#include "SubjectSampler.h"
 #include "Predictor.h"
 #include "TreeChoice.h"
 #include "TreeGrowth.h"
@@ -101,12 +102,12 @@ void grow_structure(const TrainingData& data, const Splitter& splitter,
                     const std::vector<std::unique_ptr<Splitter>>& rivals, const LeafModel& leaf_model,
                     const ForestOptions& options, uint64_t t, TaskRunner& inner, TreeWork& w) {
   Rng rng(options.seed, stream_id(t, -1));
-  Sample sample = draw_sample(options.sampler, data.x->n_rows(), options.sample_fraction, rng, data.weights,
-                              outcome_of(data).weights_draw_rows());
+  Sample sample = draw_rows_sample(data, options.sampler, options.sample_fraction, rng,
+                                   outcome_of(data).weights_draw_rows());
   w.oob_rows = std::move(sample.oob);
   const double share = splitter.choosing_share();
   // without a share, the structure reads (if anything) the scoring rows: RSVF's paper rule
-  std::vector<int> choosing = share > 0.0 ? take_choosing_rows(w.oob_rows, share, rng) : w.oob_rows;
+  std::vector<int> choosing = share > 0.0 ? take_choosing_subjects(data, w.oob_rows, share, rng) : w.oob_rows;
   // choosing rows that do not score: counted per leaf below (the scoring
   // rows are counted as they score the tree, add_oob_of_tree())
   const std::vector<int> choosing_only = share > 0.0 ? choosing : std::vector<int>();

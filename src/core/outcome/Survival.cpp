@@ -5,6 +5,7 @@
 // times, summed over its trees, with Harrell's C as the error (1 - C).
 #include <cmath>
 
+#include "DelayedEntry.h"
 #include "OobTally.h"
 #include "Outcome.h"
 #include "forest/Forest.h"
@@ -30,6 +31,12 @@ void cox_information(const SurvivalTable& table, const Eigen::MatrixXd& Z, Eigen
   for (size_t i = 0; i < n; ++i) {
     h[i] = hazard[table.limit[i]];
     at_risk_sum.row(table.limit[i]) += Z.row(i);
+  }
+  if (!table.start.empty()) {  // delayed entry: at risk from `start` on (DelayedEntry.h)
+    for (size_t i = 0; i < n; ++i) {
+      h[i] -= hazard[table.start[i]];
+      at_risk_sum.row(table.start[i]) -= Z.row(i);
+    }
   }
   Eigen::MatrixXd hz = Z.array().colwise() * h.array().sqrt();
   info = Eigen::MatrixXd::Zero(m, m);
@@ -98,12 +105,12 @@ class Survival : public Outcome {
     std::vector<int> rows;
     std::vector<double> risk;
     oob_mean_risks(oob, rows, risk);
-    return 1.0 - harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data());
+    return 1.0 - harrell_c_of(data, rows.data(), rows.size(), risk.data());
   }
   // each row's pseudo-value of 1 - Somers' D (oob_concordance_losses())
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
     return oob_concordance_losses(oob, [&](const int* rows, size_t m, const double* risk, std::vector<double>* loss) {
-      harrell_c(data.time, data.status, rows, m, risk, loss);
+      harrell_c_of(data, rows, m, risk, loss);
     });
   }
   // 1 - Harrell's C on the rows (0.5 without pairs) of each leaf's
@@ -118,7 +125,7 @@ class Survival : public Outcome {
       nelson_aalen_steps(data, leaf_rows, n, ints, reals);
       return steps_risk(ints.data(), reals.data(), data.num_times);
     });
-    const double c = harrell_c(data.time, data.status, rows.data(), rows.size(), risk.data());
+    const double c = harrell_c_of(data, rows.data(), rows.size(), risk.data());
     return std::isnan(c) ? 0.5 : 1.0 - c;
   }
   // the rows' martingale scores under the tree's in-bag Nelson-Aalen hazard

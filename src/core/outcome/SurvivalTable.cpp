@@ -1,5 +1,7 @@
 #include "SurvivalTable.h"
 
+#include "DelayedEntry.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -7,6 +9,7 @@
 namespace svf {
 
 void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table) {
+  if (data.has_entry()) return build_entry_survival_table(data, rows, n, table);
   std::vector<int> times;
   for (size_t i = 0; i < n; ++i)
     if (data.status[rows[i]]) times.push_back(data.time_index[rows[i]]);
@@ -93,6 +96,7 @@ double LogRankScan::statistic() const {
 }
 
 double logrank_statistic(const SurvivalTable& table, const std::vector<char>& left) {
+  if (!table.start.empty()) return entry_logrank_statistic(table, left);
   const size_t n = table.limit.size();
   LogRankScan scan(table);
   size_t n_left = 0;
@@ -120,10 +124,12 @@ class LogRankCutScan : public CutScanOf<LogRankCutScan> {
 }  // namespace
 
 std::unique_ptr<CutScan> logrank_cut_scan(const SurvivalTable& table) {
+  if (!table.start.empty()) return entry_logrank_cut_scan(table);
   return std::unique_ptr<CutScan>(new LogRankCutScan(table));
 }
 
 void martingale_scores(const SurvivalTable& table, double* out) {
+  if (!table.start.empty()) return entry_martingale_scores(table, out);
   const size_t T = table.n_times();
   std::vector<double> hazard(T + 1, 0.0);  // hazard[k]: cumulative over the first k times
   for (size_t j = 0; j < T; ++j) hazard[j + 1] = hazard[j] + table.deaths[j] / table.at_risk[j];

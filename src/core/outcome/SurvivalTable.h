@@ -22,6 +22,7 @@ namespace svf {
 // (by position) how many of those times it is at risk at, and its status.
 struct SurvivalTable {
   std::vector<int> limit;
+  std::vector<int> start;  // delayed entry only (DelayedEntry.h): at risk at times start..limit - 1
   std::vector<char> event;
   std::vector<double> at_risk, deaths;
   size_t n_times() const { return at_risk.size(); }

@@ -1,0 +1,75 @@
+#' @include prefit-steps.R
+NULL
+
+# Pre-fit step: subjects (`id`, issue #59) and the checks of a
+# counting-process survival outcome that need more than the outcome. With
+# `id`, a survival forest's trees draw subjects, not rows: every row of a
+# drawn subject goes in (core/forest/SubjectSampler.h), so out-of-bag rows
+# are whole subjects. The ids reach the engine with the outcome
+# (fit_engine(), R/svforest.R; survival_forest_fit(), R/engine-survival.R);
+# nothing is kept in the model or replayed on new rows (prediction reads a
+# row's covariates as usual).
+subjects_step <- new_prefit_step(
+  "subjects",
+  phase = "rows",
+  args = "id",
+  fit = function(ctx) {
+    counting <- survival_counting(ctx$y)
+    if (counting && identical(ctx$user[["importance"]], "permutation")) {
+      stop(paste("`importance = \"permutation\"` at fit time is not available with delayed entry",
+                 "(Surv(entry, exit, event)): compute it with svforest_importance(fit, data)."), call. = FALSE)
+    }
+    id <- ctx$step_args[["id"]]
+    if (is.null(id)) return(ctx)
+    ctx$subjects <- check_subject_ids(id, ctx$y, ctx$n, !is.null(ctx$step_args[["case_weights"]]),
+                                      identical(ctx$user[["importance"]], "permutation"))
+    ctx
+  },
+  state = function(model) NULL,
+  check = NULL,
+  combine = NULL,
+  sql = function(design, state) design
+)
+
+# Whether `y` is a counting-process survival outcome, Surv(entry, exit, event).
+survival_counting <- function(y) inherits(y, "Surv") && identical(attr(y, "type"), "counting")
+
+# The subject codes 0..S-1 of the ids `id` (one per training row) of outcome
+# `y`, checked: a survival outcome (right-censored or counting-process), no
+# missing ids, no case weights, and a subject's counting-process rows must
+# not overlap in time.
+check_subject_ids <- function(id, y, n, weighted, importance) {
+  if (!inherits(y, "Surv") || !attr(y, "type") %in% c("right", "counting")) {
+    stop("`id` is for survival outcomes (Surv(time, status) or Surv(entry, exit, event)).", call. = FALSE)
+  }
+  if (is.data.frame(id) || !is.null(dim(id)) || is.list(id)) stop("`id` must be a vector, one id per row.", call. = FALSE)
+  if (length(id) != n) {
+    stop(sprintf("`id` has %d values but the data have %d rows: give one subject id per row.", length(id), n),
+         call. = FALSE)
+  }
+  if (anyNA(id)) stop(sprintf("`id` has %d missing values; every row needs its subject.", sum(is.na(id))), call. = FALSE)
+  if (weighted) stop("`case_weights` cannot be combined with `id` (the trees draw subjects, unweighted).", call. = FALSE)
+  if (importance) {
+    stop(paste("`importance = \"permutation\"` at fit time is not available with `id`: compute it with",
+               "svforest_importance(fit, data)."), call. = FALSE)
+  }
+  codes <- as.integer(factor(id)) - 1L
+  if (survival_counting(y)) check_subject_overlap(codes, survival_entry(y), survival_time(y))
+  codes
+}
+
+# A subject's rows (entry, exit] must not overlap: sorted by entry, each
+# row starts at or after the previous row's exit.
+check_subject_overlap <- function(codes, entry, exit) {
+  o <- order(codes, entry, exit)
+  same <- codes[o][-1L] == codes[o][-length(o)]
+  bad <- same & entry[o][-1L] < exit[o][-length(o)]
+  if (any(bad)) {
+    first <- o[which(bad)[1L] + 1L]
+    stop(sprintf(paste("`id`: %d subject%s ha%s rows that overlap in time (e.g. row %d enters at %s, before the",
+                       "subject's earlier row exits at %s); a subject's rows (entry, exit] must not overlap."),
+                 length(unique(codes[o][-1L][bad])), if (sum(bad) == 1L) "" else "s",
+                 if (sum(bad) == 1L) "s" else "ve", first, format(entry[first]),
+                 format(exit[o][which(bad)[1L]])), call. = FALSE)
+  }
+}
