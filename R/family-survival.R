@@ -4,7 +4,8 @@ NULL
 #' Survival forests
 #'
 #' A right-censored `survival::Surv(time, status)` outcome in [svforest()]
-#' fits a survival forest.
+#' fits a survival forest; a counting-process `Surv(entry, exit, event)`
+#' one with delayed entry, and `id` keeps a subject's rows together.
 #'
 #' @section Survival outcomes:
 #' `svforest(Surv(time, status) ~ ., data)` or `svforest(x, y = Surv(time,
@@ -16,7 +17,7 @@ NULL
 #' values (0/1/2) codes competing risks: give it as an event factor whose
 #' first level is censoring ([svforest_competing]); in a formula's
 #' `Surv(time, status)` it is an error that shows the factor.
-#' Left-, interval- and counting-censored `Surv`
+#' Left- and interval-censored `Surv`
 #' objects, other methods, and the parameters `splitter` and `leaf` are
 #' errors. Trees on 63.2% of the rows, drawn without replacement, are grown to nodes of 20 rows
 #' holding at least the square root of the training events (a node with fewer is a leaf): at
@@ -94,6 +95,39 @@ NULL
 #' its out-of-bag rows when the predictor is permuted among them;
 #' `svforest_importance(fit, data)` the drop in the forest's Harrell's C on
 #' rows you give. `type = "coefficients"` reads the hyperplanes.
+#'
+#' @section Delayed entry and subjects:
+#' `svforest(Surv(entry, exit, event) ~ ., data)` fits a survival forest
+#' with delayed entry (left truncation), e.g. a cohort on the age time scale
+#' (`entry` the age at recruitment) or follow-up that starts after
+#' diagnosis: a row is at risk at time `t` when `entry < t <= exit`. That
+#' risk set enters everything the forest computes from the outcome: the
+#' log-rank statistic of the axis cuts, the martingale residuals
+#' `event - (H(exit) - H(entry))` (and the Cox step) the hyperplanes are
+#' fitted to, the Nelson-Aalen leaves (a forest of one-leaf trees on every
+#' row gives `survfit(Surv(entry, exit, event) ~ 1, ctype = 1)`) and the
+#' out-of-bag Harrell's C, over the pairs whose later row had entered by
+#' the earlier event (as `survival::concordance()` counts them). As with
+#' `survfit()` and `coxph()`, S(t | x) is the product of the conditional
+#' survival over the event times, so rows entering late inform only the
+#' later times. Entries may be any finite numbers below the exits (the
+#' exits positive); `Surv()` makes an entry at or after its exit missing,
+#' which is an error here. The time grid (`ntime`) is placed at the event
+#' times' quantiles as for right-censored outcomes. Not available with
+#' delayed entry: the out-of-bag integrated Brier score (`oob_ibs` is `NA`),
+#' `importance = "permutation"` at fit time (use [svforest_importance()]
+#' on rows you give) and competing risks (an event factor in `Surv(entry,
+#' exit, event)` is an error).
+#'
+#' `id`: a vector of subject ids, one per row (in the formula method also
+#' the name of a column of `data`), for several rows per subject
+#' (time-varying covariates, split follow-up, repeated episodes): each tree
+#' draws subjects (`sample_fraction` of them, with replacement for
+#' `sampler = "bootstrap"`), and every row of a drawn subject goes in, so
+#' out-of-bag rows are whole subjects and the out-of-bag figures stay
+#' honest. A subject's rows `(entry, exit]` must not overlap; `id` takes
+#' no `case_weights`. Prediction reads each row's covariates as usual;
+#' without `id` rows are drawn one by one.
 #' @name svforest_survival
 #' @seealso [predict.svforest()] (section "Scoring new data").
 #' @examples
@@ -277,22 +311,6 @@ check_survival_outcome <- function(y, n) {
   if (!all(status %in% c(0, 1))) stop("The status of `y` must be 0 (censored) or 1 (event).", call. = FALSE)
   if (!any(status == 1)) stop("Every row of `y` is censored: a survival forest needs at least one event.", call. = FALSE)
   y
-}
-
-# Entry times of a counting-process outcome: present, finite and before
-# each row's exit (Surv() itself refuses exit <= entry only with a warning).
-check_survival_entry <- function(entry, exit) {
-  if (anyNA(entry)) {
-    stop(sprintf("`y` has %d missing entry times; a row of Surv(entry, exit, event) needs its entry time.",
-                 sum(is.na(entry))), call. = FALSE)
-  }
-  if (any(!is.finite(entry))) stop(sprintf("`y` has %d infinite entry times.", sum(!is.finite(entry))), call. = FALSE)
-  late <- !is.na(exit) & entry >= exit
-  if (any(late)) {
-    stop(sprintf("`y` has %d row%s whose entry time is at or after the exit time (e.g. row %d: entry %s, exit %s); a row is at risk over (entry, exit].",
-                 sum(late), if (sum(late) == 1L) "" else "s", which(late)[1L], format(entry[which(late)[1L]]),
-                 format(exit[which(late)[1L]])), call. = FALSE)
-  }
 }
 
 # Times of 0: refused (the engine's event times are positive), with the

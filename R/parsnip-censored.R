@@ -6,7 +6,10 @@
 #' package for any censored regression fit): `rand_forest(mode = "censored
 #' regression") |> set_engine("svforest")` fits the default survival forest
 #' of [svforest()] on a `survival::Surv()` outcome, with `fit()` (a formula
-#' such as `Surv(time, status) ~ .`) or `fit_xy()` (a `Surv` `y`).
+#' such as `Surv(time, status) ~ .`) or `fit_xy()` (a `Surv` `y`); a
+#' formula `Surv(entry, exit, event) ~ .` fits with delayed entry
+#' ([svforest_survival]), whose predictions work as below but which has no
+#' censoring weights (yardstick's Brier scores and ROC curves refuse it).
 #' `trees`, `min_n` and `mtry` and the engine arguments are those of the
 #' other modes (see [svforest_engine]); as there, a fit uses one thread and
 #' a seed drawn from R's generator unless given as engine arguments.
@@ -121,6 +124,8 @@ svforest_parsnip_censored_fit <- function(formula, data, ..., min_n = NULL, mtry
   model <- call_svforest(list(formula = formula, data = data), args)
   # the censoring distribution of the training rows, for the IPCW weights
   # of yardstick's Brier scores (.censoring_weights_graf._svforest())
+  # (delayed entry, Surv(entry, exit, event): none; those weights assume every row at risk from time 0)
+  if (survival_counting(outcome)) return(model)
   y <- as.matrix(outcome)
   model$censoring <- censoring_km(y[, "time"], y[, "status"], args[["case_weights"]])  # R/oob-survival.R
   model
@@ -169,6 +174,10 @@ predict_linear_pred._svforest <- function(object, new_data, ..., increasing = TR
 .censoring_weights_graf._svforest <- function(object, predictions, cens_predictors = NULL, trunc = 0.05,
                                               eps = 10^-10, ...) {
   curve <- object$fit$censoring
+  if (isTRUE(object$fit$survival$delayed_entry)) {
+    stop("Censoring weights (for yardstick's Brier scores and ROC curves) are not available for a fit with delayed entry, Surv(entry, exit, event).",
+         call. = FALSE)
+  }
   if (is.null(curve)) {
     stop("This model holds no censoring distribution: fit it in parsnip's \"censored regression\" mode.",
          call. = FALSE)

@@ -1,8 +1,10 @@
 #' @include prefit-steps.R
 NULL
 
-# Pre-fit step: subjects (`id`, issue #59) and the checks of a
-# counting-process survival outcome that need more than the outcome. With
+# Pre-fit step: subjects (`id`, issue #59), and the checks of a
+# counting-process survival outcome, Surv(entry, exit, event): its entry
+# times (check_survival_entry(), called by the survival family's check)
+# and what a fit with delayed entry does not offer. With
 # `id`, a survival forest's trees draw subjects, not rows: every row of a
 # drawn subject goes in (core/forest/SubjectSampler.h), so out-of-bag rows
 # are whole subjects. The ids reach the engine with the outcome
@@ -71,5 +73,23 @@ check_subject_overlap <- function(codes, entry, exit) {
                  length(unique(codes[o][-1L][bad])), if (sum(bad) == 1L) "" else "s",
                  if (sum(bad) == 1L) "s" else "ve", first, format(entry[first]),
                  format(exit[o][which(bad)[1L]])), call. = FALSE)
+  }
+}
+
+# Entry times of a counting-process outcome: present, finite and before
+# each row's exit (Surv() itself refuses exit <= entry only with a warning).
+check_survival_entry <- function(entry, exit) {
+  if (anyNA(entry)) {
+    stop(sprintf(paste("`y` has %d missing entry times; a row of Surv(entry, exit, event) needs its entry time, before",
+                       "its exit (Surv() makes an entry at or after the exit missing, with a warning): a row is at",
+                       "risk over (entry, exit]."),
+                 sum(is.na(entry))), call. = FALSE)
+  }
+  if (any(!is.finite(entry))) stop(sprintf("`y` has %d infinite entry times.", sum(!is.finite(entry))), call. = FALSE)
+  late <- !is.na(exit) & entry >= exit
+  if (any(late)) {
+    stop(sprintf("`y` has %d row%s whose entry time is at or after the exit time (e.g. row %d: entry %s, exit %s); a row is at risk over (entry, exit].",
+                 sum(late), if (sum(late) == 1L) "" else "s", which(late)[1L], format(entry[which(late)[1L]]),
+                 format(exit[which(late)[1L]])), call. = FALSE)
   }
 }

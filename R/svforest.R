@@ -50,7 +50,7 @@
 #'   for fits that run longer than 2 seconds. Fits stop promptly on an
 #'   interrupt (Ctrl-C, Esc).
 #' @param ... Method parameters (see [svforest_parameters] and [svforest_methods()]), and `case_weights`,
-#'   `class_weights`, `validation`, `importance` and `na_action`
+#'   `class_weights`, `id`, `validation`, `importance` and `na_action`
 #'   (`"impute"`, the default, or `"fail"`; see [svforest_missing_values]),
 #'   each matched by its exact name.
 #' @return An object of class `svforest`: a plain list of named sections
@@ -259,7 +259,8 @@ fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling, grow
   y <- ctx$y[rows]
   x <- if (length(rows) == ctx$n) ctx$x else ctx$x[rows, , drop = FALSE]
   engine_y <- ctx$family$engine_y(y, scaling)
-  if (!is.null(ctx$subjects)) attr(engine_y, "subjects") <- as.integer(factor(ctx$subjects[rows])) - 1L  # `id` (R/step-subjects.R)
+  # `id`'s subjects of these rows, coded 0..S-1 (R/step-subjects.R)
+  if (!is.null(ctx$subjects)) attr(engine_y, "subjects") <- as.integer(factor(ctx$subjects[rows])) - 1L
   grow(engine_data(x, ctx$factors), engine_y, ctx$weights$sampling[rows],
              ctx$family$num_classes(ctx$y),
              engine_parameters(params, y, ctx$trees$ntree, ctx$seed, ctx$first_tree, ctx$progress_delay, ntree_max),

@@ -254,6 +254,15 @@ std::vector<double> read_curve_grid(const RParams& rp, const std::vector<double>
   return curve;
 }
 
+// The case weights (case_weights_from_r()), checked against the outcome's
+// options: delayed entry is for survival outcomes, subjects take no weights.
+const double* checked_case_weights(SEXP weights, size_t n, const svf::TrainingData& td) {
+  const double* w = case_weights_from_r(weights, n);
+  if ((td.has_entry() && td.competing()) || (td.subject && w))
+    Rcpp::stop("internal: delayed entry is for survival outcomes; subjects take no case weights");
+  return w;
+}
+
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
@@ -270,9 +279,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   std::vector<int> time_index, entry_index, curve_of;
   const std::vector<double> times = read_outcome(y, n, num_classes, time_index, entry_index, td);
   const std::vector<double> curve = read_curve_grid(rp, times, n, curve_of, td);
-  td.weights = case_weights_from_r(weights, n);  // (R drops rows of weight 0)
-  if ((td.has_entry() && td.competing()) || (td.subject && td.weights))
-    Rcpp::stop("internal: delayed entry is for survival outcomes; subjects take no case weights");
+  td.weights = checked_case_weights(weights, n, td);  // (R drops rows of weight 0)
   td.scaling = svf::fit_scaling(*x, rp.flag("scale"));
   read_factor_columns(data, x->n_cols(), td);
 

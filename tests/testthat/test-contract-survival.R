@@ -21,7 +21,14 @@ survival_contract_data <- function() {
   frame$f[12] <- NA
   w <- stats::runif(n, 0.5, 2)
   w[c(3, 50)] <- 0
+  # delayed entry (issue #59): entries before the exits; and each row split
+  # in two counting-process rows of one subject, drawn together by `id`
+  entry <- stats::runif(n, 0, 0.8) * y[, 1]
+  split_at <- stats::runif(n, 0.3, 0.7) * y[, 1]
+  two <- survival::Surv(c(rep(0, n), split_at), c(split_at, y[, 1]), c(rep(0L, n), y[, 2]))
   list(
+    delayed_entry = list(x = x, y = survival::Surv(entry, y[, 1], y[, 2]), args = list()),
+    subjects = list(x = rbind(x, x), y = two, args = list(id = rep(seq_len(n), 2))),
     matrix = list(x = x, y = y, args = list()),
     frame_missing = list(x = frame, y = y, args = list()),
     case_weights = list(x = x, y = y, args = list(case_weights = w))

@@ -98,7 +98,7 @@ test_that("survival outcomes, overflowing weights and outcome spreads are clear 
   skip_if_not_installed("survival")
   lung <- survival::lung[c("time", "status", "age", "sex")]
   expect_error(svforest(survival::Surv(time, status, type = "left") ~ age + sex, data = lung, ntree = 2),
-               "type \"left\"; svforest fits right-censored outcomes only")
+               "type \"left\"; svforest fits right-censored outcomes, Surv\\(time, status\\), and delayed entry")
   expect_error(svforest(Species ~ ., data = iris, ntree = 2, num_threads = 1, case_weights = c(1e308, rep(1, 149)),
                         class_weights = c(setosa = 10, versicolor = 1, virginica = 1)),
                "overflow or underflow .* for 1 rows")

@@ -68,7 +68,7 @@ test_that("a test-only pre-fit step changes the fit, is replayed at predict(), c
   do.call(svforest:::register_prefit_step, clip_step)
   on.exit(svforest:::remove_prefit_step("clip"))
   expect_identical(vapply(svforest:::svf_prefit_steps(), `[[`, "", "name"),
-                   c("weights", "missing_values", "factor_coding", "rank_scaling", "clip"))
+                   c("weights", "subjects", "missing_values", "factor_coding", "rank_scaling", "clip"))
   fit <- svforest(x, y, ntree = 10, seed = 4, num_threads = 1)
   clip <- fit$design$clip
   expect_identical(clip$upper[["a"]], unname(quantile(x$a, 0.9)))
