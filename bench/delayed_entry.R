@@ -1,5 +1,6 @@
 # Delayed entry (issue #59): Surv(entry, exit, event) and `id`.
-#   R_LIBS=<library> Rscript bench/delayed_entry.R [--threads=2] [--reps=3]
+#   R_LIBS=<library> Rscript bench/delayed_entry.R [--threads=2] [--reps=3] [--ntree=100] [--parts=123]
+# (`--parts=3`: only the third check, e.g. with more repetitions)
 # Three checks, printed as text (bench/results/delayed_entry.txt):
 # 1. A left-truncated simulation with a nonlinear hazard and known truth:
 #    subjects enter at E ~ U(0, 1.5) and are seen only when their event time
@@ -29,6 +30,7 @@ arg <- function(name, default) {
 threads <- arg("threads", 2)
 reps <- arg("reps", 3)
 ntree <- arg("ntree", 100)
+parts <- strsplit(as.character(arg("parts", 123)), "")[[1]]
 say <- function(...) cat(sprintf(...), "\n", sep = "")
 
 f_true <- function(x) 1.2 * cos(2 * pi * x$x1) + 1.2 * (x$x2 > 0.5) * (x$x3 > 0.5) - 0.5
@@ -55,6 +57,7 @@ step_at <- function(times, surv, at) cbind(1, surv)[, findInterval(at, times) + 
 say("svforest %s, %d trees, %d threads; %s", as.character(utils::packageVersion("svforest")), ntree, threads,
     format(Sys.time(), "%Y-%m-%d"))
 say("")
+if ("1" %in% parts) {
 say("1. Left-truncated simulation: n = 1000 observed, entry U(0, 1.5) (seen when T > entry), hazard exp(f(x)),")
 say("   f = 1.2 cos(2 pi x1) + 1.2 [x2 > .5][x3 > .5] - 0.5, five U(0,1) predictors; MSE of S(t | x) to the truth")
 say("   over 500 untruncated test subjects at the observed exits' 10%%..90%% quantiles (9 times)")
@@ -81,6 +84,8 @@ say("   mean:  forest %.5f, forest ignoring entry %.5f (ratio %.3f), coxph %.5f 
     m1[1] / m1[2], m1[3], m1[1] / m1[3])
 say("")
 
+}
+if ("2" %in% parts) {
 say("2. flchain on the age time scale: Surv(age, age + futime / 365.25, death) ~ sex + sample.yr + kappa +")
 say("   lambda + flc.grp + creatinine + mgus, complete cases; random 70/30 splits, held-out Harrell's C")
 fl <- survival::flchain
@@ -108,6 +113,8 @@ m2 <- colMeans(res2)
 say("   mean: forest %.4f, coxph %.4f, difference %+.4f", m2[1], m2[2], m2[1] - m2[2])
 say("")
 
+}
+if ("3" %in% parts) {
 say("3. id: each subject's follow-up split at a random time into two counting-process rows, (0, u] censored and")
 say("   (u, exit]; n = 1000 subjects (right-censored, hazard exp(f(x))), 1000 test subjects one row each")
 res3 <- NULL
@@ -143,3 +150,4 @@ for (r in seq_len(reps)) {
 m3 <- colMeans(res3)
 say("   mean: one row: held-out %.4f, OOB %.4f (optimism %+.4f) | id: held-out %.4f (%+.4f vs one row), OOB %.4f (optimism %+.4f) | no id: held-out %.4f, OOB %.4f (optimism %+.4f)",
     m3[1], m3[2], m3[2] - m3[1], m3[3], m3[3] - m3[1], m3[4], m3[4] - m3[3], m3[5], m3[6], m3[6] - m3[5])
+}
