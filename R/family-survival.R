@@ -114,10 +114,10 @@ NULL
 #' exits positive); `Surv()` makes an entry at or after its exit missing,
 #' which is an error here. The time grid (`ntime`) is placed at the event
 #' times' quantiles as for right-censored outcomes. Not available with
-#' delayed entry: the out-of-bag integrated Brier score (`oob_ibs` is `NA`),
-#' `importance = "permutation"` at fit time (use [svforest_importance()]
-#' on rows you give) and competing risks (an event factor in `Surv(entry,
-#' exit, event)` is an error).
+#' delayed entry: the out-of-bag integrated Brier score (`oob_ibs` is `NA`)
+#' and competing risks (an event factor in `Surv(entry, exit, event)` is an
+#' error). Permutation importance reads Harrell's C over the comparable
+#' pairs, at fit time and in [svforest_importance()].
 #'
 #' `id`: a vector of subject ids, one per row (in the formula method also
 #' the name of a column of `data`), for several rows per subject
@@ -126,7 +126,8 @@ NULL
 #' `sampler = "bootstrap"`), and every row of a drawn subject goes in, so
 #' out-of-bag rows are whole subjects and the out-of-bag figures stay
 #' honest. A subject's rows `(entry, exit]` must not overlap; `id` takes
-#' no `case_weights`. Prediction reads each row's covariates as usual;
+#' no `case_weights`, nor `importance = "permutation"` at fit time (use
+#' [svforest_importance()] on rows you give). Prediction reads each row's covariates as usual;
 #' without `id` rows are drawn one by one.
 #' @name svforest_survival
 #' @seealso [predict.svforest()] (section "Scoring new data").

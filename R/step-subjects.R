@@ -3,8 +3,7 @@ NULL
 
 # Pre-fit step: subjects (`id`, issue #59), and the checks of a
 # counting-process survival outcome, Surv(entry, exit, event): its entry
-# times (check_survival_entry(), called by the survival family's check)
-# and what a fit with delayed entry does not offer. With
+# times (check_survival_entry(), called by the survival family's check). With
 # `id`, a survival forest's trees draw subjects, not rows: every row of a
 # drawn subject goes in (core/forest/SubjectSampler.h), so out-of-bag rows
 # are whole subjects. The ids reach the engine with the outcome
@@ -16,11 +15,6 @@ subjects_step <- new_prefit_step(
   phase = "rows",
   args = "id",
   fit = function(ctx) {
-    counting <- survival_counting(ctx$y)
-    if (counting && identical(ctx$user[["importance"]], "permutation")) {
-      stop(paste("`importance = \"permutation\"` at fit time is not available with delayed entry",
-                 "(Surv(entry, exit, event)): compute it with svforest_importance(fit, data)."), call. = FALSE)
-    }
     id <- ctx$step_args[["id"]]
     if (is.null(id)) return(ctx)
     ctx$subjects <- check_subject_ids(id, ctx$y, ctx$n, !is.null(ctx$step_args[["case_weights"]]),

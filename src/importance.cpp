@@ -46,6 +46,7 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
     Rcpp::stop("internal: outcome does not match the forest");
   const double* time = nullptr;
   const int* status = nullptr;
+  const double* entry = nullptr;
   if (!survival && static_cast<size_t>(XLENGTH(y)) != n) Rcpp::stop("internal: length of y");
   if (survival) {
     // y: list(time, status) of the rows
@@ -57,6 +58,11 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
       Rcpp::stop("internal: survival time and status");
     time = REAL(t);
     status = INTEGER(st);
+    if (s.containsElementNamed("entry")) {  // delayed entry: list(time, status, entry)
+      SEXP e = s["entry"];
+      if (TYPEOF(e) != REALSXP || static_cast<size_t>(XLENGTH(e)) != n) Rcpp::stop("internal: survival entry times");
+      entry = REAL(e);
+    }
   } else if (regression) {
     if (TYPEOF(y) != REALSXP) Rcpp::stop("internal: a regression outcome must be doubles");
     for (R_xlen_t i = 0; i < XLENGTH(y); ++i)
@@ -70,6 +76,7 @@ List svf_importance(List forest, List data, SEXP y, List groups, Rcpp::NumericVe
   if (static_cast<size_t>(tree_seed.size()) != ntree || static_cast<size_t>(tree_index.size()) != ntree)
     Rcpp::stop("internal: tree seeds");
   svf::ImportanceOptions opt;
+  opt.entry = entry;
   opt.outcome = regression ? svf::ImportanceOutcome::Regression : svf::ImportanceOutcome::Classification;
   if (regression) opt.response = REAL(y);
   for (size_t t = 0; t < ntree; ++t) {

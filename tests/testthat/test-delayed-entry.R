@@ -97,6 +97,14 @@ test_that("a delayed-entry forest predicts, prints, summarises, plots and round-
   imp <- svforest_importance(fit, d)
   expect_identical(names(imp), c("x1", "x2"))
   expect_gt(imp[["x1"]], imp[["x2"]])
+  # at fit time: each tree's drop of Harrell's C over the pairs comparable under truncation
+  with_imp <- svforest(Surv(entry, exit, event) ~ x1 + x2, data = d, ntree = 10, seed = 2, num_threads = 1,
+                       importance = "permutation")
+  expect_identical(predict(with_imp, d, type = "risk"), predict(fit, d, type = "risk"))
+  expect_gt(with_imp$variable_importance[["x1"]], with_imp$variable_importance[["x2"]])
+  ignoring <- svforest:::permutation_importance(with_imp, svforest:::importance_dense_data(
+    svforest:::new_engine_data(with_imp, as.matrix(d[c("x1", "x2")]))), Surv(d$exit, d$event), TRUE, FALSE, 1L)
+  expect_false(isTRUE(all.equal(as.vector(ignoring), as.vector(with_imp$variable_importance))))
   expect_s3_class(svforest_tree(fit, 1), "data.frame")
   # combine(): two forests of the same fit add up to the whole
   parts <- lapply(0:1, function(t) svforest(Surv(entry, exit, event) ~ x1 + x2, data = d, ntree = 5, first_tree = 5 * t,
@@ -153,7 +161,7 @@ test_that("bad delayed-entry input and bad ids get clear errors", {
   expect_error(fit(d, id = replace(1:60, 2, NA)), "`id` has 1 missing values")
   expect_error(fit(d, id = rep(1:30, 2)), "overlap in time")
   expect_error(fit(d, id = 1:60, case_weights = rep(1, 60)), "`case_weights` cannot be combined with `id`")
-  expect_error(fit(d, importance = "permutation"), "not available with delayed entry")
+  expect_error(fit(d, id = 1:60, importance = "permutation"), "not available with `id`")
   expect_error(svforest(Species ~ ., data = iris, id = 1:150, ntree = 2, num_threads = 1), "`id` is for survival outcomes")
   # competing risks with delayed entry: not yet
   d$cause <- factor(ifelse(d$event == 1L, sample(c("a", "b"), 60, TRUE), "censored"), c("censored", "a", "b"))

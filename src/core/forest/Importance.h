@@ -74,6 +74,10 @@ struct ImportanceOptions {
   // that out_of_bag rows are the rows that scored the tree
   double choosing_share = 0.0;
   bool per_class = false;
+  // survival with delayed entry (outcome/DelayedEntry.h): each row's entry
+  // time, so that a tree's Harrell's C counts the pairs comparable under
+  // truncation; nullptr: right-censored
+  const double* entry = nullptr;
   // the fast routes of TreeRows (off: every permuted row is routed anew, for
   // tests that both give the same result)
   bool fast = true;

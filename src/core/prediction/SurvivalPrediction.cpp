@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "forest/LevelValues.h"
+#include "outcome/DelayedEntry.h"
 #include "outcome/SurvivalTable.h"
 #include "tree/Route.h"
 
@@ -51,8 +52,8 @@ namespace {
 
 // Harrell's C of tree `view`'s risk on positions 0..m-1 of `source`.
 double tree_concordance(const TreeView& view, size_t p, int T, const RowSource& source, const double* time,
-                        const int* status, const std::vector<int>& idx, std::vector<double>& risk,
-                        std::vector<double>& scratch) {
+                        const int* status, const double* entry, const std::vector<int>& idx,
+                        std::vector<double>& risk, std::vector<double>& scratch) {
   const size_t m = idx.size();
   std::vector<int> position(m);
   std::iota(position.begin(), position.end(), 0);
@@ -67,6 +68,11 @@ double tree_concordance(const TreeView& view, size_t p, int T, const RowSource& 
   for (size_t k = 0; k < m; ++k) {
     t[k] = time[idx[k]];
     s[k] = status[idx[k]];
+  }
+  if (entry) {  // delayed entry: the pairs comparable under truncation
+    std::vector<double> e(m);
+    for (size_t k = 0; k < m; ++k) e[k] = entry[idx[k]];
+    return harrell_c_entry(t.data(), s.data(), e.data(), position.data(), m, risk.data());
   }
   return harrell_c(t.data(), s.data(), position.data(), m, risk.data());
 }
@@ -104,7 +110,8 @@ void concordance_importance(const ForestView& forest, const RowSource& rows, con
     const std::vector<int> idx = importance_rows(opt, t, rows.n_rows());
     const size_t m = idx.size();
     std::vector<double> risk, scratch;
-    const double base = m > 1 ? tree_concordance(view, p, T, RowsAt(rows, idx), time, status, idx, risk, scratch) : NAN;
+    const double base =
+        m > 1 ? tree_concordance(view, p, T, RowsAt(rows, idx), time, status, opt.entry, idx, risk, scratch) : NAN;
     if (std::isnan(base)) return;  // no comparable pairs: the tree says nothing
     res.used = true;
     Rng rng(opt.tree_seed[t], stream_id(opt.tree_index[t], -3));
@@ -116,7 +123,7 @@ void concordance_importance(const ForestView& forest, const RowSource& rows, con
       if (!tree_reads_columns(view, forest.readers, masks[g])) continue;
       for (size_t k = 0; k < m; ++k) donor[k] = idx[pos[k]];
       const PermutedRows permuted(rows, idx, donor, masks[g], groups[g]);
-      res.drop[g] = base - tree_concordance(view, p, T, permuted, time, status, idx, risk, scratch);
+      res.drop[g] = base - tree_concordance(view, p, T, permuted, time, status, opt.entry, idx, risk, scratch);
     }
   });
   mean_over_trees(per_tree, G, 0, false, out);
