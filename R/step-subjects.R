@@ -39,12 +39,12 @@ check_subject_ids <- function(id, y, n, weighted, importance) {
     stop("`id` is for survival outcomes (Surv(time, status) or Surv(entry, exit, event)).", call. = FALSE)
   }
   if (is.data.frame(id) || !is.null(dim(id)) || is.list(id)) stop("`id` must be a vector, one id per row.", call. = FALSE)
+  if (weighted) stop("`case_weights` cannot be combined with `id` (the trees draw subjects, unweighted).", call. = FALSE)
   if (length(id) != n) {
     stop(sprintf("`id` has %d values but the data have %d rows: give one subject id per row.", length(id), n),
          call. = FALSE)
   }
   if (anyNA(id)) stop(sprintf("`id` has %d missing values; every row needs its subject.", sum(is.na(id))), call. = FALSE)
-  if (weighted) stop("`case_weights` cannot be combined with `id` (the trees draw subjects, unweighted).", call. = FALSE)
   if (importance) {
     stop(paste("`importance = \"permutation\"` at fit time is not available with `id`: compute it with",
                "svforest_importance(fit, data)."), call. = FALSE)

@@ -217,6 +217,7 @@ fit_hold_out <- function(ctx) {
     ctx$x <- ctx$x[-stages$held_all, , drop = FALSE]
     ctx$y <- ctx$y[-stages$held_all]
     if (!is.null(ctx$weights$sampling)) ctx$weights$sampling <- ctx$weights$sampling[-stages$held_all]
+    if (!is.null(ctx$subjects)) ctx$subjects <- ctx$subjects[-stages$held_all]  # `id` (R/step-subjects.R)
     ctx$n <- nrow(ctx$x)
   }
   ctx$stages <- stages

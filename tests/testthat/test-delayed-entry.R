@@ -161,6 +161,7 @@ test_that("bad delayed-entry input and bad ids get clear errors", {
   expect_error(fit(d, id = replace(1:60, 2, NA)), "`id` has 1 missing values")
   expect_error(fit(d, id = rep(1:30, 2)), "overlap in time")
   expect_error(fit(d, id = 1:60, case_weights = rep(1, 60)), "`case_weights` cannot be combined with `id`")
+  expect_error(fit(d, id = 1:60, case_weights = rep(0:1, 30)), "`case_weights` cannot be combined with `id`")
   expect_error(fit(d, id = 1:60, importance = "permutation"), "not available with `id`")
   expect_error(svforest(Species ~ ., data = iris, id = 1:150, ntree = 2, num_threads = 1), "`id` is for survival outcomes")
   # competing risks with delayed entry: not yet
