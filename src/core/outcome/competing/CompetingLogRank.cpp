@@ -5,18 +5,15 @@
 namespace svf {
 
 void build_competing_table(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table) {
-  const int K = data.n_causes, G = data.grid_size;
-  // the node's event times, in grid order: node time number of each grid index
-  std::vector<int> node_time(G + 1, 0);
+  const int K = data.n_causes;
+  // the node's event times: the distinct grid indices where a node row has
+  // an event, increasing (sorted node indices, not a pass over the grid)
+  std::vector<int> times;
   for (size_t i = 0; i < n; ++i)
-    if (data.cause[rows[i]] > 0) node_time[data.time_index[rows[i]]] = 1;
-  int T = 0;
-  for (int j = 0; j < G; ++j) {
-    const int has = node_time[j];
-    node_time[j] = T;  // node times before grid index j
-    T += has;
-  }
-  node_time[G] = T;
+    if (data.cause[rows[i]] > 0) times.push_back(data.time_index[rows[i]]);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const int T = static_cast<int>(times.size());
   table.n_causes = K;
   table.limit.resize(n);
   table.cause.resize(n);
@@ -25,7 +22,8 @@ void build_competing_table(const CompetingRows& data, const int* rows, size_t n,
   std::vector<double> ending(T + 1, 0.0);  // rows at risk at exactly the first `limit` times
   for (size_t i = 0; i < n; ++i) {
     const int r = rows[i], j = data.time_index[r];
-    const int lim = j < 0 ? 0 : node_time[j + 1];  // node times at or before the row's index
+    // node times at or before the row's index
+    const int lim = static_cast<int>(std::upper_bound(times.begin(), times.end(), j) - times.begin());
     table.limit[i] = lim;
     table.cause[i] = data.cause[r];
     ending[lim] += 1.0;

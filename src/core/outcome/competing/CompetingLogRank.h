@@ -25,7 +25,7 @@ struct CompetingTable {
   std::vector<double> at_risk, deaths;  // deaths: n_times x n_causes, time-major
   size_t n_times() const { return at_risk.size(); }
 };
-// O(n + grid_size).
+// O(n log n): over the node's own event times, not the grid.
 void build_competing_table(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table);
 
 // A growing left group's cause-specific log-rank statistics. Adding a row
