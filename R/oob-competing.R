@@ -72,6 +72,21 @@ oob_wolbers_c <- function(time, status, risk, cause) {
   time <- time[keep]
   status <- status[keep]
   risk <- risk[keep]
+  if (!all(is.finite(risk)) || !all(is.finite(time))) return(wolbers_c_pairwise(time, status, risk, cause))
+  # the engine's Harrell's C (O(n log n)) counts pairs whose earlier time is
+  # an event and the other's strictly later: on each time's dense rank r,
+  # rows of the cause sit at 2r, the censored at 2r + 1 (after the events
+  # of their own time, before any later time's) and rows of another cause
+  # past every time, censored; the counts are those above, exactly
+  rank <- match(time, sort(unique(time)))
+  other <- status != 0L & status != cause
+  at <- ifelse(status == 0L, 2 * rank + 1, 2 * rank)
+  at[other] <- 2 * (length(time) + 1)
+  .svf_harrell_c(as.double(at), as.integer(status == cause), as.double(risk))
+}
+
+# The same count pair by pair (O(n^2)): rows with infinite risk or time.
+wolbers_c_pairwise <- function(time, status, risk, cause) {
   other <- status != 0L & status != cause
   agree <- 0
   pairs <- 0

@@ -6,9 +6,15 @@
 # runs at 10,000 and 20,000 rows for comparison when its library is given.
 #   SVF_BASE_LIB=<library of 21c6042> Rscript bench/memory_event.R [--sizes=20000,200000]
 #       [--base_sizes=10000,20000] [--outcomes=survival,competing] [--ntree=default|30]
+#       [--aorsf_sizes=20000]
 # A child: Rscript bench/memory_event.R child <outcome> <n> <stage> <model file> <ntree|default>
 # (stage "fit" saves the model, "predict" reads it and scores the held-out rows:
-# survival Harrell's C of the risk, competing risks Wolbers' C of cause 1).
+# survival Harrell's C of the risk, competing risks Wolbers' C of cause 1;
+# stage "aorsf": aorsf-500 (survival) fitted on the same rows and scored on
+# the same held-out rows in one process; --aorsf_sizes=none skips it; aorsf
+# is installed from CRAN when missing). Each line gives the child's elapsed
+# time and its CPU seconds (user + system, all threads: on a shared machine
+# the elapsed time follows the load, the CPU time the work).
 args <- commandArgs(trailingOnly = TRUE)
 held_out <- 20000
 threads <- 2
@@ -35,6 +41,16 @@ child <- function(outcome, n, stage, file, ntree = NULL) {
   all <- event_data(n + held_out, outcome)
   train <- all[seq_len(n), ]
   test <- all[n + seq_len(held_out), ]
+  if (stage == "aorsf") {
+    start <- proc.time()[["elapsed"]]
+    fit <- aorsf::orsf(train, time + status ~ ., n_tree = 500, n_thread = threads, tree_seeds = 1L)
+    fit_seconds <- proc.time()[["elapsed"]] - start
+    risk <- as.numeric(stats::predict(fit, test, pred_type = "mort", n_thread = threads))
+    c_index <- survival::concordance(survival::Surv(time, status) ~ risk, data = test, reverse = TRUE)$concordance
+    cat(sprintf("RESULT fit seconds %.1f trees 500 predict seconds %.1f held_out_C %.4f\n", fit_seconds,
+                proc.time()[["elapsed"]] - start - fit_seconds, c_index))
+    return(invisible())
+  }
   if (stage == "fit") {
     start <- proc.time()[["elapsed"]]
     fit <- svforest::svforest(survival::Surv(time, status) ~ ., data = train, seed = 1, num_threads = threads,
@@ -72,11 +88,12 @@ run_child <- function(outcome, n, stage, file, lib = NULL, ntree = "default") {
                                                      outcome, n, stage, file, ntree), env = env, stdout = TRUE, stderr = TRUE))
   rss <- as.numeric(sub(".*: ", "", grep("Maximum resident set size", out, value = TRUE)))
   elapsed <- sub(".*\\): ", "", grep("Elapsed \\(wall clock\\)", out, value = TRUE))
+  cpu <- sum(as.numeric(sub(".*: ", "", grep("(User|System) time \\(seconds\\)", out, value = TRUE))))
   result <- sub("^RESULT ", "", grep("^RESULT", out, value = TRUE))
   status <- if (length(grep("Exit status: 0", out))) "ok" else paste(utils::tail(out[!grepl("^\t", out)], 3), collapse = " | ")
-  cat(sprintf("%-9s %-7s trees=%-7s n=%-7d %-8s peak RSS %7.0f MB  elapsed %s  %s  [%s]\n", outcome,
-              if (is.null(lib)) "new" else "21c6042", ntree, n, stage, rss / 1024, elapsed,
-              paste(result, collapse = "; "), status))
+  cat(sprintf("%-9s %-7s trees=%-7s n=%-7d %-8s peak RSS %7.0f MB  elapsed %s  cpu %.0f s  %s  [%s]\n", outcome,
+              if (stage == "aorsf") "aorsf" else if (is.null(lib)) "new" else "21c6042", ntree, n, stage, rss / 1024,
+              elapsed, cpu, paste(result, collapse = "; "), status))
 }
 
 if (identical(args[1], "child")) {
@@ -91,6 +108,8 @@ if (identical(args[1], "child")) {
   base_sizes <- as.integer(opt("base_sizes", c("10000", "20000")))
   outcomes <- opt("outcomes", c("survival", "competing"))
   ntree <- opt("ntree", "default")  # "default": the survival forest's own (300)
+  aorsf_sizes <- suppressWarnings(as.integer(opt("aorsf_sizes", "20000")))
+  aorsf_sizes <- aorsf_sizes[!is.na(aorsf_sizes)]
   base <- Sys.getenv("SVF_BASE_LIB")
   cat(sprintf("svforest %s, %d threads, %d held-out rows, %s\n", utils::packageVersion("svforest"), threads,
               held_out, format(Sys.time(), "%Y-%m-%d")))
@@ -103,4 +122,8 @@ if (identical(args[1], "child")) {
   # this build first (the large fits one at a time), then the 21c6042 build
   for (outcome in outcomes) for (n in sizes) one(outcome, n)
   if (nzchar(base)) for (outcome in outcomes) for (n in base_sizes) one(outcome, n, base)
+  if (length(aorsf_sizes) && "survival" %in% outcomes) {
+    source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(), value = TRUE))), "bench_common.R"))
+    if (bench_need_cran("aorsf")) for (n in aorsf_sizes) run_child("survival", n, "aorsf", "none", NULL, "500")
+  }
 }

@@ -37,6 +37,25 @@ test_that("Wolbers' C counts the pairs its definition names, ties and other caus
   expect_identical(svforest:::oob_wolbers_c(d$time, d$status, rep(NA_real_, 150), 1), NA_real_)
 })
 
+test_that("Wolbers' C by sorting (O(n log n)) is the pairwise count exactly, and fast on many rows", {
+  for (seed in 1:20) {
+    d <- competing_sample(120, seed, ties = seed %% 2 == 0)
+    risk <- round(runif(120), 1)
+    risk[sample(120, 5)] <- NA
+    keep <- !is.na(risk)
+    for (cause in 1:2)
+      expect_identical(svforest:::oob_wolbers_c(d$time, d$status, risk, cause),
+                       svforest:::wolbers_c_pairwise(d$time[keep], d$status[keep], risk[keep], cause))
+  }
+  # an infinite risk takes the pairwise count
+  d <- competing_sample(60, 3, ties = TRUE)
+  risk <- c(Inf, round(runif(59), 1))
+  expect_identical(svforest:::oob_wolbers_c(d$time, d$status, risk, 1), wolbers_by_pairs(d$time, d$status, risk, 1))
+  # 100,000 rows: the pairwise count took minutes
+  d <- competing_sample(1e5, 4)
+  expect_lt(system.time(svforest:::oob_wolbers_c(d$time, d$status, runif(1e5), 1))[["elapsed"]], 10)
+})
+
 test_that("with one cause Wolbers' C is Harrell's C as survival::concordance() counts it", {
   skip_if_not_installed("survival")
   d <- competing_sample(200, 2, ties = TRUE)

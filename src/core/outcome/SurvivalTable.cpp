@@ -3,29 +3,90 @@
 #include "DelayedEntry.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <numeric>
 
 namespace svf {
 
+namespace {
+
+// Node rows (positions 0..n) in increasing order of key[i] <= max_key: an
+// LSD radix sort, two or three passes of counting (O(n + buckets)).
+void radix_order(const std::vector<uint32_t>& key, uint32_t max_key, std::vector<uint32_t>& order,
+                 std::vector<uint32_t>& swap) {
+  const size_t n = key.size();
+  int bits = 1;
+  while (bits < 32 && (max_key >> bits) != 0) ++bits;
+  const int passes = (bits + 10) / 11, width = (bits + passes - 1) / passes;
+  const uint32_t mask = (1u << width) - 1u;
+  std::vector<size_t> count(static_cast<size_t>(mask) + 2);
+  order.resize(n);
+  swap.resize(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+  for (int pass = 0, shift = 0; pass < passes; ++pass, shift += width) {
+    std::fill(count.begin(), count.end(), 0);
+    for (size_t i = 0; i < n; ++i) ++count[((key[i] >> shift) & mask) + 1];
+    for (size_t b = 1; b < count.size(); ++b) count[b] += count[b - 1];
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t i = order[k];
+      swap[count[(key[i] >> shift) & mask]++] = i;
+    }
+    order.swap(swap);
+  }
+}
+
+// Nodes of at least this many rows order them by a radix sort of their
+// time indices; smaller ones sort their event times and search each row's.
+const size_t kRadixRows = 1024;
+
+}  // namespace
+
 void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table) {
   if (data.has_entry()) return build_entry_survival_table(data, rows, n, table);
-  std::vector<int> times;
-  for (size_t i = 0; i < n; ++i)
-    if (data.status[rows[i]]) times.push_back(data.time_index[rows[i]]);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  const size_t T = times.size();
   table.limit.resize(n);
   table.event.resize(n);
-  table.at_risk.assign(T, 0.0);
-  table.deaths.assign(T, 0.0);
+  if (n >= kRadixRows && data.num_times > 0) {
+    // the rows in time order (grid index + 1: 0 before the first event
+    // time); each run of one index gets the number of event times up to it
+    thread_local std::vector<uint32_t> key, order, swap;
+    key.resize(n);
+    for (size_t i = 0; i < n; ++i) key[i] = static_cast<uint32_t>(data.time_index[rows[i]] + 1);
+    radix_order(key, static_cast<uint32_t>(data.num_times), order, swap);
+    size_t T = 0;
+    for (size_t k = 0; k < n;) {
+      size_t end = k;
+      bool any = false;
+      for (; end < n && key[order[end]] == key[order[k]]; ++end) any = any || data.status[rows[order[end]]] != 0;
+      T += any ? 1 : 0;
+      for (; k < end; ++k) {
+        const size_t i = order[k];
+        table.limit[i] = static_cast<int>(T);
+        table.event[i] = data.status[rows[i]] ? 1 : 0;
+      }
+    }
+    table.at_risk.assign(T, 0.0);
+    table.deaths.assign(T, 0.0);
+  } else {
+    std::vector<int> times;
+    for (size_t i = 0; i < n; ++i)
+      if (data.status[rows[i]]) times.push_back(data.time_index[rows[i]]);
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    for (size_t i = 0; i < n; ++i) {
+      const int r = rows[i];
+      table.limit[i] =
+          static_cast<int>(std::upper_bound(times.begin(), times.end(), data.time_index[r]) - times.begin());
+      table.event[i] = data.status[r] ? 1 : 0;
+    }
+    table.at_risk.assign(times.size(), 0.0);
+    table.deaths.assign(times.size(), 0.0);
+  }
+  const size_t T = table.at_risk.size();
+  // (counts of whole rows: exact in any order)
   std::vector<double> ending(T + 1, 0.0);  // rows at risk at exactly the first `limit` times
   for (size_t i = 0; i < n; ++i) {
-    const int r = rows[i];
-    const int lim = static_cast<int>(std::upper_bound(times.begin(), times.end(), data.time_index[r]) - times.begin());
-    table.limit[i] = lim;
-    table.event[i] = data.status[r] ? 1 : 0;
+    const int lim = table.limit[i];
     ending[lim] += 1.0;
     if (table.event[i]) table.deaths[lim - 1] += 1.0;
   }
@@ -46,45 +107,40 @@ double variance_weight(double at_risk, double deaths) {
 }  // namespace
 
 LogRankScan::LogRankScan(const SurvivalTable& table)
-    : table_(table), hazard_(table.n_times() + 1, 0.0), c_sum_(table.n_times() + 1, 0.0),
-      e_sum_(table.n_times() + 1, 0.0), count_tree_(table.n_times() + 1, 0.0), e_tree_(table.n_times() + 1, 0.0) {
+    : table_(table), prefix_(table.n_times() + 1, Prefix{0.0, 0.0, 0.0}), tree_(table.n_times() + 1, Pair{0.0, 0.0}) {
   for (size_t j = 0; j < table.n_times(); ++j) {
     const double nj = table.at_risk[j], dj = table.deaths[j], c = variance_weight(nj, dj);
-    hazard_[j + 1] = hazard_[j] + dj / nj;
-    c_sum_[j + 1] = c_sum_[j] + c;
-    e_sum_[j + 1] = e_sum_[j] + c / nj;
+    prefix_[j + 1].hazard = prefix_[j].hazard + dj / nj;
+    prefix_[j + 1].c = prefix_[j].c + c;
+    prefix_[j + 1].e = prefix_[j].e + c / nj;
   }
 }
 
 void LogRankScan::reset() {
-  std::fill(count_tree_.begin(), count_tree_.end(), 0.0);
-  std::fill(e_tree_.begin(), e_tree_.end(), 0.0);
+  std::fill(tree_.begin(), tree_.end(), Pair{0.0, 0.0});
   numerator_ = linear_ = square_ = n_left_ = 0.0;
-}
-
-double LogRankScan::tree_sum(const std::vector<double>& tree, int k) const {
-  double s = 0.0;
-  for (int i = k - 1; i > 0; i -= i & -i) s += tree[i];
-  return s;
-}
-
-void LogRankScan::tree_add(std::vector<double>& tree, int k, double v) {
-  // limit 0 (no time at risk) adds nothing to any sum: index k as is, k >= 1
-  for (int i = k; i < static_cast<int>(tree.size()); i += i & -i) tree[i] += v;
 }
 
 void LogRankScan::add(size_t i) {
   const int lim = table_.limit[i];
-  numerator_ += (table_.event[i] ? 1.0 : 0.0) - hazard_[lim];
-  linear_ += c_sum_[lim];
+  const Prefix& at = prefix_[lim];
+  numerator_ += (table_.event[i] ? 1.0 : 0.0) - at.hazard;
+  linear_ += at.c;
+  // over the left rows of limit < lim: their count and sum of E(limit)
+  double below = 0.0, e_below = 0.0;
+  for (int k = lim - 1; k > 0; k -= k & -k) {
+    below += tree_[k].count;
+    e_below += tree_[k].e;
+  }
   // sum_{j < lim} e_j Y_j = E(lim) * (left rows of limit >= lim) + sum of E(limit) over the others
-  const double below = tree_sum(count_tree_, lim);
-  const double partial = e_sum_[lim] * (n_left_ - below) + tree_sum(e_tree_, lim);
-  square_ += 2.0 * partial + e_sum_[lim];
+  const double partial = at.e * (n_left_ - below) + e_below;
+  square_ += 2.0 * partial + at.e;
   if (lim > 0) {  // rows never at risk stay out of the counts: E(0) = 0
     n_left_ += 1.0;
-    tree_add(count_tree_, lim, 1.0);
-    tree_add(e_tree_, lim, e_sum_[lim]);
+    for (int k = lim; k < static_cast<int>(tree_.size()); k += k & -k) {
+      tree_[k].count += 1.0;
+      tree_[k].e += at.e;
+    }
   }
 }
 

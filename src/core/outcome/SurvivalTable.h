@@ -42,11 +42,19 @@ class LogRankScan {
   void add(size_t i);  // node row i (by position) joins the left group
   double statistic() const;  // 0 when there is no variance
  private:
-  double tree_sum(const std::vector<double>& tree, int k) const;  // over limits < k
-  void tree_add(std::vector<double>& tree, int k, double v);      // at limit k
+  // per limit k, the prefix sums over times < k, side by side (one cache
+  // line per row added)
+  struct Prefix {
+    double hazard, c, e;
+  };
+  // a Fenwick tree over limits of the left rows' count and their E(limit),
+  // the two sums side by side: one walk reads or updates both
+  struct Pair {
+    double count, e;
+  };
   const SurvivalTable& table_;
-  std::vector<double> hazard_, c_sum_, e_sum_;  // prefix sums over times < k
-  std::vector<double> count_tree_, e_tree_;
+  std::vector<Prefix> prefix_;
+  std::vector<Pair> tree_;
   double numerator_ = 0.0, linear_ = 0.0, square_ = 0.0, n_left_ = 0.0;  // n_left_: rows of limit > 0
 };
 

@@ -5,18 +5,15 @@
 namespace svf {
 
 void build_competing_table(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table) {
-  const int K = data.n_causes, G = data.grid_size;
-  // the node's event times, in grid order: node time number of each grid index
-  std::vector<int> node_time(G + 1, 0);
+  const int K = data.n_causes;
+  // the node's event times: the distinct grid indices where a node row has
+  // an event, increasing (sorted node indices, not a pass over the grid)
+  std::vector<int> times;
   for (size_t i = 0; i < n; ++i)
-    if (data.cause[rows[i]] > 0) node_time[data.time_index[rows[i]]] = 1;
-  int T = 0;
-  for (int j = 0; j < G; ++j) {
-    const int has = node_time[j];
-    node_time[j] = T;  // node times before grid index j
-    T += has;
-  }
-  node_time[G] = T;
+    if (data.cause[rows[i]] > 0) times.push_back(data.time_index[rows[i]]);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const int T = static_cast<int>(times.size());
   table.n_causes = K;
   table.limit.resize(n);
   table.cause.resize(n);
@@ -25,7 +22,8 @@ void build_competing_table(const CompetingRows& data, const int* rows, size_t n,
   std::vector<double> ending(T + 1, 0.0);  // rows at risk at exactly the first `limit` times
   for (size_t i = 0; i < n; ++i) {
     const int r = rows[i], j = data.time_index[r];
-    const int lim = j < 0 ? 0 : node_time[j + 1];  // node times at or before the row's index
+    // node times at or before the row's index
+    const int lim = static_cast<int>(std::upper_bound(times.begin(), times.end(), j) - times.begin());
     table.limit[i] = lim;
     table.cause[i] = data.cause[r];
     ending[lim] += 1.0;
@@ -38,36 +36,26 @@ void build_competing_table(const CompetingRows& data, const int* rows, size_t n,
   }
 }
 
-double CompetingLogRankScan::Fenwick::below(int k) const {
-  double s = 0.0;
-  for (int i = k - 1; i > 0; i -= i & -i) s += tree[i];
-  return s;
-}
-
-void CompetingLogRankScan::Fenwick::add(int k, double v) {
-  for (int i = k; i < static_cast<int>(tree.size()); i += i & -i) tree[i] += v;
-}
-
 CompetingLogRankScan::CompetingLogRankScan(const CompetingTable& table)
-    : table_(table), K_(table.n_causes), T_(table.n_times()), hazard_((T_ + 1) * K_, 0.0),
-      c_sum_((T_ + 1) * K_, 0.0), e_sum_((T_ + 1) * K_, 0.0), count_(T_), e_tree_(K_, Fenwick(T_)),
-      numerator_(K_, 0.0), linear_(K_, 0.0), square_(K_, 0.0) {
+    : table_(table), K_(table.n_causes), T_(table.n_times()), prefix_((T_ + 1) * K_ * 3, 0.0),
+      tree_((T_ + 1) * (K_ + 1), 0.0), numerator_(K_, 0.0), linear_(K_, 0.0), square_(K_, 0.0), below_(K_ + 1, 0.0) {
   for (size_t j = 0; j < T_; ++j) {
     const double y = table.at_risk[j];
     for (int k = 0; k < K_; ++k) {
       const double d = table.deaths[j * K_ + k];
       // hypergeometric variance weight; rows at risk 1 or fewer carry none
       const double c = y > 1.0 ? d * (y - d) / (y - 1.0) / y : 0.0;
-      hazard_[(j + 1) * K_ + k] = hazard_[j * K_ + k] + d / y;
-      c_sum_[(j + 1) * K_ + k] = c_sum_[j * K_ + k] + c;
-      e_sum_[(j + 1) * K_ + k] = e_sum_[j * K_ + k] + c / y;
+      const double* before = &prefix_[(j * K_ + k) * 3];
+      double* after = &prefix_[((j + 1) * K_ + k) * 3];
+      after[0] = before[0] + d / y;
+      after[1] = before[1] + c;
+      after[2] = before[2] + c / y;
     }
   }
 }
 
 void CompetingLogRankScan::reset() {
-  std::fill(count_.tree.begin(), count_.tree.end(), 0.0);
-  for (Fenwick& f : e_tree_) std::fill(f.tree.begin(), f.tree.end(), 0.0);
+  std::fill(tree_.begin(), tree_.end(), 0.0);
   std::fill(numerator_.begin(), numerator_.end(), 0.0);
   std::fill(linear_.begin(), linear_.end(), 0.0);
   std::fill(square_.begin(), square_.end(), 0.0);
@@ -76,19 +64,29 @@ void CompetingLogRankScan::reset() {
 
 void CompetingLogRankScan::add(size_t i) {
   const int lim = table_.limit[i], cause = table_.cause[i];
-  const double below = count_.below(lim);
+  const size_t width = static_cast<size_t>(K_) + 1;
+  // over the left rows of limit < lim: their count and each cause's sum of E(limit)
+  std::fill(below_.begin(), below_.end(), 0.0);
+  for (int k = lim - 1; k > 0; k -= k & -k) {
+    const double* node = &tree_[static_cast<size_t>(k) * width];
+    for (size_t c = 0; c < width; ++c) below_[c] += node[c];
+  }
+  const double* at = &prefix_[static_cast<size_t>(lim) * K_ * 3];
   for (int k = 0; k < K_; ++k) {
-    const size_t at = static_cast<size_t>(lim) * K_ + k;
-    numerator_[k] += (cause == k + 1 ? 1.0 : 0.0) - hazard_[at];
-    linear_[k] += c_sum_[at];
+    const double hazard = at[3 * k], c_sum = at[3 * k + 1], e_sum = at[3 * k + 2];
+    numerator_[k] += (cause == k + 1 ? 1.0 : 0.0) - hazard;
+    linear_[k] += c_sum;
     // sum_{j < lim} e_j Y_j = E(lim) * (left rows of limit >= lim) + sum of E(limit) over the others
-    const double partial = e_sum_[at] * (n_left_ - below) + e_tree_[k].below(lim);
-    square_[k] += 2.0 * partial + e_sum_[at];
-    if (lim > 0) e_tree_[k].add(lim, e_sum_[at]);
+    const double partial = e_sum * (n_left_ - below_[0]) + below_[1 + k];
+    square_[k] += 2.0 * partial + e_sum;
   }
   if (lim > 0) {  // rows never at risk stay out of the counts: E(0) = 0
     n_left_ += 1.0;
-    count_.add(lim, 1.0);
+    for (int k = lim; k <= static_cast<int>(T_); k += k & -k) {
+      double* node = &tree_[static_cast<size_t>(k) * width];
+      node[0] += 1.0;
+      for (int c = 0; c < K_; ++c) node[1 + c] += at[3 * c + 2];
+    }
   }
 }
 

@@ -25,7 +25,7 @@ struct CompetingTable {
   std::vector<double> at_risk, deaths;  // deaths: n_times x n_causes, time-major
   size_t n_times() const { return at_risk.size(); }
 };
-// O(n + grid_size).
+// O(n log n): over the node's own event times, not the grid.
 void build_competing_table(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table);
 
 // A growing left group's cause-specific log-rank statistics. Adding a row
@@ -44,20 +44,17 @@ class CompetingLogRankScan {
   double composite() const;             // sum over causes of chi_square
 
  private:
-  struct Fenwick {
-    std::vector<double> tree;
-    explicit Fenwick(size_t n = 0) : tree(n + 1, 0.0) {}
-    double below(int k) const;    // sum over positions < k (positions 1..n)
-    void add(int k, double v);    // at position k >= 1
-  };
   const CompetingTable& table_;
   int K_;
   size_t T_;
-  // per cause, prefix sums over times < k, (T + 1) x K
-  std::vector<double> hazard_, c_sum_, e_sum_;
-  Fenwick count_;
-  std::vector<Fenwick> e_tree_;
-  std::vector<double> numerator_, linear_, square_;
+  // per limit k and cause, the prefix sums over times < k of the hazard,
+  // c and e, side by side: prefix_[(k * K + cause) * 3 + 0..2]
+  std::vector<double> prefix_;
+  // a Fenwick tree over limits (positions 1..T) of the left rows' count and
+  // per cause their E(limit), side by side: tree_[k * (K + 1) + 0] the
+  // count, + 1 + cause the sums; one walk reads or updates all
+  std::vector<double> tree_;
+  std::vector<double> numerator_, linear_, square_, below_;
   double n_left_ = 0.0;  // left rows at risk at one time or more
 };
 

@@ -40,8 +40,8 @@ struct CompetingCurves {
   long position(int grid_index) const;  // -1 before the first change
 };
 
-// The node's curves from its rows (0-based row numbers), O(n + grid_size)
-// by bucketing rows by their grid index.
+// The node's curves from its rows (0-based row numbers), O(n log n) by
+// grouping rows by their grid index (the rows' own indices, not the grid).
 CompetingCurves competing_curves(const CompetingRows& data, const int* rows, size_t n);
 
 }  // namespace svf
