@@ -37,6 +37,10 @@
     .Call(`_svforest_svf_entry_logrank`, time, status, entry, left)
 }
 
+.svf_competing_entry_logrank <- function(time, cause, entry, left, n_causes) {
+    .Call(`_svforest_svf_competing_entry_logrank`, time, cause, entry, left, n_causes)
+}
+
 .svf_fit <- function(data, y, weights, num_classes, params, valid_data, valid_y, num_threads, verbose) {
     .Call(`_svforest_svf_fit`, data, y, weights, num_classes, params, valid_data, valid_y, num_threads, verbose)
 }

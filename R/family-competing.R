@@ -111,15 +111,18 @@ register_family(
   num_classes = function(y) 0L,
   engine_fit = function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
     parts <- competing_parts(y)
-    event_forest_fit(data, list(time = as.double(parts$time), status = as.integer(parts$status),
-                                causes = length(parts$causes)), weights, params, num_threads, verbose,
-                     "aalen_johansen")
+    outcome <- list(time = as.double(parts$time), status = as.integer(parts$status), causes = length(parts$causes))
+    # delayed entry (Surv(entry, exit, event)) and `id`'s subjects (R/step-subjects.R), when given
+    if (!is.null(parts$entry)) outcome$entry <- parts$entry
+    if (!is.null(attr(y, "subjects"))) outcome$subject <- attr(y, "subjects")
+    event_forest_fit(data, outcome, weights, params, num_threads, verbose, "aalen_johansen")
   },
   validation_outcome = function(y, scaling) NULL,
   model_fields = function(y, scaling) {
     parts <- competing_parts(y)
-    list(competing = list(time_max = max(parts$time), causes = parts$causes,
-                          events = stats::setNames(tabulate(parts$status, length(parts$causes)), parts$causes)))
+    list(competing = c(list(time_max = max(parts$time), causes = parts$causes,
+                            events = stats::setNames(tabulate(parts$status, length(parts$causes)), parts$causes)),
+                       if (!is.null(parts$entry)) list(delayed_entry = TRUE)))
   },
   fields = list(outcome = "competing", oob = c("oob_cif_sum", "oob_concordance", "oob_ibs"), stages = character()),
   oob = function(oob, y, aggregation, scaling, ntree) {
@@ -140,8 +143,8 @@ register_family(
   check_model = function(object, fail) check_competing_model(object, fail),
   print_outcome = function(x) {
     e <- x$competing$events
-    sprintf("  Outcome:               competing risks (%s)",
-            paste(sprintf("%s: %d event%s", names(e), e, ifelse(e == 1L, "", "s")), collapse = ", "))
+    sprintf("  Outcome:               competing risks%s (%s)",
+            if (isTRUE(x$competing$delayed_entry)) ", delayed entry" else "", paste(sprintf("%s: %d event%s", names(e), e, ifelse(e == 1L, "", "s")), collapse = ", "))
   },
   combining = function(x) "average cumulative incidence",
   oob_text = function(x) {
@@ -168,7 +171,7 @@ register_family(
   holdout_score = list(metric = "concordance", better = "higher", score = function(fit, newdata, truth, num_threads) {
     risk <- stats::predict(fit, newdata, type = "risk", cause = 1L, num_threads = num_threads)
     parts <- competing_parts(truth)
-    oob_wolbers_c(parts$time, parts$status, risk, 1L)
+    oob_wolbers_c(parts$time, parts$status, risk, 1L, parts$entry)
   }),
   score_type = list("risk", cause = 1L),  # explainers read one number per row: the first cause's
   calibration_stage = "none",
@@ -191,6 +194,8 @@ register_part("leaf", "aalen_johansen", outcomes = "competing", family_only = TR
 # data frame becomes one); the bad-input catalogue is competing_outcome()'s.
 check_competing_y <- function(y, n) {
   if (NROW(y) != n) stop(sprintf("`y` has %d rows but the predictors have %d rows.", NROW(y), n), call. = FALSE)
+  entry <- competing_parts(y)$entry  # delayed entry, Surv(entry, exit, event): checked as survival's (R/step-subjects.R)
+  if (!is.null(entry)) check_survival_entry(entry, competing_parts(y)$time)
   parts <- competing_outcome(y)
   if (any(parts$time <= 0)) {
     stop(zero_times_message(sum(parts$time <= 0), "competing-risks"), call. = FALSE)  # R/family-survival.R
@@ -273,7 +278,8 @@ competing_importance <- function(object, x, y, num_threads) {
   causes <- object$competing$causes
   drops <- permutation_drops(object, data, function(d) {  # R/importance-survival.R
     risk <- competing_years_lost(competing_engine_curves(object$forest, d, num_threads)$cif, object$forest$times)
-    stats::setNames(vapply(seq_along(causes), function(k) oob_wolbers_c(parts$time, parts$status, risk[, k], k), 0),
+    stats::setNames(vapply(seq_along(causes), function(k) oob_wolbers_c(parts$time, parts$status, risk[, k], k,
+                                                                        parts$entry), 0),
                     causes)
   })
   structure(t(drops), type = "permutation")

@@ -31,8 +31,9 @@ competing_oob_results <- function(tally, y, times = NULL) {
     cif <- cause_slice(tally$oob_cif_sum, k) / tally$oob_count
     cif[none, ] <- NA_real_
     risk[, k] <- competing_years_lost(cif, times)
-    concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k)
-    ibs[k] <- integrated_brier_score(parts$time, parts$status, function(cols) 1 - cif[, cols, drop = FALSE], times,
+    concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k, parts$entry)
+    # (delayed entry: no integrated Brier score; its censoring weights assume every row at risk from time 0)
+    ibs[k] <- if (!is.null(parts$entry)) NA_real_ else integrated_brier_score(parts$time, parts$status, function(cols) 1 - cif[, cols, drop = FALSE], times,
                                      cause = k)
   }
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = concordance,
@@ -66,12 +67,15 @@ cause_slice <- function(cif, k) {
 # censored then, or j had an event of another cause by i's time (it never
 # has this one). Concordant when i's risk is higher; tied risks count 1/2.
 # With one cause it is Harrell's C as survival::concordance() counts it.
-# Rows with NA risk are left out; NA without comparable pairs.
-oob_wolbers_c <- function(time, status, risk, cause) {
+# Rows with NA risk are left out; NA without comparable pairs. With
+# `entry` (delayed entry), a pair counts only when j had entered by i's
+# time (entry_j < time_i).
+oob_wolbers_c <- function(time, status, risk, cause, entry = NULL) {
   keep <- !is.na(risk)
   time <- time[keep]
   status <- status[keep]
   risk <- risk[keep]
+  if (!is.null(entry)) return(wolbers_c_entry(time, status, entry[keep], risk, cause))
   if (!all(is.finite(risk)) || !all(is.finite(time))) return(wolbers_c_pairwise(time, status, risk, cause))
   # the engine's Harrell's C (O(n log n)) counts pairs whose earlier time is
   # an event and the other's strictly later: on each time's dense rank r,
@@ -85,13 +89,30 @@ oob_wolbers_c <- function(time, status, risk, cause) {
   .svf_harrell_c(as.double(at), as.integer(status == cause), as.double(risk))
 }
 
+# Wolbers' C under truncation: the engine's Harrell's C under truncation
+# on the ranks above, each entry on the same scale (2 c + 1/2, c the number
+# of distinct times at or before it: below 2 r exactly when the entry is
+# before the r-th time).
+wolbers_c_entry <- function(time, status, entry, risk, cause) {
+  if (!all(is.finite(risk)) || !all(is.finite(time))) return(wolbers_c_pairwise(time, status, risk, cause, entry))
+  if (!any(status == cause)) return(NA_real_)
+  u <- sort(unique(time))
+  rank <- match(time, u)
+  other <- status != 0L & status != cause
+  at <- ifelse(status == 0L, 2 * rank + 1, 2 * rank)
+  at[other] <- 2 * (length(time) + 1)
+  .svf_harrell_c_entry(as.double(at), as.integer(status == cause), 2 * findInterval(entry, u) + 0.5,
+                       as.double(risk))$c
+}
+
 # The same count pair by pair (O(n^2)): rows with infinite risk or time.
-wolbers_c_pairwise <- function(time, status, risk, cause) {
+wolbers_c_pairwise <- function(time, status, risk, cause, entry = NULL) {
   other <- status != 0L & status != cause
   agree <- 0
   pairs <- 0
   for (i in which(status == cause)) {
     known <- time > time[i] | (time == time[i] & status == 0L) | (other & time <= time[i])
+    if (!is.null(entry)) known <- known & entry < time[i]
     pairs <- pairs + sum(known)
     agree <- agree + sum(risk[known] < risk[i]) + sum(risk[known] == risk[i]) / 2
   }

@@ -83,17 +83,20 @@ competing_new_outcome <- function(object, y) {
          paste(dQuote(unknown, FALSE), collapse = ", "), " that the model does not know (its causes: ",
          paste(dQuote(causes, FALSE), collapse = ", "), ")", call. = FALSE)
   }
-  list(time = parts$time, status = c(0L, match(parts$causes, causes))[parts$status + 1L])
+  list(time = parts$time, status = c(0L, match(parts$causes, causes))[parts$status + 1L], entry = parts$entry)
 }
 
 # time, status (0..K) and the causes' labels of either form, or an error
-# naming what was given.
+# naming what was given; with delayed entry (Surv(entry, exit, event), a
+# "mcounting" Surv) also `entry`.
 competing_parts <- function(y) {
   if (inherits(y, "Surv")) {
     type <- attr(y, "type")
-    if (identical(type, "mcounting")) {
-      stop("Surv(start, stop, event) describes multi-state data with transitions; competing risks take ",
-           "Surv(time, event), one row per subject", call. = FALSE)
+    if (identical(type, "mcounting")) {  # delayed entry, Surv(entry, exit, event) (issue #59)
+      levels <- attr(y, "inputAttributes")$event$levels
+      check_censoring_level(levels)
+      return(list(time = as.numeric(y[, "stop"]), status = as.integer(y[, "status"]), causes = attr(y, "states"),
+                  censoring = if (length(levels)) levels[1L] else "0", entry = as.numeric(y[, "start"])))
     }
     if (!identical(type, "mright")) {
       stop("not a competing-risks outcome: a Surv object of type ", dQuote(type, FALSE), " is ordinary survival; ",

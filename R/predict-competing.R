@@ -124,7 +124,10 @@ competing_error_curve <- function(object, newdata, y) {
                  numeric(nrow(leaves)))
   mean_risk <- t(apply(matrix(risk, nrow = nrow(leaves)), 1, cumsum)) / rep(seq_along(f$trees), each = nrow(leaves))
   if (length(f$trees) == 1L) mean_risk <- matrix(risk, ncol = 1L)
-  structure(vapply(seq_along(f$trees), function(k) 1 - harrell_concordance(time, status, mean_risk[, k]), 0),
+  concordance <- function(risk) {  # with delayed entry, over the pairs comparable under truncation
+    if (is.null(parts$entry)) harrell_concordance(time, status, risk) else oob_wolbers_c(parts$time, parts$status, risk, 1L, parts$entry)
+  }
+  structure(vapply(seq_along(f$trees), function(k) 1 - concordance(mean_risk[, k]), 0),
             label = sprintf("1 - Wolbers' C (%s) on newdata", object$competing$causes[1L]))
 }
 

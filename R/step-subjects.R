@@ -35,8 +35,9 @@ survival_counting <- function(y) inherits(y, "Surv") && identical(attr(y, "type"
 # missing ids, no case weights, and a subject's counting-process rows must
 # not overlap in time.
 check_subject_ids <- function(id, y, n, weighted, importance) {
-  if (!inherits(y, "Surv") || !attr(y, "type") %in% c("right", "counting")) {
-    stop("`id` is for survival outcomes (Surv(time, status) or Surv(entry, exit, event)).", call. = FALSE)
+  if (!inherits(y, "Surv") || !attr(y, "type") %in% c("right", "counting", "mright", "mcounting")) {
+    stop(paste("`id` is for survival outcomes (Surv(time, status) or Surv(entry, exit, event); competing risks with",
+               "an event factor)."), call. = FALSE)
   }
   if (is.data.frame(id) || !is.null(dim(id)) || is.list(id)) stop("`id` must be a vector, one id per row.", call. = FALSE)
   if (weighted) stop("`case_weights` cannot be combined with `id` (the trees draw subjects, unweighted).", call. = FALSE)
@@ -50,7 +51,9 @@ check_subject_ids <- function(id, y, n, weighted, importance) {
                "svforest_importance(fit, data)."), call. = FALSE)
   }
   codes <- as.integer(factor(id)) - 1L
-  if (survival_counting(y)) check_subject_overlap(codes, survival_entry(y), survival_time(y))
+  if (attr(y, "type") %in% c("counting", "mcounting")) {
+    check_subject_overlap(codes, as.double(unclass(y)[, 1L]), survival_time(y))
+  }
   codes
 }
 

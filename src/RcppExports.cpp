@@ -126,6 +126,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_competing_entry_logrank
+List svf_competing_entry_logrank(Rcpp::NumericVector time, Rcpp::IntegerVector cause, Rcpp::NumericVector entry, Rcpp::LogicalVector left, int n_causes);
+RcppExport SEXP _svforest_svf_competing_entry_logrank(SEXP timeSEXP, SEXP causeSEXP, SEXP entrySEXP, SEXP leftSEXP, SEXP n_causesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type time(timeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type cause(causeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type entry(entrySEXP);
+    Rcpp::traits::input_parameter< Rcpp::LogicalVector >::type left(leftSEXP);
+    Rcpp::traits::input_parameter< int >::type n_causes(n_causesSEXP);
+    rcpp_result_gen = Rcpp::wrap(svf_competing_entry_logrank(time, cause, entry, left, n_causes));
+    return rcpp_result_gen;
+END_RCPP
+}
 // svf_fit
 List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP valid_data, SEXP valid_y, int num_threads, bool verbose);
 RcppExport SEXP _svforest_svf_fit(SEXP dataSEXP, SEXP ySEXP, SEXP weightsSEXP, SEXP num_classesSEXP, SEXP paramsSEXP, SEXP valid_dataSEXP, SEXP valid_ySEXP, SEXP num_threadsSEXP, SEXP verboseSEXP) {
@@ -602,6 +617,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_column_medians", (DL_FUNC) &_svforest_svf_column_medians, 1},
     {"_svforest_svf_harrell_c_entry", (DL_FUNC) &_svforest_svf_harrell_c_entry, 4},
     {"_svforest_svf_entry_logrank", (DL_FUNC) &_svforest_svf_entry_logrank, 4},
+    {"_svforest_svf_competing_entry_logrank", (DL_FUNC) &_svforest_svf_competing_entry_logrank, 5},
     {"_svforest_svf_fit", (DL_FUNC) &_svforest_svf_fit, 9},
     {"_svforest_svf_decide_classes", (DL_FUNC) &_svforest_svf_decide_classes, 5},
     {"_svforest_svf_importance", (DL_FUNC) &_svforest_svf_importance, 15},

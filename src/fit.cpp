@@ -255,11 +255,10 @@ std::vector<double> read_curve_grid(const RParams& rp, const std::vector<double>
 }
 
 // The case weights (case_weights_from_r()), checked against the outcome's
-// options: delayed entry is for survival outcomes, subjects take no weights.
+// options: subjects take no weights.
 const double* checked_case_weights(SEXP weights, size_t n, const svf::TrainingData& td) {
   const double* w = case_weights_from_r(weights, n);
-  if ((td.has_entry() && td.competing()) || (td.subject && w))
-    Rcpp::stop("internal: delayed entry is for survival outcomes; subjects take no case weights");
+  if (td.subject && w) Rcpp::stop("internal: subjects take no case weights");
   return w;
 }
 

@@ -82,7 +82,8 @@ test_that("bad competing-risks input gets a clear error", {
   expect_error(predict(fit, d, cause = "stroke"), "`cause` \"stroke\" is not among the causes: \"relapse\", \"death\"")
   expect_error(predict(fit, d, cause = 3), "is not among the causes")
   start <- data.frame(x1 = d$x1, t0 = 0, t1 = d$time, event = d$event)
-  expect_error(svforest(Surv(t0, t1, event) ~ x1, data = start, ntree = 2), "multi-state data with transitions")
+  # Surv(t0, t1, event) is delayed entry (test-delayed-entry.R), no longer an error
+  expect_true(isTRUE(svforest(Surv(t0, t1, event) ~ x1, data = start, ntree = 2, num_threads = 1)$competing$delayed_entry))
   neg <- d
   neg$time[3] <- -1
   expect_error(svforest(neg[, 1:3], Surv(neg$time, neg$event), ntree = 2), "must not be negative")

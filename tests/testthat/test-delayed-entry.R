@@ -164,10 +164,16 @@ test_that("bad delayed-entry input and bad ids get clear errors", {
   expect_error(fit(d, id = 1:60, case_weights = rep(0:1, 30)), "`case_weights` cannot be combined with `id`")
   expect_error(fit(d, id = 1:60, importance = "permutation"), "not available with `id`")
   expect_error(svforest(Species ~ ., data = iris, id = 1:150, ntree = 2, num_threads = 1), "`id` is for survival outcomes")
-  # competing risks with delayed entry: not yet
+  # competing risks with delayed entry: the same checks of the entry times
   d$cause <- factor(ifelse(d$event == 1L, sample(c("a", "b"), 60, TRUE), "censored"), c("censored", "a", "b"))
-  expect_error(svforest(Surv(entry, exit, cause) ~ x1 + x2, data = d, ntree = 2, num_threads = 1),
-               "Surv\\(start, stop, event\\)")
+  yc <- Surv(d$entry, d$exit, d$cause)
+  yc[4, 1] <- d$exit[4] + 1
+  expect_error(svforest(d[c("x1", "x2")], yc, ntree = 2, num_threads = 1),
+               "1 row whose entry time is at or after the exit time \\(e.g. row 4")
+  expect_error(svforest(Surv(entry, exit, cause) ~ x1 + x2, data = transform(d, entry = replace(entry, 5, NA)),
+                        ntree = 2, num_threads = 1), "1 missing entry times")
+  expect_error(svforest(Surv(entry, exit, cause) ~ x1 + x2, data = d, id = rep(1:30, 2), ntree = 2, num_threads = 1),
+               "overlap in time")
 })
 
 test_that("parsnip's censored regression mode fits Surv(entry, exit, event), without censoring weights", {
@@ -184,4 +190,122 @@ test_that("parsnip's censored regression mode fits Surv(entry, exit, event), wit
   expect_error(parsnip::.censoring_weights_graf(fit, tibble::tibble(y = Surv(d$exit[1:3], d$event[1:3]),
                                                                     .pred = pred$.pred)),
                "not available for a fit with delayed entry")
+})
+
+# Competing risks with delayed entry: two causes whose hazards depend on x1.
+entry_cr_data <- function(n = 200, seed = 1, ties = FALSE) {
+  set.seed(seed)
+  x1 <- stats::rnorm(n)
+  x2 <- stats::rnorm(n)
+  entry <- stats::runif(n, 0, 2)
+  t1 <- entry + stats::rexp(n, 0.5 * exp(0.7 * x1))
+  t2 <- entry + stats::rexp(n, 0.4 * exp(-0.5 * x1))
+  cens <- entry + stats::rexp(n, 0.25)
+  exit <- pmin(t1, t2, cens)
+  if (ties) exit <- round(exit, 1) + 0.05
+  code <- ifelse(cens <= pmin(t1, t2), 0L, ifelse(t1 < t2, 1L, 2L))
+  data.frame(x1, x2, entry = pmin(entry, exit - 0.01), exit,
+             cause = factor(code, 0:2, c("censored", "relapse", "death")))
+}
+
+test_that("one-leaf trees on every row give survfit's Aalen-Johansen curves with delayed entry", {
+  d <- entry_cr_data(250, ties = TRUE)
+  d$x0 <- 1  # no usable predictor: each tree is one leaf of every row
+  fit <- svforest(Surv(entry, exit, cause) ~ x0, data = d, ntree = 2, seed = 1, num_threads = 1,
+                  sampler = "subsample", sample_fraction = 1, ntime = Inf)
+  expect_identical(unique(vapply(fit$forest$trees, svforest:::tree_n_leaves, 1L)), 1L)
+  expect_true(isTRUE(fit$competing$delayed_entry))
+  sf <- survfit(Surv(entry, exit, cause) ~ 1, data = d, id = seq_len(nrow(d)))
+  times <- sf$time[sf$time <= max(fit$forest$times)]
+  for (k in c("relapse", "death")) {
+    cif <- as.vector(predict(fit, d[1, ], type = "cif", cause = k, times = times))
+    truth <- sf$pstate[seq_along(times), match(k, sf$states)]
+    expect_lt(max(abs(cif - truth)), 1e-8)
+    # the curve ignoring entry is another one (the test can fail)
+    naive <- survfit(Surv(exit, cause) ~ 1, data = d)
+    expect_gt(max(abs(summary(naive, times = times)$pstate[, match(k, naive$states)] - truth)), 0.02)
+  }
+  expect_lt(max(abs(predict(fit, d[1, ], type = "survival", times = times) -
+                      sf$pstate[seq_along(times), match("(s0)", sf$states)])), 1e-8)
+})
+
+test_that("competing log-rank statistics and targets with delayed entry are each cause's survival ones", {
+  for (ties in c(TRUE, FALSE)) {
+    d <- entry_cr_data(120, seed = 4, ties = ties)
+    code <- as.integer(d$cause) - 1L
+    left <- d$x1 + stats::rnorm(120, sd = 0.5) > 0
+    r <- svforest:::.svf_competing_entry_logrank(d$exit, code, d$entry, left, 2L)
+    for (k in 1:2) {
+      one <- svforest:::.svf_entry_logrank(d$exit, as.integer(code == k), d$entry, left)
+      expect_equal(r$per_cause[k], one$statistic, tolerance = 1e-10)
+      expect_equal(r$target[, k], one$martingale, tolerance = 1e-12)
+      # without tied times: coxph's score test of the cause-specific hazard with delayed entry
+      if (!ties) {
+        cox <- coxph(Surv(entry, exit, code == k) ~ left, data = d, ties = "breslow")
+        expect_equal(r$per_cause[k], unname(cox$score), tolerance = 1e-10)
+      }
+    }
+    expect_equal(r$composite, sum(r$per_cause), tolerance = 1e-12)
+    expect_equal(r$scan, r$composite, tolerance = 1e-10)
+  }
+  # entry ignored gives other statistics (the test can fail)
+  naive <- svforest:::.svf_competing_entry_logrank(d$exit, code, rep(0, 120), left, 2L)
+  expect_gt(abs(naive$composite - r$composite), 0.01)
+})
+
+test_that("Wolbers' C under truncation counts the pairs whose other row had entered", {
+  d <- entry_cr_data(150, seed = 5, ties = TRUE)
+  code <- as.integer(d$cause) - 1L
+  risk <- round(stats::rnorm(150) + 0.5 * d$x1, 1)  # tied risks
+  by_pairs <- function(cause) {
+    agree <- pairs <- 0
+    for (i in which(code == cause)) for (j in seq_len(150)) {
+      if (j == i || !(d$entry[j] < d$exit[i])) next
+      if (d$exit[j] > d$exit[i] || (d$exit[j] == d$exit[i] && code[j] == 0L) || (code[j] > 0L && code[j] != cause)) {
+        pairs <- pairs + 1
+        agree <- agree + (risk[i] > risk[j]) + (risk[i] == risk[j]) / 2
+      }
+    }
+    agree / pairs
+  }
+  for (k in 1:2) {
+    expect_equal(svforest:::oob_wolbers_c(d$exit, code, risk, k, d$entry), by_pairs(k), tolerance = 1e-12)
+    expect_equal(svforest:::wolbers_c_pairwise(d$exit, code, risk, k, d$entry), by_pairs(k), tolerance = 1e-12)
+  }
+  expect_false(isTRUE(all.equal(svforest:::oob_wolbers_c(d$exit, code, risk, 1L), by_pairs(1))))
+})
+
+test_that("a competing-risks forest with delayed entry predicts, prints, round-trips and takes id", {
+  d <- entry_cr_data(240, seed = 6)
+  f <- Surv(entry, exit, cause) ~ x1 + x2
+  fit <- svforest(f, data = d, ntree = 10, seed = 2, num_threads = 1)
+  expect_true(isTRUE(fit$competing$delayed_entry))
+  expect_true(all(is.na(fit$oob_ibs)))
+  code <- as.integer(d$cause) - 1L
+  expect_equal(unname(fit$oob_concordance[1]),
+               svforest:::oob_wolbers_c(d$exit, code, fit$oob_predictions[, 1], 1L, d$entry))
+  expect_gt(fit$oob_concordance[["relapse"]], 0.55)
+  expect_match(paste(capture.output(print(fit)), collapse = "\n"), "competing risks, delayed entry")
+  expect_silent(capture.output(summary(fit)))
+  cif <- predict(fit, d[1:5, ], type = "cif")
+  expect_identical(dim(cif)[c(1, 3)], c(5L, 2L))
+  path <- tempfile(fileext = ".rds")
+  on.exit(unlink(path))
+  saveRDS(fit, path)
+  back <- readRDS(path)
+  for (type in c("cif", "chf", "survival", "risk")) expect_identical(predict(back, d, type = type), predict(fit, d, type = type))
+  imp <- svforest_importance(fit, d)
+  expect_gt(imp["x1", "relapse"], imp["x2", "relapse"])
+  # same seed, any thread count; entry ignored is another forest
+  two <- svforest(f, data = d, ntree = 10, seed = 2, num_threads = 2)
+  expect_identical(predict(two, d, type = "cif"), predict(fit, d, type = "cif"))
+  naive <- svforest(Surv(exit, cause) ~ x1 + x2, data = d, ntree = 10, seed = 2, num_threads = 1)
+  expect_false(isTRUE(all.equal(predict(naive, d, type = "cif"), predict(fit, d, type = "cif"))))
+  # id: each subject split into two rows, drawn together
+  d$id <- seq_len(nrow(d))
+  u <- d$entry + (d$exit - d$entry) * stats::runif(nrow(d), 0.2, 0.8)
+  split <- rbind(transform(d, exit = u, cause = factor("censored", levels(d$cause))), transform(d, entry = u))
+  by_id <- svforest(f, data = split, id = "id", ntree = 8, seed = 3, num_threads = 1)
+  expect_true(all(tapply(by_id$oob_count, split$id, function(v) length(unique(v)) == 1L)))
+  expect_true(is.finite(by_id$oob_concordance[["relapse"]]))
 })

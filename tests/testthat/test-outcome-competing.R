@@ -47,8 +47,9 @@ test_that("bad competing-risks input gets a clear error", {
   # a cause not among the levels
   expect_error(competing_outcome(Surv(time, ev), cause = "stroke"), "\"stroke\" is not among the causes: \"relapse\", \"death\"")
   expect_error(competing_outcome(Surv(time, ev), cause = 3), "is not among the causes")
+  # Surv(entry, exit, event): delayed entry (issue #59), the entry times kept
+  expect_identical(competing_parts(Surv(c(0, 0, 2, 0, 0, 0), time + 1, ev))$entry, c(0, 0, 2, 0, 0, 0))
   # multi-state data with transitions
-  expect_error(competing_outcome(Surv(c(0, 0, 2, 0, 0, 0), time + 1, ev)), "transitions")
   expect_error(competing_outcome(Surv(time, ev), id = c(1, 1, 2, 3, 4, 5)), "repeats subjects.*not competing risks")
   expect_error(competing_outcome(Surv(time, ev), istate = c("a", "a", "b", "a", "a", "a")),
                "more than one initial state")

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "outcome/SurvivalTable.h"
+#include "outcome/competing/CompetingEntry.h"
 #include "outcome/competing/CompetingSteps.h"
 
 namespace svf {
@@ -16,7 +17,8 @@ void AalenJohansenLeafModel::fit(const TrainingData& data, const int* rows, size
   cr.cause = data.status;
   cr.n_causes = data.num_causes;
   cr.grid_size = data.num_times;
-  competing_steps(cr, rows, n, out.ints, out.reals);
+  cr.entry_index = data.entry_index;  // delayed entry, or nullptr
+  competing_steps_of(cr, rows, n, out.ints, out.reals);
   // stored on the curve grid: each curve's exact value at each grid time
   steps_on_curve_grid(data.curve_of_time, out.ints, out.reals, static_cast<size_t>(data.num_causes), 2);
 }

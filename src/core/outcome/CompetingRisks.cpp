@@ -12,6 +12,7 @@
 
 #include "OobTally.h"
 #include "Outcome.h"
+#include "competing/CompetingEntry.h"
 #include "competing/CompetingSteps.h"
 #include "forest/Forest.h"
 #include "prediction/CompetingPrediction.h"
@@ -30,13 +31,14 @@ CompetingRows competing_rows(const TrainingData& data) {
   rows.cause = data.status;
   rows.n_causes = data.num_causes;
   rows.grid_size = data.num_times;
+  rows.entry_index = data.entry_index;  // delayed entry (competing/CompetingEntry.h) or nullptr
   return rows;  // unweighted: case weights act through the trees' draws
 }
 
 class CompetingRisks : public Outcome {
  public:
   void node_stats(NodeStats& node) const override {
-    build_competing_table(competing_rows(*node.data), node.rows, node.n, node.competing);
+    build_competing_table_of(competing_rows(*node.data), node.rows, node.n, node.competing);
   }
   bool weights_draw_rows() const override { return true; }  // as survival's
   bool may_split(const NodeStats& node, int min_events) const override {
@@ -47,7 +49,7 @@ class CompetingRisks : public Outcome {
   bool pure(const TrainingData&, const int*, size_t, std::vector<int>&) const override { return false; }
   double gain_scale(const NodeStats&) const override { return 1.0; }  // chi-squares
   std::unique_ptr<CutScan> cut_scan(const NodeStats& node) const override {
-    return competing_cut_scan(node.competing);
+    return competing_cut_scan_of(node.competing);
   }
   // t = 0: every cause's martingale residual summed (the rows' order by
   // the risk of any event); t = k (1..K): cause k's alone, so a node with
@@ -57,15 +59,15 @@ class CompetingRisks : public Outcome {
     if (t > K) return false;
     std::vector<double> weights(K, t == 0 ? 1.0 : 0.0);
     if (t > 0) weights[t - 1] = 1.0;
-    competing_target(node.competing, weights, target);
+    competing_target_of(node.competing, weights, target);
     return true;
   }
   double split_gain(const TrainingData& data, const int* oob, size_t n_oob,
                     const std::vector<char>& left) const override {
     CompetingTable table;
-    build_competing_table(competing_rows(data), oob, n_oob, table);
+    build_competing_table_of(competing_rows(data), oob, n_oob, table);
     std::vector<double> per_cause;
-    return competing_logrank(table, left, per_cause);
+    return competing_logrank_of(table, left, per_cause);
   }
 
   // chf_sum holds here each cause's CIF sums, n x T x K (column-major);
@@ -92,11 +94,11 @@ class CompetingRisks : public Outcome {
     std::vector<int> rows;
     std::vector<double> risk;
     oob_mean_risks(oob, rows, risk);
-    return 1.0 - wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause);
+    return 1.0 - wolbers_c_of(data.time, data.status, data.entry, rows.data(), rows.size(), risk.data(), kErrorCause);
   }
   std::vector<double> oob_row_losses(const TrainingData& data, const OobResult& oob) const override {
     return oob_concordance_losses(oob, [&](const int* rows, size_t m, const double* risk, std::vector<double>* loss) {
-      wolbers_c(data.time, data.status, rows, m, risk, kErrorCause, loss);
+      wolbers_c_of(data.time, data.status, data.entry, rows, m, risk, kErrorCause, loss);
     });
   }
   // 1 - Wolbers' C on the rows (0.5 without pairs) of each leaf's expected
@@ -109,10 +111,11 @@ class CompetingRisks : public Outcome {
     const std::vector<double> risk = structure_row_risks(data, grown, rows, [&](const int* leaf_rows, size_t n) {
       ints.clear();
       reals.clear();
-      competing_steps(cr, leaf_rows, n, ints, reals);
+      competing_steps_of(cr, leaf_rows, n, ints, reals);
       return steps_time_lost(ints.data(), reals.data(), data.num_causes, kErrorCause, data.grid_times, data.num_times);
     });
-    const double c = wolbers_c(data.time, data.status, rows.data(), rows.size(), risk.data(), kErrorCause);
+    const double c =
+        wolbers_c_of(data.time, data.status, data.entry, rows.data(), rows.size(), risk.data(), kErrorCause);
     return std::isnan(c) ? 0.5 : 1.0 - c;
   }
   // the rows' first-cause martingale scores under the tree's in-bag hazards
@@ -120,11 +123,11 @@ class CompetingRisks : public Outcome {
   void level_values(const TrainingData& data, const std::vector<int>& inbag, std::vector<double>& value,
                     std::vector<int>& slot) const override {
     CompetingTable table;
-    build_competing_table(competing_rows(data), inbag.data(), inbag.size(), table);
+    build_competing_table_of(competing_rows(data), inbag.data(), inbag.size(), table);
     std::vector<double> weights(data.num_causes, 0.0);
     weights[kErrorCause - 1] = 1.0;
     value.resize(inbag.size());
-    competing_target(table, weights, value.data());
+    competing_target_of(table, weights, value.data());
     slot.assign(inbag.size(), 0);
   }
 };

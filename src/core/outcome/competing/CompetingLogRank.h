@@ -22,6 +22,7 @@ namespace svf {
 struct CompetingTable {
   int n_causes = 0;
   std::vector<int> limit, cause;
+  std::vector<int> start;  // delayed entry only (CompetingEntry.h): at risk at times start..limit - 1
   std::vector<double> at_risk, deaths;  // deaths: n_times x n_causes, time-major
   size_t n_times() const { return at_risk.size(); }
 };

@@ -19,6 +19,9 @@ struct CompetingRows {
   const int* time_index = nullptr;
   const int* cause = nullptr;      // 0 censored, 1..n_causes
   const double* weight = nullptr;  // case weights (positive) or nullptr
+  // delayed entry (CompetingEntry.h): each row's entry grid index (at risk
+  // at grid index j when entry_index < j <= time_index), or nullptr
+  const int* entry_index = nullptr;
   int n_causes = 0;
   int grid_size = 0;  // number of grid times: every time_index < grid_size
   double weight_of(int r) const { return weight ? weight[r] : 1.0; }
