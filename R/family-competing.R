@@ -21,8 +21,20 @@ NULL
 #' that shows this). A later level named as censoring (`"censored"`,
 #' `"censoring"`, `"alive"`, `"0"`, ...), a cause without events (drop an
 #' unused level with [droplevels()]), every row censored, negative, zero or
-#' missing times, and multi-state data with transitions
-#' (`Surv(start, stop, event)`) are errors.
+#' missing times are errors.
+#'
+#' Delayed entry (left truncation, issue #59): `Surv(entry, exit, event)`
+#' with such an event factor fits a competing-risks forest whose risk sets
+#' are `entry < t <= exit` in the composite log-rank cuts, the per-cause
+#' martingale residuals `1[cause = k] - (H_k(exit) - H_k(entry))` the
+#' hyperplanes are fitted to, the Aalen-Johansen leaves (a forest of
+#' one-leaf trees on every row gives `survfit(Surv(entry, exit, event) ~ 1,
+#' id = )`'s `pstate`) and the out-of-bag Wolbers' C, over the pairs whose
+#' other row had entered by the event's time; `id` keeps a subject's rows
+#' together, as for survival ([svforest_survival]). Each row is one
+#' interval from the initial state: rows that start in another state
+#' (multi-state transitions) are not read. Not available with delayed
+#' entry: the out-of-bag integrated Brier score (`oob_ibs` is `NA`).
 #'
 #' The trees are the survival forest's ([svforest_survival]), with the same
 #' parameters, defaults and knobs (`min_node_events` counts the events of

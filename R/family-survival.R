@@ -114,9 +114,9 @@ NULL
 #' exits positive); `Surv()` makes an entry at or after its exit missing,
 #' which is an error here. The time grid (`ntime`) is placed at the event
 #' times' quantiles as for right-censored outcomes. Not available with
-#' delayed entry: the out-of-bag integrated Brier score (`oob_ibs` is `NA`)
-#' and competing risks (an event factor in `Surv(entry, exit, event)` is an
-#' error). Permutation importance reads Harrell's C over the comparable
+#' delayed entry: the out-of-bag integrated Brier score (`oob_ibs` is `NA`).
+#' An event factor in `Surv(entry, exit, event)` fits a competing-risks
+#' forest with delayed entry ([svforest_competing]). Permutation importance reads Harrell's C over the comparable
 #' pairs, at fit time and in [svforest_importance()].
 #'
 #' `id`: a vector of subject ids, one per row (in the formula method also
