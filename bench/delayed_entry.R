@@ -1,7 +1,7 @@
 # Delayed entry (issue #59): Surv(entry, exit, event) and `id`.
-#   R_LIBS=<library> Rscript bench/delayed_entry.R [--threads=2] [--reps=3] [--ntree=100] [--parts=123]
+#   R_LIBS=<library> Rscript bench/delayed_entry.R [--threads=2] [--reps=3] [--ntree=100] [--parts=1234]
 # (`--parts=3`: only the third check, e.g. with more repetitions)
-# Three checks, printed as text (bench/results/delayed_entry.txt):
+# Four checks, printed as text (bench/results/delayed_entry.txt):
 # 1. A left-truncated simulation with a nonlinear hazard and known truth:
 #    subjects enter at E ~ U(0, 1.5) and are seen only when their event time
 #    T > E; hazard exp(f(x)) constant in time, f nonlinear. The mean squared
@@ -18,6 +18,12 @@
 #    row per subject: held-out C (test subjects, one row each) and out-of-bag
 #    C. Without `id` the two rows of a subject fall on both sides of a
 #    tree's sample, for comparison.
+# 4. Competing risks with delayed entry: two causes of constant hazards
+#    exp(f_k(x)) (f_1 nonlinear), subjects entering at E ~ U(0, 1.5) and
+#    seen only when their first event is after E; the mean squared distance
+#    of each cause's CIF(t | x) to the truth over untruncated test subjects
+#    and times at the observed exits' 10..90% quantiles: the forest with
+#    entry against the same forest ignoring entry (Surv(exit, cause)).
 suppressPackageStartupMessages({
   library(survival)
   library(svforest)
@@ -30,7 +36,7 @@ arg <- function(name, default) {
 threads <- arg("threads", 2)
 reps <- arg("reps", 3)
 ntree <- arg("ntree", 100)
-parts <- strsplit(as.character(arg("parts", 123)), "")[[1]]
+parts <- strsplit(as.character(arg("parts", 1234)), "")[[1]]
 say <- function(...) cat(sprintf(...), "\n", sep = "")
 
 f_true <- function(x) 1.2 * cos(2 * pi * x$x1) + 1.2 * (x$x2 > 0.5) * (x$x3 > 0.5) - 0.5
@@ -150,4 +156,48 @@ for (r in seq_len(reps)) {
 m3 <- colMeans(res3)
 say("   mean: one row: held-out %.4f, OOB %.4f (optimism %+.4f) | id: held-out %.4f (%+.4f vs one row), OOB %.4f (optimism %+.4f) | no id: held-out %.4f, OOB %.4f (optimism %+.4f)",
     m3[1], m3[2], m3[2] - m3[1], m3[3], m3[3] - m3[1], m3[4], m3[4] - m3[3], m3[5], m3[6], m3[6] - m3[5])
+}
+
+if ("4" %in% parts) {
+say("")
+say("4. Competing risks with delayed entry: n = 1000 observed, entry U(0, 1.5) (seen when min(T1, T2) > entry),")
+say("   cause hazards exp(f1(x)), f1 = 1.2 cos(2 pi x1) - 0.7, and exp(f2(x)), f2 = 0.9 [x2 > .5] - 0.9 x3 - 0.4;")
+say("   MSE of each cause's CIF(t | x) to the truth over 500 untruncated test subjects at the observed exits'")
+say("   10%%..90%% quantiles (9 times); the forest with entry vs the same forest ignoring entry")
+f1 <- function(x) 1.2 * cos(2 * pi * x$x1) - 0.7
+f2 <- function(x) 0.9 * (x$x2 > 0.5) - 0.9 * x$x3 - 0.4
+res4 <- NULL
+for (r in seq_len(reps)) {
+  set.seed(400 + r)
+  pop <- as.data.frame(matrix(runif(3000 * 5), 3000, 5, dimnames = list(NULL, paste0("x", 1:5))))
+  t1 <- rexp(3000, exp(f1(pop)))
+  t2 <- rexp(3000, exp(f2(pop)))
+  pop$entry <- runif(3000, 0, 1.5)
+  seen <- pmin(t1, t2) > pop$entry
+  d <- pop[seen, ][1:1000, ]
+  t1 <- t1[seen][1:1000]
+  t2 <- t2[seen][1:1000]
+  cens <- d$entry + rexp(1000, 0.25)
+  d$exit <- pmin(t1, t2, cens)
+  d$cause <- factor(ifelse(cens <= pmin(t1, t2), 0L, ifelse(t1 < t2, 1L, 2L)), 0:2, c("censored", "one", "two"))
+  test <- as.data.frame(matrix(runif(500 * 5), 500, 5, dimnames = list(NULL, paste0("x", 1:5))))
+  at <- stats::quantile(d$exit, seq(0.1, 0.9, by = 0.1), names = FALSE)
+  l1 <- exp(f1(test))
+  l2 <- exp(f2(test))
+  truth <- list(one = (l1 / (l1 + l2)) * (1 - exp(-outer(l1 + l2, at))),
+                two = (l2 / (l1 + l2)) * (1 - exp(-outer(l1 + l2, at))))
+  fit <- svforest(Surv(entry, exit, cause) ~ x1 + x2 + x3 + x4 + x5, data = d, ntree = ntree, seed = r,
+                  num_threads = threads)
+  naive <- svforest(Surv(exit, cause) ~ x1 + x2 + x3 + x4 + x5, data = d, ntree = ntree, seed = r,
+                    num_threads = threads)
+  mse <- function(f, k) mean((predict(f, test, type = "cif", cause = k, times = at) - truth[[k]])^2)
+  row <- c(forest_one = mse(fit, "one"), naive_one = mse(naive, "one"), forest_two = mse(fit, "two"),
+           naive_two = mse(naive, "two"))
+  say("   rep %d: cause one: forest %.5f, ignoring entry %.5f | cause two: forest %.5f, ignoring entry %.5f",
+      r, row[1], row[2], row[3], row[4])
+  res4 <- rbind(res4, row)
+}
+m4 <- colMeans(res4)
+say("   mean: cause one: forest %.5f, ignoring entry %.5f (ratio %.3f) | cause two: forest %.5f, ignoring entry %.5f (ratio %.3f)",
+    m4[1], m4[2], m4[1] / m4[2], m4[3], m4[4], m4[3] / m4[4])
 }
