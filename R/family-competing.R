@@ -160,8 +160,9 @@ register_family(
   },
   combining = function(x) "average cumulative incidence",
   oob_text = function(x) {
-    sprintf("Wolbers' C %s; integrated Brier score %s", competing_figures(x$oob_concordance),
-            competing_figures(x$oob_ibs))
+    c_text <- sprintf("Wolbers' C %s", competing_figures(x$oob_concordance))
+    if (isTRUE(x$competing$delayed_entry)) return(c_text)  # no Brier score with delayed entry
+    sprintf("%s; integrated Brier score %s", c_text, competing_figures(x$oob_ibs))
   },
   oob_label = "OOB performance",
   summary = function(object, out) {

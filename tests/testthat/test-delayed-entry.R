@@ -285,7 +285,14 @@ test_that("a competing-risks forest with delayed entry predicts, prints, round-t
   expect_equal(unname(fit$oob_concordance[1]),
                svforest:::oob_wolbers_c(d$exit, code, fit$oob_predictions[, 1], 1L, d$entry))
   expect_gt(fit$oob_concordance[["relapse"]], 0.55)
-  expect_match(paste(capture.output(print(fit)), collapse = "\n"), "competing risks, delayed entry")
+  out <- paste(capture.output(print(fit)), collapse = "\n")
+  expect_match(out, "competing risks, delayed entry")
+  expect_false(grepl("Brier", out))
+  # combine(): two forests of the same fit add up to the whole
+  parts <- lapply(0:1, function(t) svforest(f, data = d, ntree = 5, first_tree = 5 * t, seed = 2, num_threads = 1))
+  both <- combine(parts)
+  expect_identical(predict(both, d, type = "cif"), predict(fit, d, type = "cif"))
+  expect_equal(both$oob_concordance, fit$oob_concordance)
   expect_silent(capture.output(summary(fit)))
   cif <- predict(fit, d[1:5, ], type = "cif")
   expect_identical(dim(cif)[c(1, 3)], c(5L, 2L))
