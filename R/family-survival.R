@@ -120,7 +120,7 @@ NULL
 #' pairs, at fit time and in [svforest_importance()].
 #'
 #' `id`: a vector of subject ids, one per row (in the formula method also
-#' the name of a column of `data`), for several rows per subject
+#' the name of a column of `data`, which `.` then leaves out of the predictors), for several rows per subject
 #' (time-varying covariates, split follow-up, repeated episodes): each tree
 #' draws subjects (`sample_fraction` of them, with replacement for
 #' `sampler = "bootstrap"`), and every row of a drawn subject goes in, so

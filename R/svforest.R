@@ -88,9 +88,12 @@ svforest.formula <- function(formula, data, ..., method = NULL, ntree = NULL, nu
   used <- all.vars(formula)
   check_frame_columns(data[if ("." %in% used) names(data) else intersect(used, names(data))], "data")
   user <- list(...)
-  # `id` may name a column of `data` (R/step-subjects.R)
+  # `id` may name a column of `data` (R/step-subjects.R); a subject's label is
+  # no predictor, so `.` leaves that column out unless the formula names it
   if (is.character(user[["id"]]) && length(user[["id"]]) == 1L && user[["id"]] %in% names(data)) {
-    user[["id"]] <- data[[user[["id"]]]]
+    id_column <- user[["id"]]
+    user[["id"]] <- data[[id_column]]
+    if (!id_column %in% used) data <- data[names(data) != id_column]
   }
   # the families' checks of the outcome's expression (a Surv() status of three values)
   if (length(formula) == 3L) {

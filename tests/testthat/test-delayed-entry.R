@@ -136,6 +136,11 @@ test_that("with `id`, a subject's rows are drawn together: out-of-bag rows are w
   # the ids as a vector, and the bootstrap; same seed, any thread count
   same <- svforest(Surv(entry, exit, event) ~ x1 + x2, data = d, id = d$id, ntree = 8, seed = 3, num_threads = 2)
   expect_identical(predict(same, d, type = "risk"), predict(fit, d, type = "risk"))
+  # an id named as a column is no predictor of `.`, unless the formula names it
+  dot <- svforest(Surv(entry, exit, event) ~ ., data = d, id = "id", ntree = 8, seed = 3, num_threads = 1)
+  expect_identical(dot$design$predictors, c("x1", "x2"))
+  named <- svforest(Surv(entry, exit, event) ~ x1 + id, data = d, id = "id", ntree = 2, seed = 3, num_threads = 1)
+  expect_identical(named$design$predictors, c("x1", "id"))
   boot <- svforest(Surv(entry, exit, event) ~ x1 + x2, data = d, id = d$id, ntree = 8, seed = 3, num_threads = 1,
                    sampler = "bootstrap")
   expect_true(whole(boot))
