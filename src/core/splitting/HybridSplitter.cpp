@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "RowRouter.h"
 #include "outcome/Outcome.h"
 #include "search/CutSearch.h"
 
@@ -38,13 +39,10 @@ bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size
 // gain as in-bag cuts are scored by, on those rows.
 double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob, size_t n_oob) {
   if (n_oob < 2) return 0.0;
-  const size_t p = data.x->n_cols();
-  const DataView& x = *data.x;
-  std::vector<char> left(n_oob);
-  for (size_t i = 0; i < n_oob; ++i) {
-    const int r = oob[i];
-    left[i] = rule.goes_left([&x, r](int col) { return x.value(r, col); }, p) ? 1 : 0;
-  }
+  const RowRouter router(rule, *data.x);
+  thread_local std::vector<char> left;
+  left.resize(n_oob);
+  for (size_t i = 0; i < n_oob; ++i) left[i] = router.left(oob[i]) ? 1 : 0;
   return outcome_of(data).split_gain(data, oob, n_oob, left);
 }
 
