@@ -19,6 +19,9 @@ namespace {
 
 // Gains at or below this share of the node's scale are rounding noise.
 const double kRelativeMinGain = 1e-12;
+// Binned axis cuts: a node's rows must fall in at least this many of a
+// column's bins (or half of its bins, if fewer) to be searched at bin edges.
+const size_t kMinOccupied = 128;
 
 // The best cut along predictor `col` (node values `values`): through the
 // forest's rank index where it has the column (the same order, sorted
@@ -29,9 +32,13 @@ bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size
   const ColumnRanks* ranks = node.data->ranks;
   const size_t c = static_cast<size_t>(col);
   if (!ranks || !ranks->has(c)) return search.along_values(scan, values, node.n, min_leaf, cut, gain);
-  // binned where the node has more rows than the column bins
-  if (ranks->binned(c) && node.n > ranks->bins(c))
-    return search.along_bins(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
+  // binned where the node has more rows than the column bins and its rows
+  // fall in at least half of them (at most 128): a node within a narrow
+  // range of the column (below a cut along it) is searched exactly
+  if (ranks->binned(c) && node.n > ranks->bins(c)) {
+    const size_t min_occupied = std::min<size_t>(ranks->bins(c), 2 * kMinOccupied) / 2;
+    return search.along_bins(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain, min_occupied);
+  }
   return search.along_column(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
 }
 
