@@ -111,7 +111,8 @@ const size_t kFitRows = 1024, kBucketRows = 1536;
 // after the other) into `sampled` (k rows each).
 void sample_rows(const std::vector<double>& columns, size_t n, size_t m, size_t k, Rng& rng, std::vector<int>& sample,
                  std::vector<double>& sampled) {
-  std::vector<int> all(n);
+  thread_local std::vector<int> all;  // (reused: a large node's n, not allocated per node)
+  all.resize(n);
   std::iota(all.begin(), all.end(), 0);
   for (size_t i = 0; i < k; ++i) std::swap(all[i], all[i + rng.below(n - i)]);
   sample.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k));
@@ -157,7 +158,9 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, 
   const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
 
   Eigen::VectorXd target(n), target_fit(fit_sample ? n_fit : 0);
-  std::vector<double> weight(m), proj(n);
+  std::vector<double> weight(m);
+  thread_local std::vector<double> proj;  // every element written before it is read
+  proj.resize(n);
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {
