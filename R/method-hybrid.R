@@ -97,7 +97,8 @@ hybrid_mtry <- function(model) {
 #' them: a class node of fewer than twice as many rows tries axis cuts alone
 #' (a hyperplane there fits noise, and skipping it saves time);
 #' `oblique_stop` (default `NA`: none) ends them below that many axis cuts
-#' in a row, for a faster fit; `max_bins` (default `Inf`: exact cuts) bins
+#' in a row, for a faster fit; `max_bins` (default 255 for classes, 1024
+#' for numbers, `Inf`, exact cuts, for event times) bins
 #' each numeric predictor into at most that many quantile bins once per
 #' forest, and nodes of more rows than a predictor's bins cut it only
 #' between bins, and large nodes fit hyperplanes on a sample of their rows

@@ -207,10 +207,11 @@ svf_parameter_table <- list(
                       check = function(x) check_count_or_na(x, "oblique_stop", 1),
                       tune = tune_range("Axis cuts before hyperplanes stop", 1, 5),
                       help = "A node below this many axis cuts in a row (counted from the root, or from the nearest hyperplane above it) tries axis cuts alone (`NA`: hyperplanes at every node). Where an axis cut has won, hyperplanes seldom win further down, and they are most of a node's work: a faster fit, a little less accurate on most data."),
-  max_bins = list(default = function(preset, n) Inf,
-                  check = check_max_bins,
+  max_bins = list(default = function(preset, n) preset_default(preset, "max_bins", Inf),
+                  check = check_max_bins,  # families: bench/results/default_variants_dev_bins.txt
+                  family = list(classification = 255, regression = 1024),
                   tune = tune_range("Bins per predictor", 16, 1024, trans = "log2"),
-                  help = "Bins per numeric predictor of the forest's column index (`Inf`: none, every cut between two distinct values). A finite number bins each predictor of more distinct values into at most that many quantile bins, once per forest; a node of more rows than a predictor's bins cuts it only between bins (midway between the training values either side); a node of more than 1,024 rows fits its hyperplanes on 1,024 of them, drawn at random, and one of more than 1,536 rows cuts their projections in `max_bins` buckets of equal width. Smaller nodes search exactly. Faster on many rows."),
+                  help = "Bins per numeric predictor of the forest's column index (`Inf`: none, every cut between two distinct values). A finite number bins each predictor of more distinct values into at most that many quantile bins, once per forest; a node of more rows than a predictor's bins cuts it only between bins (midway between the training values either side), unless its rows fall in fewer than 128 of them (half of them, with fewer than 256 bins); a node of more than 1,024 rows fits its hyperplanes on 1,024 of them, drawn at random, and one of more than 1,536 rows cuts their projections in `max_bins` buckets of equal width. Smaller nodes search exactly. Faster on many rows."),
   # the survival forest's own knobs (its Nelson-Aalen leaf reads them,
   # R/engine-survival.R). A survival forest's defaults (`family`: its node
   # sizes, sampler, trees, rivals) were chosen on held-out splits of the

@@ -7,6 +7,8 @@
 #   regr100k   the same rows with scale_bench.R's numeric target, test RMSE
 #   surv10k    10,000 x 20 right-censored rows (below), 50 trees, Harrell's
 #              C of the predicted risk on 10,000 new rows
+#   (class1000k, regr1000k: the same generators at 1,000,000 rows; any
+#   <kind><thousands>k)
 # Configurations: base (the base library, no max_bins), inf (the new
 # library, max_bins = Inf: today's exact search) and bins<B> (max_bins = B).
 # Besides the fit's elapsed seconds, its CPU seconds (user + system, all
@@ -58,7 +60,7 @@ child <- function(case, config, out) {
   extra <- if (grepl("^bins", config)) list(max_bins = as.numeric(sub("^bins", "", config)))
            else if (config == "inf") list(max_bins = Inf) else list()
   kind <- sub("[0-9]+k$", "", case)
-  n <- if (kind == "surv") 10000 else 100000
+  n <- 1000 * as.numeric(sub("k$", "", sub("^[a-z]+", "", case)))  # class100k: 100,000 rows
   train <- gen[[kind]](n, 1)
   test <- gen[[kind]](if (kind == "surv") 10000 else 50000, 2)
   if (kind == "surv") {

@@ -46,7 +46,11 @@ variants <- list(
   oblique_stop_1 = function(p) list(oblique_stop = 1L),   # no hyperplane below an axis cut
   oblique_stop_2 = function(p) list(oblique_stop = 2L),   # ... below two axis cuts in a row
   oblique_stop_1_none = function(p) list(oblique_stop = 1L, tree_choice = "none"),
-  oblique_stop_2_none = function(p) list(oblique_stop = 2L, tree_choice = "none")
+  oblique_stop_2_none = function(p) list(oblique_stop = 2L, tree_choice = "none"),
+  exact = function(p) list(max_bins = Inf),               # the exact search (issue 58)
+  bins255 = function(p) list(max_bins = 255L),            # binned axis cuts, sampled hyperplanes
+  bins1024 = function(p) list(max_bins = 1024L),
+  bins4096 = function(p) list(max_bins = 4096L)
 )
 
 args <- bench_args()

@@ -317,7 +317,7 @@ for (m in all_methods()) {
       for (bad in list(NA, NaN, Inf, -Inf, "bad value", list(1), NULL)) {
         if (is.null(bad)) next  # NULL means "the default"
         if (identical(bad, NA) && p %in% na_default) next  # checked above
-        if (identical(bad, Inf) && p == "max_bins") next  # documented: Inf is the default (exact cuts)
+        if (identical(bad, Inf) && p == "max_bins") next  # documented: Inf is valid (exact cuts)
         args <- stats::setNames(list(bad), p)
         case(expect_error(do.call(fit_method, c(list(m, x, y = y), args)), paste0("`", p, "`"),
                           info = paste(p, format(bad))))

@@ -182,9 +182,14 @@ test_that("oblique_stop ends hyperplanes below that many axis cuts in a row", {
 
 test_that("max_bins: Inf is the exact search; bins cut between the training values either side", {
   train <- diagonal_df(400, seed = 3)
-  exact <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1)
-  expect_identical(svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1, max_bins = Inf)$forest,
-                   exact$forest)
+  exact <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1, max_bins = Inf)
+  # the default: 255 bins for classes (2,000 distinct values: binned)
+  big <- diagonal_df(2000, seed = 3)
+  default <- svforest(y ~ ., data = big, ntree = 3, seed = 1, num_threads = 1)
+  expect_identical(default$params$max_bins, 255)
+  expect_identical(default$forest, svforest(y ~ ., data = big, ntree = 3, seed = 1, num_threads = 1, max_bins = 255)$forest)
+  expect_false(identical(default$forest, svforest(y ~ ., data = big, ntree = 3, seed = 1, num_threads = 1,
+                                                  max_bins = Inf)$forest))
   binned <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1, max_bins = 16)
   expect_false(identical(binned$forest, exact$forest))
   # the same forest for any number of threads, and after a save and load
@@ -200,14 +205,33 @@ test_that("max_bins: Inf is the exact search; bins cut between the training valu
   fit <- svforest(y ~ ., data = d, ntree = 20, seed = 1, num_threads = 1, max_bins = 2, n_oblique = 0)
   new <- data.frame(x = c(2, 4.9, 5.1, 8), noise = 0)
   expect_identical(as.character(predict(fit, new)), c("lo", "lo", "hi", "hi"))
-  # regression, survival and competing risks read it too
+  # a node whose rows fall in fewer than half of a column's bins cuts it
+  # exactly: B's rows lie in a few of x2's 16 bins, their classes change at
+  # 0.42, inside a bin (bin edges alone put 0.4195 on the wrong side)
+  set.seed(7)
+  d <- rbind(data.frame(x1 = 0, x2 = stats::runif(1500)), data.frame(x1 = 1, x2 = stats::runif(500, 0.40, 0.44)))
+  d$y <- factor(ifelse(d$x1 == 1 & d$x2 > 0.42, "pos", "neg"))
+  fit <- svforest(y ~ ., data = d, ntree = 20, seed = 1, num_threads = 1, max_bins = 16, n_oblique = 0,
+                  max_depth = 2, mtry = 2)
+  new <- data.frame(x1 = 1, x2 = c(0.405, 0.418, 0.4195, 0.4205, 0.422, 0.435))
+  expect_identical(as.character(predict(fit, new)), rep(c("neg", "pos"), each = 3))
+  expect_identical(unname(predict(fit, new, type = "prob")[, "pos"]), rep(c(0, 1), each = 3))
+  # regression (default 1024 bins), survival and competing risks read it too
   reg <- svforest(mpg ~ ., data = mtcars, ntree = 10, seed = 1, num_threads = 1, max_bins = 4)
   expect_false(identical(reg$forest, svforest(mpg ~ ., data = mtcars, ntree = 10, seed = 1, num_threads = 1)$forest))
+  # 1,200 distinct values of numbers: binned at 1024, not at Inf
+  wide <- data.frame(x1 = stats::runif(1200), x2 = stats::runif(1200))
+  wide$yr <- 2 * wide$x1 + stats::rnorm(1200)
+  expect_identical(svforest(yr ~ ., data = wide, ntree = 3, seed = 1, num_threads = 1)$params$max_bins, 1024)
+  expect_identical(svforest(yr ~ ., data = wide, ntree = 3, seed = 1, num_threads = 1)$forest,
+                   svforest(yr ~ ., data = wide, ntree = 3, seed = 1, num_threads = 1, max_bins = 1024)$forest)
+  expect_false(identical(svforest(yr ~ ., data = wide, ntree = 3, seed = 1, num_threads = 1)$forest,
+                         svforest(yr ~ ., data = wide, ntree = 3, seed = 1, num_threads = 1, max_bins = Inf)$forest))
   lung <- stats::na.omit(survival::lung)
   surv <- function(...) svforest(survival::Surv(time, status) ~ ., data = lung, ntree = 10, seed = 1, num_threads = 1,
                                  ...)$forest
   expect_false(identical(surv(max_bins = 8), surv()))
-  expect_identical(surv(max_bins = Inf), surv())
+  expect_identical(surv(max_bins = Inf), surv())  # event times: exact by default
   pbc <- stats::na.omit(survival::pbc[, c("time", "status", "age", "bili", "albumin")])
   pbc$status <- factor(pbc$status)
   comp <- function(...) svforest(survival::Surv(time, status) ~ ., data = pbc, ntree = 10, seed = 1, num_threads = 1,
@@ -226,7 +250,7 @@ test_that("max_bins: large nodes fit hyperplanes on a sample and cut them in buc
   binned <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1, max_bins = 64)
   expect_identical(svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 2, max_bins = 64)$forest,
                    binned$forest)
-  exact <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1)
+  exact <- svforest(y ~ ., data = train, ntree = 10, seed = 1, num_threads = 1, max_bins = Inf)
   expect_false(identical(binned$forest, exact$forest))
   # hyperplanes win about as often (0.20 against 0.21 of the splits)
   expect_gt(split_shares(binned)[["oblique"]], 0.5 * split_shares(exact)[["oblique"]])

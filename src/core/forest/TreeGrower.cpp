@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "outcome/Outcome.h"
+#include "splitting/RowRouter.h"
 
 namespace svf {
 
@@ -39,7 +40,6 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
                const Splitter& splitter, const GrowOptions& options, Rng& rng, TaskRunner& inner,
                GrownTree& out) {
   const int K = data.num_classes;
-  const size_t p = data.x->n_cols();
   const DataView& x = *data.x;
   out.tree = Tree();
   out.leaf_counts.clear();
@@ -81,6 +81,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
       auto get_of = [&](int r) { return [&x, r](int col) { return x.value(r, col); }; };
       size_t l_begin, l_end, r_begin, r_end;
       const bool copy = copy_rows || rule.band > 0.0;
+      const RowRouter router(rule, x);
       if (copy) {
         left_rows.clear();
         right_rows.clear();
@@ -90,7 +91,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
             if (v <= rule.threshold() + rule.band) left_rows.push_back(in[k]);
             if (v > rule.threshold() - rule.band) right_rows.push_back(in[k]);
           } else {
-            (rule.goes_left(get_of(in[k]), p) ? left_rows : right_rows).push_back(in[k]);
+            (router.left(in[k]) ? left_rows : right_rows).push_back(in[k]);
           }
         }
         l_begin = in.size();
@@ -100,14 +101,14 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
         r_end = in.size();
       } else {
         int* first = in.data() + nd.begin;
-        int* middle = std::stable_partition(first, first + n, [&](int r) { return rule.goes_left(get_of(r), p); });
+        int* middle = std::stable_partition(first, first + n, [&](int r) { return router.left(r); });
         l_begin = nd.begin;
         l_end = r_begin = nd.begin + (middle - first);
         r_end = nd.end;
       }
       int* ofirst = oob.data() + nd.oob_begin;
       const size_t n_oob_left =
-          std::stable_partition(ofirst, ofirst + node.n_oob, [&](int r) { return rule.goes_left(get_of(r), p); }) -
+          std::stable_partition(ofirst, ofirst + node.n_oob, [&](int r) { return router.left(r); }) -
           ofirst;
       // both children must be non-empty and smaller than the node, or growth could loop
       const size_t n_left = l_end - l_begin, n_right = r_end - r_begin;

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "RowRouter.h"
 #include "outcome/Outcome.h"
 #include "search/CutSearch.h"
 
@@ -18,6 +19,9 @@ namespace {
 
 // Gains at or below this share of the node's scale are rounding noise.
 const double kRelativeMinGain = 1e-12;
+// Binned axis cuts: a node's rows must fall in at least this many of a
+// column's bins (or half of its bins, if fewer) to be searched at bin edges.
+const size_t kMinOccupied = 128;
 
 // The best cut along predictor `col` (node values `values`): through the
 // forest's rank index where it has the column (the same order, sorted
@@ -28,9 +32,13 @@ bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size
   const ColumnRanks* ranks = node.data->ranks;
   const size_t c = static_cast<size_t>(col);
   if (!ranks || !ranks->has(c)) return search.along_values(scan, values, node.n, min_leaf, cut, gain);
-  // binned where the node has more rows than the column bins
-  if (ranks->binned(c) && node.n > ranks->bins(c))
-    return search.along_bins(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
+  // binned where the node has more rows than the column bins and its rows
+  // fall in at least half of them (at most 128): a node within a narrow
+  // range of the column (below a cut along it) is searched exactly
+  if (ranks->binned(c) && node.n > ranks->bins(c)) {
+    const size_t min_occupied = std::min<size_t>(ranks->bins(c), 2 * kMinOccupied) / 2;
+    return search.along_bins(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain, min_occupied);
+  }
   return search.along_column(scan, *ranks, c, node.rows, node.n, min_leaf, cut, gain);
 }
 
@@ -38,13 +46,10 @@ bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size
 // gain as in-bag cuts are scored by, on those rows.
 double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob, size_t n_oob) {
   if (n_oob < 2) return 0.0;
-  const size_t p = data.x->n_cols();
-  const DataView& x = *data.x;
-  std::vector<char> left(n_oob);
-  for (size_t i = 0; i < n_oob; ++i) {
-    const int r = oob[i];
-    left[i] = rule.goes_left([&x, r](int col) { return x.value(r, col); }, p) ? 1 : 0;
-  }
+  const RowRouter router(rule, *data.x);
+  thread_local std::vector<char> left;
+  left.resize(n_oob);
+  for (size_t i = 0; i < n_oob; ++i) left[i] = router.left(oob[i]) ? 1 : 0;
   return outcome_of(data).split_gain(data, oob, n_oob, left);
 }
 
@@ -106,7 +111,8 @@ const size_t kFitRows = 1024, kBucketRows = 1536;
 // after the other) into `sampled` (k rows each).
 void sample_rows(const std::vector<double>& columns, size_t n, size_t m, size_t k, Rng& rng, std::vector<int>& sample,
                  std::vector<double>& sampled) {
-  std::vector<int> all(n);
+  thread_local std::vector<int> all;  // (reused: a large node's n, not allocated per node)
+  all.resize(n);
   std::iota(all.begin(), all.end(), 0);
   for (size_t i = 0; i < k; ++i) std::swap(all[i], all[i + rng.below(n - i)]);
   sample.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(k));
@@ -152,7 +158,9 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, 
   const Eigen::LDLT<Eigen::MatrixXd> solver(gram);
 
   Eigen::VectorXd target(n), target_fit(fit_sample ? n_fit : 0);
-  std::vector<double> weight(m), proj(n);
+  std::vector<double> weight(m);
+  thread_local std::vector<double> proj;  // every element written before it is read
+  proj.resize(n);
   double cut = 0.0;
   bool found = false;
   for (int t = 0; t < n_oblique; ++t) {

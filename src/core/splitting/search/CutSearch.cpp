@@ -54,7 +54,7 @@ bool CutSearch::along_column(CutScan& scan, const ColumnRanks& ranks, size_t col
 }
 
 bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
-                           size_t min_leaf, double& cut, double& gain) {
+                           size_t min_leaf, double& cut, double& gain, size_t min_occupied) {
   if (n < 2 || !scan.any_cut()) return false;
   const uint16_t* code = ranks.codes(col);
   const size_t B = ranks.bins(col);
@@ -67,6 +67,13 @@ bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, 
   // rows of one bin: cut between their values, as the exact search (a node
   // never stops splitting along a column for its bins)
   if (bin_count_[node_code_[0]] == n) return along_column(scan, ranks, col, rows, n, min_leaf, cut, gain);
+  // rows in fewer than min_occupied bins (a node within a narrow range of
+  // the column): too few candidates, so exactly
+  if (min_occupied > 0) {
+    size_t occupied = 0;
+    for (size_t b = 0; b < B && occupied < min_occupied; ++b) occupied += bin_count_[b] > 0 ? 1 : 0;
+    if (occupied < min_occupied) return along_column(scan, ranks, col, rows, n, min_leaf, cut, gain);
+  }
   return scan_bins(scan, n, B, ranks.bin_highs(col), ranks.bin_lows(col), min_leaf, cut, gain);
 }
 

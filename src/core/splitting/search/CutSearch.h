@@ -74,9 +74,10 @@ class CutSearch {
   // the lower bin's largest training value and the upper bin's smallest.
   // Additive scans read a histogram of the node's rows; the others take the
   // rows in bin order (a counting sort, O(n + bins)). A node whose rows lie
-  // in one bin is searched exactly.
+  // in one bin, or in fewer than `min_occupied` bins (0: no such rule), is
+  // searched exactly.
   bool along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n, size_t min_leaf,
-                  double& cut, double& gain);
+                  double& cut, double& gain, size_t min_occupied = 0);
 
   // Along `values` (a projection, one per node row) in `buckets` (<= 65535)
   // of equal width between their smallest and largest: candidates at the
