@@ -26,7 +26,7 @@ competing_oob_results <- function(tally, y, times = NULL) {
   none <- tally$oob_count == 0L
   risk <- matrix(NA_real_, length(none), length(causes), dimnames = list(NULL, dimnames(tally$oob_cif_sum)[[3L]]))
   concordance <- ibs <- stats::setNames(numeric(length(causes)), causes)
-  large <- length(tally$oob_cif_sum) >= 1e7  # (80 MB: 35,000 rows of 150 times and 2 causes)
+  large <- length(tally$oob_cif_sum) >= 1e7  # (80 MB: 33,000 rows of 150 times and 2 causes)
   for (k in seq_along(causes)) {
     if (large) invisible(gc(verbose = FALSE))  # the last cause's slices are gone before this one's are made
     # one cause's out-of-bag CIF at a time (n x grid: the tally is n x grid x causes),
