@@ -26,15 +26,20 @@ competing_oob_results <- function(tally, y, times = NULL) {
   none <- tally$oob_count == 0L
   risk <- matrix(NA_real_, length(none), length(causes), dimnames = list(NULL, dimnames(tally$oob_cif_sum)[[3L]]))
   concordance <- ibs <- stats::setNames(numeric(length(causes)), causes)
+  large <- length(tally$oob_cif_sum) >= 1e7  # (80 MB: 33,000 rows of 150 times and 2 causes)
   for (k in seq_along(causes)) {
-    # one cause's out-of-bag CIF at a time (n x grid: the tally is n x grid x causes)
-    cif <- cause_slice(tally$oob_cif_sum, k) / tally$oob_count
+    if (large) invisible(gc(verbose = FALSE))  # the last cause's slices are gone before this one's are made
+    # one cause's out-of-bag CIF at a time (n x grid: the tally is n x grid x causes),
+    # one n x grid allocation: the slice is divided in place (a temporary), then shaped
+    cif <- tally$oob_cif_sum[, , k, drop = FALSE] / tally$oob_count
+    dim(cif) <- dim(cif)[1:2]
     cif[none, ] <- NA_real_
     risk[, k] <- competing_years_lost(cif, times)
     concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k, parts$entry)
     # (delayed entry: no integrated Brier score; its censoring weights assume every row at risk from time 0)
     ibs[k] <- if (!is.null(parts$entry)) NA_real_ else integrated_brier_score(parts$time, parts$status, function(cols) 1 - cif[, cols, drop = FALSE], times,
                                      cause = k)
+    cif <- NULL  # released before the next cause's slice
   }
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = concordance,
                 oob_error = 1 - unname(concordance[1L]), oob_ibs = ibs))

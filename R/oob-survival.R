@@ -69,7 +69,7 @@ censoring_at <- function(km, t, before = FALSE) c(1, km$surv)[findInterval(t, km
 
 # The Brier scores at times `at` of the probabilities `surv` of being free
 # of `cause` (rows as `time`, `status` (0 censored, else the row's cause);
-# one column per time of `at`) with inverse probability of censoring
+# one column per time of `at`, or a function of k giving column k) with inverse probability of censoring
 # weights (Graf et al. 1999; with competing risks, Gerds and Schumacher's
 # form), G the Kaplan-Meier estimate of the censoring (`km`): the mean over
 # rows of S(t)^2 / G(T-) for an event of `cause` by t, (1 - S(t))^2 / G(T-)
@@ -80,7 +80,7 @@ ipcw_brier <- function(time, status, surv, at, km = censoring_km(time, status), 
   g_event <- censoring_at(km, time, before = TRUE)
   vapply(seq_along(at), function(k) {
     t <- at[k]
-    s <- surv[, k]
+    s <- if (is.function(surv)) surv(k) else surv[, k]
     ended <- time <= t & status != 0L & g_event > 0
     died <- ended & status == cause
     other <- ended & status != cause
@@ -98,15 +98,14 @@ ipcw_brier <- function(time, status, surv, at, km = censoring_km(time, status), 
 # row), averaged over [first, last] of those times by the trapezoidal
 # rule. Rows with NA curves are left out. `surv` may be a function of
 # column numbers giving those columns (the out-of-bag curves of many rows:
-# only the columns scored are made).
+# only the columns scored are made, one at a time: never rows x columns).
 integrated_brier_score <- function(time, status, surv, grid, cause = 1L) {
   columns <- if (is.function(surv)) surv else function(cols) surv[, cols, drop = FALSE]
   keep <- !is.na(columns(1L)[, 1L])
   if (!any(keep)) return(NA_real_)
   km <- censoring_km(time, status)
   cols <- which(grid <= stats::quantile(time[status != 0L], 0.75, names = FALSE))
-  curves <- columns(cols)
-  if (!all(keep)) curves <- curves[keep, , drop = FALSE]
+  curves <- if (!is.function(surv)) columns(cols)[keep, , drop = FALSE] else function(k) columns(cols[k])[keep, 1L]
   scores <- ipcw_brier(time[keep], status[keep], curves, grid[cols], km, cause)
   if (length(scores) == 1L) return(scores)
   t <- grid[cols]

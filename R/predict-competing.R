@@ -43,18 +43,26 @@ competing_engine_curves <- function(forest, data, num_threads) {
   list(cif = res$cif, chf = res$chf)
 }
 
-# The curves of the rows of `newdata`, predicted in chunks of rows.
+# The curves of the rows of `newdata`, predicted in chunks of rows (as
+# survival_by_chunks()). Each curve's chunks are stacked on their own, one
+# chunk's kept as the engine gives it: no side-by-side copy of both curves.
 competing_curves <- function(object, newdata, num_threads) {
   f <- object$forest
   dims <- c(length(f$times), f$num_causes)
-  flat <- survival_by_chunks(object, newdata, function(data) {
-    res <- competing_engine_curves(f, data, num_threads)
-    n <- length(res$cif) / prod(dims)  # 0 rows too
-    cbind(matrix(res$cif, n, prod(dims)), matrix(res$chf, n, prod(dims)))
+  n <- NROW(newdata)
+  chunk <- predict_chunk_rows(object)
+  parts <- lapply(if (n > 0) seq(1, n, by = chunk) else 1, function(start) {
+    rows <- if (n > chunk) slice_rows(newdata, start:min(n, start + chunk - 1)) else newdata
+    competing_engine_curves(f, new_engine_data(object, rows), num_threads)
   })
-  n <- nrow(flat)
-  half <- seq_len(prod(dims))
-  list(cif = array(flat[, half], c(n, dims)), chf = array(flat[, prod(dims) + half], c(n, dims)))
+  stack <- function(curve) {
+    v <- if (length(parts) == 1L) as.vector(parts[[1L]][[curve]]) else
+      do.call(rbind, lapply(parts, function(p) matrix(p[[curve]], ncol = prod(dims))))
+    dim(v) <- c(length(v) / prod(dims), dims)  # 0 rows too
+    v
+  }
+  cif <- stack("cif")
+  list(cif = cif, chf = stack("chf"))
 }
 
 # The prediction of `type` from curves (list(cif, chf): n x grid x causes

@@ -146,47 +146,21 @@ List tuning_to_r(const svf::TuningResult& res) {
                                                Named("leaves") = leaves, Named("svm_leaves") = svm_leaves));
 }
 
-// The out-of-bag results (Forest.h) as R data: classification list(votes,
-// shares (n x K), count, confidence and confident_class (max_confidence;
-// class 0-based, -1 for none), even_votes, even_shares, even_count (the
-// tally of the even-numbered trees; "vote" and "prob"), predicted, error,
-// error_curve); regression
-// list(sum_whole, sum_fraction, count, error, error_curve); survival below.
-List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes) {
-  // survival: list(chf_sum (n x num_times), risk_sum, count, error, error_curve); competing
-  // risks the same with each cause's CIF sums in chf_sum (n x num_times * K: an n x T x K array)
-  if (!oob.chf_sum.empty()) {
-    Rcpp::NumericMatrix chf(static_cast<int>(n), static_cast<int>(oob.chf_sum.size() / std::max<size_t>(n, 1)));
-    std::copy(oob.chf_sum.begin(), oob.chf_sum.end(), chf.begin());
-    return List::create(Named("chf_sum") = chf, Named("risk_sum") = Rcpp::wrap(oob.risk_sum),
-                        Named("count") = Rcpp::wrap(oob.count), Named("error") = oob.error,
-                        Named("error_curve") = Rcpp::wrap(oob.error_curve));
+// The fit's out-of-bag results as R data (oob_to_r(); NULL when not
+// available), the engine's
+// survival and competing-risks tally released at once: taken before the
+// trees are copied, it is never held twice (competing risks at 200,000
+// rows: n x 150 times x 2 causes doubles, 480 MB). A competing-risks
+// outcome's `cause_names` (K strings) name the tally's third dimension.
+Rcpp::RObject take_oob(svf::OobResult& oob, size_t n, int num_classes, SEXP y, const svf::TrainingData& td) {
+  if (!oob.available) return Rcpp::RObject(R_NilValue);
+  SEXP names = R_NilValue;
+  if (td.competing() && TYPEOF(y) == VECSXP && List(y).containsElementNamed("cause_names")) {
+    names = List(y)["cause_names"];
+    if (TYPEOF(names) != STRSXP || XLENGTH(names) != td.num_causes) Rcpp::stop("internal: the cause names");
   }
-  if (num_classes == 0) {
-    return List::create(Named("sum_whole") = Rcpp::wrap(oob.sum_whole),
-                        Named("sum_fraction") = Rcpp::wrap(oob.sum_fraction), Named("count") = Rcpp::wrap(oob.count),
-                        Named("error") = oob.error, Named("error_curve") = Rcpp::wrap(oob.error_curve));
-  }
-  Rcpp::IntegerMatrix votes(static_cast<int>(n), num_classes);
-  std::copy(oob.votes.begin(), oob.votes.end(), votes.begin());
-  Rcpp::NumericMatrix shares(static_cast<int>(n), num_classes);
-  std::copy(oob.shares.begin(), oob.shares.end(), shares.begin());
-  List out = List::create(Named("votes") = votes, Named("shares") = shares, Named("count") = Rcpp::wrap(oob.count),
-                          Named("error") = oob.error, Named("error_curve") = Rcpp::wrap(oob.error_curve),
-                          Named("predicted") = Rcpp::wrap(oob.predicted));
-  if (!oob.even_count.empty()) {
-    Rcpp::IntegerMatrix even_votes(static_cast<int>(n), num_classes);
-    std::copy(oob.even_votes.begin(), oob.even_votes.end(), even_votes.begin());
-    Rcpp::NumericMatrix even_shares(static_cast<int>(n), num_classes);
-    std::copy(oob.even_shares.begin(), oob.even_shares.end(), even_shares.begin());
-    out["even_votes"] = even_votes;
-    out["even_shares"] = even_shares;
-    out["even_count"] = Rcpp::wrap(oob.even_count);
-  }
-  if (!oob.confidence.empty()) {
-    out["confidence"] = Rcpp::wrap(oob.confidence);
-    out["confident_class"] = Rcpp::wrap(oob.confident_class);
-  }
+  Rcpp::RObject out = oob_to_r(oob, n, num_classes, names);
+  std::vector<double>().swap(oob.chf_sum);
   return out;
 }
 
@@ -343,7 +317,8 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     svf::FittedForest forest = tuning.has_forest ? std::move(tuning.forest)
                                                  : svf::train_forest(td, *splitter, *leaf, opt, runner);
     runner.finish();
-    result = List::create(Named("forest") = forest_to_r(td, forest, curve.empty() ? times : curve), Named("oob") = R_NilValue,
+    const Rcpp::RObject oob_r = take_oob(forest.oob, n, num_classes, y, td);
+    result = List::create(Named("forest") = forest_to_r(td, forest, curve.empty() ? times : curve), Named("oob") = oob_r,
                           Named("tuning") = R_NilValue,
                           // whether the scoring out-of-bag rows also chose splits or trees (RSVF):
                           // then they are no honest test rows (R/uncertainty.R)
@@ -351,7 +326,6 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                                                        !(splitter->choosing_share() > 0.0),
                           Named("oob_choosing_share") = splitter->choosing_share());
     if (forest.oob.available) {
-      result["oob"] = oob_to_r(forest.oob, n, num_classes);
       // each tree's scoring out-of-bag rows, 1-based (post-fit calibration)
       List oob_rows(forest.oob_rows.size());
       for (size_t t = 0; t < forest.oob_rows.size(); ++t) {

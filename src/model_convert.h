@@ -12,6 +12,7 @@
 
 #include "core/data/DataView.h"
 #include "core/data/RowSource.h"
+#include "core/forest/Forest.h"
 #include "core/forest/Predictor.h"
 #include "core/tree/Tree.h"
 
@@ -53,5 +54,10 @@ struct ForestHandle {
   svf::ForestView view;
 };
 void forest_from_r(const Rcpp::List& forest, ForestHandle& out);
+
+// A fit's out-of-bag results (core/forest/Forest.h) as R data, for n rows;
+// `cause_names`: a competing-risks outcome's causes (NULL otherwise), the
+// tally's third dimension (model_convert.cpp lists each outcome's elements).
+Rcpp::List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes, SEXP cause_names);
 
 #endif

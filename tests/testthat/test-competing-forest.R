@@ -194,3 +194,16 @@ test_that("summary, glance, svforest_tree, plot and importance speak per cause",
   expect_null(small$oob_cif_sum)
   expect_identical(predict(small, d[1:5, ]), predict(fit, d[1:5, ]))
 })
+
+test_that("predictions in chunks of rows equal those in one chunk, every type (#61)", {
+  d <- cr_simulate(120, beta1 = 1, seed = 4)
+  fit <- svforest(Surv(time, event) ~ ., data = d, ntree = 4, seed = 2, num_threads = 1)
+  new <- cr_simulate(23, beta1 = 1, seed = 5)
+  for (type in c("cif", "chf", "risk", "survival")) {
+    whole <- predict(fit, new, type = type, num_threads = 1)
+    chunked <- withr::with_options(list(svforest.predict_chunk_rows = 5), predict(fit, new, type = type, num_threads = 1))
+    expect_identical(chunked, whole)
+    expect_identical(dim(as.array(whole))[1L], 23L)
+  }
+  expect_identical(dim(predict(fit, new[0, ], type = "cif", num_threads = 1))[c(1L, 3L)], c(0L, 2L))
+})

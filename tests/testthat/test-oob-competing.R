@@ -121,3 +121,30 @@ test_that("out-of-bag results come from the tally: rows without trees are NA, me
   none <- svforest:::competing_oob_results(list(oob_cif_sum = one, oob_count = integer(60)), y, times)
   expect_identical(none$oob_error, NA_real_)
 })
+
+test_that("the engine hands the out-of-bag tally over shaped and named: the model keeps it as it comes (#61)", {
+  skip_if_not_installed("survival")
+  d <- competing_sample(80, 7)
+  event <- factor(c("censored", "relapse", "death")[d$status + 1L], levels = c("censored", "relapse", "death"))
+  data <- data.frame(time = d$time, event = event, x1 = rnorm(80), x2 = rnorm(80))
+  seen <- new.env()
+  quiet <- function(expr) invisible(suppressMessages(utils::capture.output(expr)))
+  quiet(trace("engine_fit", exit = bquote(assign("res", returnValue(), envir = .(seen))), where = asNamespace("svforest"),
+              print = FALSE))
+  on.exit(quiet(untrace("engine_fit", where = asNamespace("svforest"))), add = TRUE)
+  fit <- svforest(survival::Surv(time, event) ~ x1 + x2, data = data, ntree = 6, seed = 3, num_threads = 1)
+  sums <- seen$res$oob$chf_sum
+  # the engine's own array: n x grid x causes, the causes named (no reshaping copy in R)
+  expect_identical(dim(sums), c(80L, length(fit$forest$times), 2L))
+  expect_identical(dimnames(sums), list(NULL, NULL, c("relapse", "death")))
+  expect_identical(fit$oob_cif_sum, sums)
+  # a flat n x (grid * causes) tally (no names) is reshaped into the same array
+  flat <- matrix(as.vector(sums), nrow = 80L)
+  tally <- svforest:::competing_engine_tally(list(chf_sum = flat, count = seen$res$oob$count), fit$oob_y)
+  expect_identical(tally$oob_cif_sum, sums)
+  # one cause's slice divided in place gives the figures the cause_slice() route gave
+  k <- 2L
+  cif <- svforest:::cause_slice(sums, k) / fit$oob_count
+  cif[fit$oob_count == 0L, ] <- NA_real_
+  expect_identical(fit$oob_predictions[, k], svforest:::competing_years_lost(cif, fit$forest$times))
+})
