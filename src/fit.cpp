@@ -103,8 +103,12 @@ void check_outcome(SEXP y, size_t n, int num_classes) {
 List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const std::vector<double>& times) {
   List trees(forest.trees.size());
   for (size_t t = 0; t < forest.trees.size(); ++t) {
-    trees[t] = tree_to_r(forest.trees[t], td.x->n_cols());
+    // a tree the trainer kept compact (ForestOptions::compact_trees) is copied as it is
+    const bool compact = t < forest.compact.size() && forest.compact[t].n_nodes > 0;
+    trees[t] = compact ? compact_tree_to_r(forest.compact[t], forest.trees[t])
+                       : tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
+    if (compact) forest.compact[t] = svf::CompactTree();
   }
   if (td.survival()) {  // the grid of the leaves' step functions (the curve grid)
     List out = List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
@@ -118,6 +122,19 @@ List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const s
       Named("num_classes") = td.num_classes, Named("num_features") = static_cast<int>(td.x->n_cols()),
       Named("scale_center") = Rcpp::wrap(td.scaling.center),
       Named("scale_factor") = Rcpp::wrap(td.scaling.factor), Named("trees") = trees);
+}
+
+// Each tree's scoring out-of-bag rows, 1-based (post-fit calibration); each
+// list released once copied.
+List oob_rows_to_r(std::vector<std::vector<int>>& oob_rows) {
+  List out(oob_rows.size());
+  for (size_t t = 0; t < oob_rows.size(); ++t) {
+    Rcpp::IntegerVector rows(oob_rows[t].size());
+    for (size_t k = 0; k < oob_rows[t].size(); ++k) rows[k] = oob_rows[t][k] + 1;
+    out[t] = rows;
+    std::vector<int>().swap(oob_rows[t]);
+  }
+  return out;
 }
 
 // What the tuning stage chose and saw, for the model.
@@ -269,7 +286,11 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");
-  opt.batch_size = std::max(8, 2 * num_threads);
+  // trees held at once while they grow (their rows, leaf fits and arrays:
+  // some 70 MB a tree on 1,000,000 rows): fewer on many rows, at least two a
+  // thread (the forest is the same for any batch size)
+  opt.batch_size = std::max<size_t>(2 * num_threads, std::min<size_t>(8, (size_t(1) << 22) / std::max<size_t>(n, 1)));
+  opt.compact_trees = true;  // as forest_to_r() saves them
   if (num_classes > 0 && rp.has("aggregation")) opt.aggregation = svf::aggregation_named(rp.text("aggregation"));
 
   RcppRunner runner(num_threads, verbose, svf::wants_tuning(rp) ? "Fitting leaves" : "Growing trees");
@@ -326,13 +347,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                                                        !(splitter->choosing_share() > 0.0),
                           Named("oob_choosing_share") = splitter->choosing_share());
     if (forest.oob.available) {
-      // each tree's scoring out-of-bag rows, 1-based (post-fit calibration)
-      List oob_rows(forest.oob_rows.size());
-      for (size_t t = 0; t < forest.oob_rows.size(); ++t) {
-        Rcpp::IntegerVector rows(forest.oob_rows[t].begin(), forest.oob_rows[t].end());
-        oob_rows[t] = rows + 1;
-      }
-      result["oob_rows"] = oob_rows;
+      result["oob_rows"] = oob_rows_to_r(forest.oob_rows);
     }
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
   } catch (std::invalid_argument& e) {

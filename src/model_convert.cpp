@@ -161,10 +161,14 @@ List tree_to_r_plain(const svf::Tree& t) {
 }
 
 List tree_to_r(const svf::Tree& t, size_t p) {
-  using Rcpp::wrap;
   svf::CompactTree c;
   if (!svf::compact_tree(t, p, c)) return tree_to_r_plain(t);
-  NamedList out(12 + optional_fields(t));
+  return compact_tree_to_r(c, t);
+}
+
+List compact_tree_to_r(const svf::CompactTree& c, const svf::Tree& levels) {
+  using Rcpp::wrap;
+  NamedList out(12 + (levels.factor_int.empty() ? 0 : 2) + (c.leaf_oob.empty() ? 0 : 1));
   out.set("layout", wrap(kCompactLayout));
   out.set("n_nodes", wrap(c.n_nodes));
   out.set("n_leaves", wrap(c.n_leaves));
@@ -177,8 +181,8 @@ List tree_to_r(const svf::Tree& t, size_t p) {
   out.set("leaf_real_length", raw_of(c.leaf_real_length));
   out.set("leaf_int", raw_of(c.leaf_int));
   out.set("leaf_real", wrap(c.leaf_real));
-  set_level_values(t, out);
-  if (!t.leaf_oob.empty()) out.set("leaf_oob", raw_of(c.leaf_oob));
+  set_level_values(levels, out);
+  if (!c.leaf_oob.empty()) out.set("leaf_oob", raw_of(c.leaf_oob));
   return out.done();
 }
 
@@ -193,8 +197,10 @@ svf::Bytes bytes_field(const List& list, const char* name, const std::string& wh
   return b;
 }
 
-svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& where, svf::Tree& out,
-                                 bool copy_reals) {
+namespace {
+
+// The compact layout of a tree list (its elements checked for type).
+svf::CompactTreeView compact_view_from_r(const List& tree, const std::string& where) {
   if (int_scalar(tree, "layout", where) != kCompactLayout) stop("%s: unknown tree layout", where);
   svf::CompactTreeView c;
   c.n_nodes = int_scalar(tree, "n_nodes", where);
@@ -216,6 +222,15 @@ svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& 
   }
   c.leaf_real = real_field(tree, "leaf_real", 0, where, &len);
   c.n_leaf_real = len;
+  return c;
+}
+
+}  // namespace
+
+// Decodes `c` into `out` (an R error when it is damaged); the view's
+// doubles point to c's.
+svf::TreeView decode_compact(const svf::CompactTreeView& c, size_t p, const std::string& where, svf::Tree& out,
+                             bool copy_reals) {
   const std::string problem = svf::expand_tree(c, p, out, copy_reals);
   if (!problem.empty()) stop("%s is damaged: %s", where, problem);
   svf::TreeView v = svf::view_of(out);
@@ -224,6 +239,11 @@ svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& 
   v.leaf_real = c.leaf_real;
   v.n_leaf_real = c.n_leaf_real;
   return v;
+}
+
+svf::TreeView expand_tree_from_r(const List& tree, size_t p, const std::string& where, svf::Tree& out,
+                                 bool copy_reals) {
+  return decode_compact(compact_view_from_r(tree, where), p, where, out, copy_reals);
 }
 
 // The tree list's factor level values, when it has them (older models and
@@ -238,11 +258,14 @@ void read_level_values(const List& tree, const std::string& where, svf::TreeView
   v.n_factor_real = len;
 }
 
-svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape, int index, svf::Tree& storage) {
+svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape, int index, svf::Tree& storage,
+                               svf::CompactTreeView* compact) {
   const std::string where = "tree " + std::to_string(index + 1);
   if (tree_is_compact(tree)) {
     // the doubles, most of a tree, are read where R holds them
-    svf::TreeView v = expand_tree_from_r(tree, shape.p, where, storage, false);
+    const svf::CompactTreeView c = compact_view_from_r(tree, where);
+    if (compact) *compact = c;
+    svf::TreeView v = decode_compact(c, shape.p, where, storage, false);
     read_level_values(tree, where, v);
     std::string problem = svf::validate_tree(v, shape.p);
     if (problem.empty()) problem = svf::validate_leaves(v, shape);
@@ -280,7 +303,7 @@ svf::TreeView tree_view_from_r(const List& tree, const svf::OutcomeShape& shape,
   return v;
 }
 
-void forest_from_r(const List& forest, ForestHandle& out) {
+void forest_from_r(const List& forest, ForestHandle& out, size_t group_nodes) {
   const std::string where = "forest";
   const int K = int_scalar(forest, "num_classes", where);
   const int p = int_scalar(forest, "num_features", where);
@@ -316,10 +339,16 @@ void forest_from_r(const List& forest, ForestHandle& out) {
   // the views point into these trees' arrays)
   out.storage.clear();
   out.storage.resize(tree_list.size());
+  CompactGroups* groups = group_nodes > 0 ? new CompactGroups(out, group_nodes) : nullptr;
+  out.groups.reset(groups);
+  out.view.groups = groups;
   for (R_xlen_t t = 0; t < tree_list.size(); ++t) {
     SEXP tree = tree_list[t];
     if (TYPEOF(tree) != VECSXP) stop("forest: tree %d is not a list", (int)t + 1);
-    out.view.trees.push_back(tree_view_from_r(List(tree), out.view.shape, (int)t, out.storage[t]));
+    svf::CompactTreeView c;  // n_nodes 0: a plain tree, read where R holds it
+    out.view.trees.push_back(tree_view_from_r(List(tree), out.view.shape, (int)t, out.storage[t], &c));
+    // beyond the first group, a checked tree is decoded again when its group is read
+    if (groups) groups->add(c, out.view.trees.back());
   }
 }
 

@@ -2,6 +2,7 @@
 // row is routed.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -18,11 +19,17 @@ using Rcpp::Named;
 
 namespace {
 
+// Nodes of the trees a prediction holds decoded at once (ForestHandle): a
+// forest of more is read a group of trees at a time (about 80 MB decoded,
+// plus their packed nodes).
+constexpr size_t kGroupNodes = size_t(1) << 21;
+
 // What one call to .svf_predict asks for besides the forest's probabilities
 // and votes (always returned): the `outputs` of its request list.
 struct PredictRequest {
   bool leaves = false, tree_class = false, tree_values = false, tree_sd = false, cls = false, class_curve = false;
   svf::Aggregation aggregation = svf::Aggregation::Vote;
+  size_t group_nodes = kGroupNodes;
 };
 
 // request: list(outputs = character vector of "leaves" (n x ntree leaf
@@ -31,7 +38,8 @@ struct PredictRequest {
 // their spread, n; on the engine's standardised scale), "class" (each row's
 // class by `aggregation`, 0-based) and "class_curve" (the class after the
 // first 1, 2, ... trees, n x ntree; needs "class"), aggregation = "vote",
-// "prob" or "max_confidence" (needed by "class")).
+// "prob" or "max_confidence" (needed by "class")), group_nodes (optional:
+// the nodes of the trees decoded at once, kGroupNodes; the same results).
 PredictRequest read_request(const List& request) {
   PredictRequest r;
   const Rcpp::CharacterVector outputs =
@@ -47,6 +55,11 @@ PredictRequest read_request(const List& request) {
     else Rcpp::stop("internal: unknown prediction output \"%s\"", o);
   }
   if (r.class_curve && !r.cls) Rcpp::stop("internal: \"class_curve\" needs \"class\"");
+  if (request.containsElementNamed("group_nodes")) {
+    const double g = Rcpp::as<double>(request["group_nodes"]);
+    if (!(g >= 1)) Rcpp::stop("internal: group_nodes");
+    r.group_nodes = static_cast<size_t>(std::min(g, 1e15));
+  }
   if (r.cls) {
     if (!request.containsElementNamed("aggregation")) Rcpp::stop("internal: \"class\" needs an aggregation");
     try {
@@ -133,7 +146,8 @@ List competing_prediction(const ForestHandle& handle, const svf::RowSource& rows
 List svf_predict(List forest, List data, int num_threads, List request) {
   const PredictRequest want = read_request(request);
   ForestHandle handle;
-  forest_from_r(forest, handle);
+  // trees decoded a group at a time (event-time forests: all at once)
+  forest_from_r(forest, handle, forest.containsElementNamed("times") ? 0 : want.group_nodes);
   size_t p = 0;
   std::unique_ptr<svf::RowSource> rows = row_source_from_r(data, p);
   if (p != handle.view.shape.p)
@@ -180,7 +194,7 @@ List svf_predict(List forest, List data, int num_threads, List request) {
 // [[Rcpp::export(.svf_check_forest)]]
 bool svf_check_forest(List forest) {
   ForestHandle handle;
-  forest_from_r(forest, handle);
+  forest_from_r(forest, handle, 1);  // each tree checked, then released
   return true;
 }
 

@@ -145,3 +145,60 @@ test_that("an oblique split's predictors saved as a bit mask are checked against
   m$forest$trees[[1]] <- bad
   expect_error(predict(m, iris, num_threads = 1), "tree 1 is damaged: node 0: splits on predictor 10")
 })
+
+# Issue #61: prediction decodes a large forest's compact trees a group at a
+# time (src/predict.cpp, ForestView::groups), each row's tally carried from
+# one group to the next; `group_nodes` (nodes decoded at once) sets the
+# groups here on small forests.
+engine_outputs <- function(fit, data, group_nodes = NULL, aggregation = "vote") {
+  d <- svforest:::new_engine_data(fit, data)
+  req <- list(outputs = c("leaves", "tree_class", "tree_values", "tree_sd", "class", "class_curve"),
+              aggregation = aggregation)
+  if (!is.null(group_nodes)) req$group_nodes <- group_nodes
+  svforest:::.svf_predict(fit$forest, d, 2L, req)
+}
+
+test_that("a forest read a group of trees at a time predicts as one decoded at once", {
+  set.seed(5)
+  n <- 300
+  x <- data.frame(a = rnorm(n), b = rnorm(n), c = runif(n), f = factor(sample(c("u", "v", "w"), n, TRUE)))
+  y3 <- factor(ifelse(x$a + (x$f == "u") > 0.4, "hi", ifelse(x$b > 0, "mid", "lo")))
+  num <- x$a - 2 * x$b + rnorm(n, sd = 0.3)
+  cases <- list(
+    hybrid_class = list(svforest(x, y3, ntree = 9, seed = 1, num_threads = 2), "vote"),
+    max_conf = list(svforest(x, y3, ntree = 9, seed = 1, num_threads = 2, aggregation = "max_confidence"),
+                    "max_confidence"),
+    prob = list(svforest(x, y3, ntree = 9, seed = 1, num_threads = 2, aggregation = "prob"), "prob"),
+    regression = list(svforest(x, num, ntree = 9, seed = 1, num_threads = 2), "vote"),
+    psvm = list(svforest(x[, 1:3], y3, method = "psvm", ntree = 7, seed = 1, num_threads = 2), "vote"))
+  # a model with trees of both layouts: the plain trees are read where R holds them
+  mixed <- cases$hybrid_class[[1]]
+  mixed$forest$trees[c(2, 5)] <- lapply(mixed$forest$trees[c(2, 5)], function(t) tree_plain(mixed$forest, t))
+  cases$mixed <- list(mixed, "vote")
+  for (name in names(cases)) {
+    fit <- cases[[name]][[1]]
+    agg <- cases[[name]][[2]]
+    newx <- if (name == "psvm") x[, 1:3] else x
+    whole <- engine_outputs(fit, newx, aggregation = agg)
+    nodes <- vapply(fit$forest$trees, function(t) if (is.null(t$n_nodes)) 0L else t$n_nodes, 0L)
+    for (g in c(1, max(nodes), sum(nodes[1:3]) + 1)) {
+      expect_identical(engine_outputs(fit, newx, g, agg), whole, info = paste(name, g))
+    }
+  }
+  # sparse rows are read in place (no packed nodes), by groups too
+  xs <- Matrix::Matrix(as.matrix(x[, 1:3]) * (abs(as.matrix(x[, 1:3])) > 0.5), sparse = TRUE)
+  fit <- svforest(xs, num, ntree = 6, seed = 2, num_threads = 2)
+  expect_identical(engine_outputs(fit, xs, 1), engine_outputs(fit, xs))
+})
+
+test_that("every tree of a forest read by groups is checked before any row is routed", {
+  fit <- fit_method("rsvt", Species ~ ., data = iris)
+  last <- length(fit$forest$trees)
+  damage <- tree_compact_damages(fit$forest$trees[[last]])
+  for (what in names(damage)[1:5]) {
+    m <- fit
+    m$forest$trees[[last]] <- damage[[what]]
+    expect_error(engine_outputs(m, iris, 1), paste("tree", last), info = what)
+    expect_error(svforest:::.svf_check_forest(m$forest), paste("tree", last), info = what)
+  }
+})

@@ -196,6 +196,20 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tre
   oob.error_curve.push_back(oob.n_rows_with_votes == 0 ? NAN : outcome.oob_error(data, oob, error.wrong, error.sse));
 }
 
+// A finished tree as the forest keeps it (ForestOptions::compact_trees): in
+// full, or its compact layout in `compact` with only its factor level
+// values left in `tree` (compact.n_nodes 0 when kept in full).
+void keep_tree(const ForestOptions& options, size_t p, Tree& tree, CompactTree& compact) {
+  if (!options.compact_trees || !compact_tree(tree, p, compact)) {
+    compact = CompactTree();
+    return;
+  }
+  Tree levels;
+  levels.factor_int = std::move(tree.factor_int);
+  levels.factor_real = std::move(tree.factor_real);
+  tree = std::move(levels);
+}
+
 }  // namespace
 
 FittedForest train_forest(TrainingData& data, const Splitter& splitter, const LeafModel& leaf_model,
@@ -274,7 +288,13 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
         forest.oob_rows.push_back(std::move(work[b].oob_rows));
         snapshots.after_tree(start + b + 1, data, oob);
       }
+    }
+    // 4. the trees kept, in their compact layout when asked (in parallel)
+    std::vector<CompactTree> compact(count);
+    runner.run(count, [&](size_t b) { keep_tree(options, p, work[b].grown.tree, compact[b]); });
+    for (size_t b = 0; b < count; ++b) {
       forest.trees.push_back(std::move(work[b].grown.tree));
+      if (options.compact_trees) forest.compact.push_back(std::move(compact[b]));
     }
     if (start + count == target && target < options.ntree_max && oob.available &&
         more_trees_help(snapshots.take(target / 2), oob_row_losses(data, oob), rule))

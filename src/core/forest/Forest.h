@@ -17,6 +17,7 @@
 #include "leaves/LeafModel.h"
 #include "splitting/Splitter.h"
 #include "tree/Tree.h"
+#include "tree/TreeCodec.h"
 
 namespace svf {
 
@@ -37,6 +38,10 @@ struct ForestOptions {
   GrowOptions grow;
   size_t batch_size = 8;  // trees whose rows are held in memory at once
   Aggregation aggregation = Aggregation::Vote;  // the OOB class's rule, as predict()'s
+  // Keep each finished tree in its compact layout (tree/TreeCodec.h), as
+  // a saved model holds it: a forest of large trees then takes about a
+  // third of the memory while it grows (the same trees).
+  bool compact_trees = false;
 };
 
 // Out-of-bag results: each row's tally over the trees that did not draw it
@@ -74,7 +79,12 @@ struct OobResult {
 };
 
 struct FittedForest {
+  // With ForestOptions::compact_trees, a tree kept compact has only its
+  // factor level values here (its layout in `compact`).
   std::vector<Tree> trees;
+  // With compact_trees, per tree its compact layout; n_nodes 0 for a tree
+  // not in the grower's order, kept in full in `trees`. Else empty.
+  std::vector<CompactTree> compact;
   OobResult oob;
   // each tree's out-of-bag rows that scored it (its tallies above): rows
   // that chose nothing in the tree, for post-fit calibration; empty when

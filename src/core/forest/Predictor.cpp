@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "LevelValues.h"
 #include "leaves/LeafKinds.h"
@@ -98,26 +99,86 @@ const double* code_block(const TreeView& t, const std::vector<double>& values, c
     if (gathered[b]) code_row(t, coded.data() + b * p);
   return coded.data();
 }
-// Packed nodes take 32 bytes each; above this many in the forest prediction
-// reads the saved layout instead of holding a packed copy.
+// A row's outputs from its tally over all `ntree` trees.
+void write_row(const RowTally& row, size_t i, size_t n, size_t ntree, int K, int outputs, PredictOutput& out) {
+  const double sum = row.sum.value();
+  if (out.cls)
+    out.cls[i] = decide_class(out.aggregation, K, row.votes.data(), row.shares.data(), 1, row.count,
+                              row.confident_class);
+  if (out.tree_sd)
+    out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, row.run_ss) / static_cast<double>(ntree)) : 0.0;
+  for (int k = 0; k < outputs; ++k)
+    if (out.prob) out.prob[k * n + i] = (K == 0 && k == 0 ? sum : row.prob[k]) / static_cast<double>(ntree);
+  for (int k = 0; k < K; ++k)
+    if (out.votes) out.votes[k * n + i] = row.votes[k];
+}
+
+// Packed nodes take 32 bytes each; above this many in a group of trees
+// prediction reads the saved layout instead of holding a packed copy.
 constexpr size_t kMaxFlatNodes = size_t(1) << 22;
 
-}  // namespace
+// Every row's tallies between groups of trees (a forest decoded a group at
+// a time, TreeGroups): saved after a group, restored before the next, so
+// each row still adds its trees in tree order.
+class SavedTallies {
+ public:
+  SavedTallies(size_t n, int outputs, int K)
+      : outputs_(outputs), K_(K), prob_(n * outputs), shares_(n * K), reals_(4 * n), votes_(n * K), ints_(2 * n) {}
+  void save(size_t i, const RowTally& t) {
+    std::copy(t.prob.begin(), t.prob.end(), prob_.begin() + i * outputs_);
+    std::copy(t.shares.begin(), t.shares.end(), shares_.begin() + i * K_);
+    std::copy(t.votes.begin(), t.votes.end(), votes_.begin() + i * K_);
+    double* r = &reals_[4 * i];
+    r[0] = t.sum.whole;
+    r[1] = t.sum.fraction;
+    r[2] = t.run_mean;
+    r[3] = t.run_ss;
+    conf(i) = t.confidence;
+    ints_[2 * i] = t.count;
+    ints_[2 * i + 1] = t.confident_class;
+  }
+  void restore(size_t i, RowTally& t) {
+    std::copy(prob_.begin() + i * outputs_, prob_.begin() + (i + 1) * outputs_, t.prob.begin());
+    std::copy(shares_.begin() + i * K_, shares_.begin() + (i + 1) * K_, t.shares.begin());
+    std::copy(votes_.begin() + i * K_, votes_.begin() + (i + 1) * K_, t.votes.begin());
+    const double* r = &reals_[4 * i];
+    t.sum.whole = r[0];
+    t.sum.fraction = r[1];
+    t.run_mean = r[2];
+    t.run_ss = r[3];
+    t.confidence = conf(i);
+    t.count = ints_[2 * i];
+    t.confident_class = ints_[2 * i + 1];
+  }
 
-void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
-                    TaskRunner& runner, size_t chunk_size) {
+ private:
+  double& conf(size_t i) {
+    if (confidence_.empty()) confidence_.assign(ints_.size() / 2, 0.0);
+    return confidence_[i];
+  }
+  int outputs_, K_;
+  std::vector<double> prob_, shares_, reals_, confidence_;
+  std::vector<int> votes_, ints_;
+};
+
+// Trees [first, last) of the forest, decoded, for the rows: each row's
+// tally starts afresh at tree 0 or is restored from `saved`, and is saved
+// there after the group, or written to `out` after the last tree.
+void predict_group(const ForestView& forest, const RowSource& rows, PredictOutput& out, TaskRunner& runner,
+                   size_t chunk_size, size_t first_tree, size_t last_tree, SavedTallies* saved) {
   const size_t n = rows.n_rows(), ntree = forest.trees.size(), p = forest.shape.p;
   const int K = forest.shape.num_classes, outputs = forest.shape.outputs();
   const size_t n_chunks = (n + chunk_size - 1) / chunk_size;
   const bool want_confidence = (out.cls || out.class_curve) && out.aggregation == Aggregation::MaxConfidence;
+  const bool restore = first_tree > 0, finish = last_tree == ntree;
   // Rows are gathered and routed in blocks along packed nodes where the
   // source copies rows cheaply (dense); a sparse source is read in place, so
   // no block buffer of p values per row is held for it.
   const bool dense = rows.gathers();
   size_t total_nodes = 0;
-  for (const TreeView& t : forest.trees) total_nodes += t.n_nodes;
-  std::vector<std::vector<FlatNode>> flat(dense && total_nodes <= kMaxFlatNodes ? ntree : 0);
-  for (size_t t = 0; t < flat.size(); ++t) flat[t] = flatten(forest.trees[t]);
+  for (size_t t = first_tree; t < last_tree; ++t) total_nodes += forest.trees[t].n_nodes;
+  std::vector<std::vector<FlatNode>> flat(dense && total_nodes <= kMaxFlatNodes ? last_tree - first_tree : 0);
+  for (size_t t = 0; t < flat.size(); ++t) flat[t] = flatten(forest.trees[first_tree + t]);
   runner.run(n_chunks, [&](size_t c) {
     PredictScratch scratch;
     std::vector<double> dist(outputs), values(dense ? kRowBlock * p : 0), coded;
@@ -129,10 +190,11 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
       const size_t m = std::min(kRowBlock, end - first);
       for (size_t b = 0; b < m; ++b) {
         tallies[b].reset();
+        if (restore) saved->restore(first + b, tallies[b]);
         gathered[b] = dense && rows.gather(first + b, p, values.data() + b * p);
       }
-      for (size_t t = 0; t < ntree; ++t) {
-        const FlatNode* packed = flat.empty() ? nullptr : flat[t].data();
+      for (size_t t = first_tree; t < last_tree; ++t) {
+        const FlatNode* packed = flat.empty() ? nullptr : flat[t - first_tree].data();
         const double* tree_values = code_block(forest.trees[t], values, gathered.data(), m, p, coded);
         if (packed)
           route_flat_rows(packed, forest.trees[t], p, tree_values, gathered.data(), m, block_leaf, route_row,
@@ -167,21 +229,28 @@ void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutp
         }
       }
       for (size_t b = 0; b < m; ++b) {
-        const size_t i = first + b;
-        RowTally& row = tallies[b];
-        if (K == 0) row.prob[0] = row.sum.value();
-        if (out.cls)
-          out.cls[i] = decide_class(out.aggregation, K, row.votes.data(), row.shares.data(), 1, row.count,
-                                    row.confident_class);
-        if (out.tree_sd)
-          out.tree_sd[i] = ntree > 0 ? std::sqrt(std::max(0.0, row.run_ss) / static_cast<double>(ntree)) : 0.0;
-        for (int k = 0; k < outputs; ++k)
-          if (out.prob) out.prob[k * n + i] = row.prob[k] / static_cast<double>(ntree);
-        for (int k = 0; k < K; ++k)
-          if (out.votes) out.votes[k * n + i] = row.votes[k];
+        if (!finish) saved->save(first + b, tallies[b]);
+        else write_row(tallies[b], first + b, n, ntree, K, outputs, out);
       }
     }
   });
+}
+
+}  // namespace
+
+void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
+                    TaskRunner& runner, size_t chunk_size) {
+  const size_t ntree = forest.trees.size();
+  std::unique_ptr<SavedTallies> saved;
+  size_t first = 0;
+  do {
+    const size_t last =
+        forest.groups && ntree > 0 ? std::min(ntree, std::max(first + 1, forest.groups->group_end(first))) : ntree;
+    if (forest.groups && ntree > 0) forest.groups->load(first, last);
+    if (!saved && last < ntree) saved.reset(new SavedTallies(rows.n_rows(), forest.shape.outputs(), forest.shape.num_classes));
+    predict_group(forest, rows, out, runner, chunk_size, first, last, saved.get());
+    first = last;
+  } while (first < ntree);
 }
 
 }  // namespace svf

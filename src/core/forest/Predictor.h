@@ -2,6 +2,7 @@
 #ifndef SVFOREST_PREDICTOR_H
 #define SVFOREST_PREDICTOR_H
 
+#include <cstddef>
 #include <vector>
 
 #include "Aggregation.h"
@@ -22,11 +23,27 @@ struct LeafReaders {
 // All leaf kinds of the registry (leaves/LeafKinds.h).
 LeafReaders all_leaf_readers();
 
+// A forest's trees decoded a group at a time, for a forest too large to
+// hold decoded at once: predict_forest() asks for each group in turn.
+class TreeGroups {
+ public:
+  virtual ~TreeGroups() = default;
+  // The end of the group of trees that starts at tree `first` (> first).
+  virtual size_t group_end(size_t first) const = 0;
+  // Makes the views of trees [first, last) usable (those of the other
+  // groups' trees may then be released).
+  virtual void load(size_t first, size_t last) = 0;
+};
+
 struct ForestView {
   OutcomeShape shape;
   const Scaling* scaling = nullptr;
   LeafReaders readers;
+  // one view per tree; with `groups`, only the loaded group's are usable
   std::vector<TreeView> trees;
+  // null: every tree's view is usable (all that predict_forest() reads
+  // group by group; other readers need every tree decoded)
+  TreeGroups* groups = nullptr;
 };
 
 // Outputs are column-major n x outputs (prob), n x K (votes) and n x ntree
@@ -72,6 +89,8 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
 // as predict() routes them, through the tree's factor level values).
 std::vector<int> count_leaf_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which);
 
+// With forest.groups, the trees are read a group at a time, each row's
+// tally carried from one group to the next (the same results).
 void predict_forest(const ForestView& forest, const RowSource& rows, PredictOutput& out,
                     TaskRunner& runner, size_t chunk_size = 2048);
 
