@@ -51,12 +51,7 @@ List svf_entry_logrank(Rcpp::NumericVector time, Rcpp::IntegerVector status, Rcp
   for (size_t i = 0; i < n; ++i) in_left[i] = left[i] ? 1 : 0;
   const std::unique_ptr<svf::CutScan> scan = svf::logrank_cut_scan(table);
   scan->reset();
-  size_t n_left = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (in_left[i]) {
-      scan->add(static_cast<int>(i));
-      ++n_left;
-    }
+  const size_t n_left = svf::add_marked_rows(*scan, in_left, n);
   std::vector<double> scores(n);
   svf::martingale_scores(table, scores.data());
   return List::create(Named("statistic") = svf::logrank_statistic(table, in_left),
@@ -94,12 +89,7 @@ List svf_competing_entry_logrank(Rcpp::NumericVector time, Rcpp::IntegerVector c
   const double composite = svf::competing_logrank_of(table, in_left, per_cause);
   const std::unique_ptr<svf::CutScan> scan = svf::competing_cut_scan_of(table);
   scan->reset();
-  size_t n_left = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (in_left[i]) {
-      scan->add(static_cast<int>(i));
-      ++n_left;
-    }
+  const size_t n_left = svf::add_marked_rows(*scan, in_left, n);
   Rcpp::NumericMatrix target(static_cast<int>(n), n_causes);
   for (int k = 0; k < n_causes; ++k) {
     std::vector<double> weights(n_causes, 0.0), out(n);

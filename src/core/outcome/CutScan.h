@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace svf {
 
@@ -59,6 +60,19 @@ class CutScanOf : public CutScan {
     }
   }
 };
+
+// Adds the first n rows marked in `left` (node positions) to `scan`, to read
+// the statistic of one given two-group split; returns how many were added.
+template <class Scan>
+size_t add_marked_rows(Scan& scan, const std::vector<char>& left, size_t n) {
+  size_t n_left = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (left[i]) {
+      scan.add(static_cast<int>(i));
+      ++n_left;
+    }
+  return n_left;
+}
 
 }  // namespace svf
 #endif

@@ -134,12 +134,7 @@ std::unique_ptr<CutScan> entry_logrank_cut_scan(const SurvivalTable& table) {
 double entry_logrank_statistic(const SurvivalTable& table, const std::vector<char>& left) {
   const size_t n = table.limit.size();
   EntryLogRankScan scan(table);
-  size_t n_left = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (left[i]) {
-      scan.add(static_cast<int>(i));
-      ++n_left;
-    }
+  const size_t n_left = add_marked_rows(scan, left, n);
   if (n_left == 0 || n_left == n) return 0.0;
   return scan.gain(n_left);
 }

@@ -155,9 +155,7 @@ double logrank_statistic(const SurvivalTable& table, const std::vector<char>& le
   if (!table.start.empty()) return entry_logrank_statistic(table, left);
   const size_t n = table.limit.size();
   LogRankScan scan(table);
-  size_t n_left = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (left[i]) { scan.add(i); ++n_left; }
+  const size_t n_left = add_marked_rows(scan, left, n);
   if (n_left == 0 || n_left == n) return 0.0;
   return scan.statistic();
 }

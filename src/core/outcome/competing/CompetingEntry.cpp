@@ -189,12 +189,7 @@ double competing_logrank_of(const CompetingTable& table, const std::vector<char>
   const size_t n = table.limit.size();
   per_cause.assign(table.n_causes, 0.0);
   EntryCompetingScan scan(table);
-  size_t n_left = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (left[i]) {
-      scan.add(static_cast<int>(i));
-      ++n_left;
-    }
+  const size_t n_left = add_marked_rows(scan, left, n);
   if (n_left == 0 || n_left == n) return 0.0;
   for (int k = 1; k <= table.n_causes; ++k) per_cause[k - 1] = scan.chi_square(k);
   return scan.composite();
