@@ -18,6 +18,7 @@
 #include "core/splitting/Splitter.h"
 #include "model_convert.h"
 #include "r_params.h"
+#include "release_memory.h"
 
 using Rcpp::List;
 using Rcpp::Named;
@@ -353,6 +354,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
+  release_free_memory();  // the trees' and the column index's buffers
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "RcppRunner.h"
+#include "release_memory.h"
 #include "core/prediction/ConformalLevels.h"
 #include "core/prediction/QuantileForest.h"
 
@@ -91,6 +92,7 @@ Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::N
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
+  release_free_memory();  // the quantile forest's index
   return as_matrix(q, m, nt);
 }
 
@@ -114,6 +116,7 @@ Rcpp::NumericMatrix svf_oob_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcp
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
+  release_free_memory();  // the quantile forest's index
   return as_matrix(q, n, nt);
 }
 
@@ -140,6 +143,7 @@ Rcpp::List svf_oob_scored(Rcpp::IntegerMatrix train_leaves, Rcpp::NumericVector 
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
+  release_free_memory();  // the quantile forest's index
   return out;
 }
 
@@ -188,6 +192,7 @@ Rcpp::NumericVector svf_oob_conformal(Rcpp::IntegerMatrix train_leaves, Rcpp::Nu
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
+  release_free_memory();  // the quantile forest's index
   Rcpp::NumericVector res(out.size());
   for (size_t j = 0; j < out.size(); ++j) res[j] = std::isnan(out[j]) ? NA_REAL : out[j];
   return res;
@@ -223,6 +228,7 @@ Rcpp::NumericVector svf_new_rows_conformal(Rcpp::IntegerMatrix train_leaves, Rcp
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
+  release_free_memory();  // the quantile forest's index
   Rcpp::NumericVector res(out.size());
   for (size_t j = 0; j < out.size(); ++j) res[j] = std::isnan(out[j]) ? NA_REAL : out[j];
   return res;

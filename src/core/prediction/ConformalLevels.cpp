@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 
@@ -11,21 +12,58 @@ namespace {
 
 const size_t kChunkRows = 4096;    // rows scored at once
 
+size_t bin_of(const std::vector<double>& edges, double v) {
+  return static_cast<size_t>(std::lower_bound(edges.begin(), edges.end(), v) - edges.begin());
+}
+
+// bin_of() over one level's edges through a table of evenly spaced buckets
+// between the edges at 1/64 and 63/64 of them (two buckets an edge; the
+// tails' far edges would crowd the rest into a few buckets): a score there
+// is searched for among its bucket's edges alone, and the answer checked
+// against the edges either side, falling back to the whole search when the
+// bucket's arithmetic rounded it astray (and for the tails); always
+// bin_of()'s bin.
+class EdgeLookup {
+ public:
+  void build(const std::vector<double>& edges) {
+    start_.clear();
+    const size_t m = edges.size();
+    if (m < 64) return;
+    origin_ = edges[m / 64];
+    top_ = edges[m - 1 - m / 64];
+    const size_t buckets = 2 * m;
+    scale_ = static_cast<double>(buckets) / (top_ - origin_);
+    if (!(top_ > origin_) || !std::isfinite(scale_)) return;
+    start_.resize(buckets + 1);
+    for (size_t b = 0; b <= buckets; ++b) start_[b] = static_cast<uint32_t>(bin_of(edges, origin_ + b / scale_));
+  }
+  // `e`: the edges it was built on
+  size_t find(const std::vector<double>& e, double v) const {
+    if (start_.empty() || !(v > origin_ && v <= top_)) return bin_of(e, v);
+    const size_t b = std::min(start_.size() - 2, static_cast<size_t>((v - origin_) * scale_));
+    const size_t lo = start_[b], hi = start_[b + 1];
+    const size_t at = static_cast<size_t>(std::lower_bound(e.begin() + lo, e.begin() + hi, v) - e.begin());
+    if ((at > 0 && !(e[at - 1] < v)) || (at < e.size() && !(e[at] >= v))) return bin_of(e, v);
+    return at;
+  }
+
+ private:
+  std::vector<uint32_t> start_;
+  double origin_ = 0, top_ = 0, scale_ = 0;
+};
+
 // One level's bins: bin b holds the scores v with edges[b - 1] < v <=
 // edges[b] (the first from -Inf, the last to +Inf); per kind of score (all,
 // even, odd) the count per bin, and the scores of bins lo..hi.
 struct LevelBins {
   std::vector<double> edges;
+  EdgeLookup lookup;
   std::vector<int> count[3];
   size_t lo = 1, hi = 0;
   std::vector<double> kept[3];
   bool resolved = false;
   double value = NAN;
 };
-
-size_t bin_of(const std::vector<double>& edges, double v) {
-  return static_cast<size_t>(std::lower_bound(edges.begin(), edges.end(), v) - edges.begin());
-}
 
 // The first index into sorted `a` at which (1 + weight) A - weight (E + O) / 2
 // reaches target (A, E, O: base counts plus the sorted values of a, e, o at
@@ -48,7 +86,7 @@ size_t first_crossing(const std::vector<double>& a, const std::vector<double>& e
 class Streamer {
  public:
   Streamer(const ConformalScores& s, const std::vector<double>& tau, TaskRunner& runner)
-      : s_(s), tau_(tau), runner_(runner), kinds_(s.even && s.odd ? 3 : 1) {}
+      : s_(s), tau_(tau), runner_(runner), kinds_(s.even && s.odd ? 3 : 1), halves_(kinds_ == 3 && halves_of_all(s)) {}
 
   size_t kinds() const { return kinds_; }
 
@@ -58,9 +96,11 @@ class Streamer {
     for (size_t start = 0; start < rows.size(); start += kChunkRows) {
       const std::vector<int> chunk(rows.begin() + start, rows.begin() + std::min(rows.size(), start + kChunkRows));
       const size_t m = chunk.size(), levels = tau_.size();
-      std::vector<double> scores(kinds_ * levels * m);
+      std::vector<double> scores(kinds_ * levels * m), halves[3];
+      if (halves_) s_.forest->quantiles_of_rows_halves(*s_.all, *s_.even->keep, chunk, tau_, runner_, halves);
       for (size_t c = 0; c < kinds_; ++c) {
-        const std::vector<double> q = s_.forest->quantiles_of_rows(*queries[c], chunk, tau_, runner_);
+        const std::vector<double> q = halves_ ? std::move(halves[c])
+                                              : s_.forest->quantiles_of_rows(*queries[c], chunk, tau_, runner_);
         for (size_t j = 0; j < levels; ++j) {
           for (size_t i = 0; i < m; ++i) {
             const double v = q[j * m + i];
@@ -78,6 +118,15 @@ class Streamer {
   const std::vector<double>& tau_;
   TaskRunner& runner_;
   size_t kinds_;
+  bool halves_;  // even and odd: the trees of `all` flagged 1 and 0 (one gathering for the three)
+
+  static bool halves_of_all(const ConformalScores& s) {
+    const QuantileQuery &a = *s.all, &e = *s.even, &o = *s.odd;
+    auto same = [&](const QuantileQuery& h) {
+      return h.leaves == a.leaves && h.m == a.m && h.self == a.self && h.tree_start == a.tree_start && h.trees == a.trees;
+    };
+    return !a.keep && e.keep && e.keep == o.keep && e.keep_value == 1 && o.keep_value == 0 && same(e) && same(o);
+  }
 };
 
 // Bins of each level from the sample's scores, and the bins around the
@@ -103,6 +152,7 @@ void place_bins(Streamer& st, const ConformalScores& s, const std::vector<double
     for (size_t c = 0; c < kinds; ++c) std::sort(b.kept[c].begin(), b.kept[c].end());
     b.edges = b.kept[0];
     b.edges.erase(std::unique(b.edges.begin(), b.edges.end()), b.edges.end());
+    b.lookup.build(b.edges);
     const size_t base[3] = {0, 0, 0};
     const double ks = k[j] * static_cast<double>(ns) / static_cast<double>(rows.size());
     const size_t at = first_crossing(b.kept[0], b.kept[1], b.kept[2], base, weight, ks - 1e-9);
@@ -169,7 +219,7 @@ void full_pass(Streamer& st, const std::vector<int>& rows, std::vector<LevelBins
       for (size_t c = 0; c < kinds; ++c) {
         const double* v = &scores[(c * levels + j) * m];
         for (size_t i = 0; i < m; ++i) {
-          const size_t bin = bin_of(b.edges, v[i]);
+          const size_t bin = b.lookup.find(b.edges, v[i]);
           if (count) ++b.count[c][bin];
           if (bin >= b.lo && bin <= b.hi) b.kept[c].push_back(v[i]);
         }

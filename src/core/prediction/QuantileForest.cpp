@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace svf {
@@ -187,6 +188,53 @@ std::vector<double> QuantileForest::quantiles_of_rows(const QuantileQuery& q, co
     }
   });
   return out;
+}
+
+void QuantileForest::quantiles_of_rows_halves(const QuantileQuery& q, const std::vector<char>& keep,
+                                              const std::vector<int>& rows, const std::vector<double>& tau,
+                                              TaskRunner& runner, std::vector<double> out[3]) const {
+  if (q.keep || keep.size() != offsets_.size()) throw std::invalid_argument("halves need a flag per tree");
+  const size_t m = rows.size();
+  const int n = static_cast<int>(sorted_y_.size());
+  for (int c = 0; c < 3; ++c) out[c].assign(m * tau.size(), NAN);
+  const size_t block = 256;
+  runner.run((m + block - 1) / block, [&](size_t b) {
+    std::vector<std::tuple<int, double, int>> e;  // (rank, weight, half 1 or 2), in tree order
+    std::vector<std::pair<int, double>> w;
+    std::vector<double> acc;
+    std::vector<uint64_t> present;
+    for (size_t j = b * block; j < std::min(m, (b + 1) * block); ++j) {
+      const size_t i = static_cast<size_t>(rows[j]);
+      e.clear();
+      int used[3] = {0, 0, 0};
+      visit_leaves(q, i, [&](size_t t, int start, int size) {
+        const int half = keep[t] == 1 ? 1 : keep[t] == 0 ? 2 : 0;  // 0: in neither half
+        ++used[0];
+        if (half > 0) ++used[half];
+        const double share = 1.0 / size;
+        const int end = start + size + (q.self ? 1 : 0);
+        for (int k = start; k < end; ++k) {
+          const int r = members_[t][k];
+          if (q.self && r == rank_of_row_[i]) continue;
+          e.emplace_back(r, share, half);
+        }
+        return true;
+      });
+      // order_weights() sorts the whole forest's entries here, and then each
+      // half's too (fewer entries): one sort, its halves read off in order
+      // (entries of equal rank and weight are alike), gives each the same
+      const bool sorted = static_cast<size_t>(n) > 8 * e.size();
+      if (sorted) std::sort(e.begin(), e.end());
+      for (int c = 0; c < 3; ++c) {
+        if (used[c] == 0) continue;
+        w.clear();
+        for (const auto& x : e)
+          if (c == 0 || std::get<2>(x) == c) w.emplace_back(std::get<0>(x), std::get<1>(x));
+        if (!sorted) order_weights(w, n, acc, present);
+        row_quantiles(w, used[c], tau, &out[c][j], m);
+      }
+    }
+  });
 }
 
 QuantileQuery QuantileForest::out_of_bag_query(const std::vector<std::vector<int>>& oob_rows) const {

@@ -53,6 +53,13 @@ class QuantileForest {
   std::vector<double> quantiles_of_rows(const QuantileQuery& q, const std::vector<int>& rows,
                                         const std::vector<double>& tau, TaskRunner& runner) const;
 
+  // quantiles_of_rows() of query `q` (q.keep unset) and of its halves, the
+  // trees t with keep[t] == 1 and those with keep[t] == 0, into out[0],
+  // out[1] and out[2]: each row's leaves are gathered (and, on many
+  // training rows, sorted) once for the three, with the same results.
+  void quantiles_of_rows_halves(const QuantileQuery& q, const std::vector<char>& keep, const std::vector<int>& rows,
+                                const std::vector<double>& tau, TaskRunner& runner, std::vector<double> out[3]) const;
+
   // Whether row i of the query has a usable tree (its quantiles are not NaN).
   bool usable(const QuantileQuery& q, size_t i) const;
 
