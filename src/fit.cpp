@@ -7,6 +7,9 @@
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "RcppRunner.h"
 #include "core/forest/Aggregation.h"
@@ -350,6 +353,12 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
       result["oob_rows"] = oob_rows_to_r(forest.oob_rows);
     }
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
+#ifdef __GLIBC__
+    // the engine's trees and tallies, freed as R copied them, go back to the
+    // system: glibc keeps what the worker threads' arenas freed, which R's
+    // allocations (the main thread's) never reuse (a forest's size again)
+    malloc_trim(0);
+#endif
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
