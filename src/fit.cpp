@@ -112,6 +112,9 @@ List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const s
                        : tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
     if (compact) forest.compact[t] = svf::CompactTree();
+#ifdef __GLIBC__
+    if (t % 16 == 15) malloc_trim(0);  // (the worker threads' arenas keep what is freed: see svf_fit())
+#endif
   }
   if (td.survival()) {  // the grid of the leaves' step functions (the curve grid)
     List out = List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
