@@ -7,8 +7,13 @@
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+// The engine's freed memory (trees, tallies) back to the system: glibc keeps what the worker
+// threads' arenas freed, never reused by R's allocations, so it would stay beside R's copy.
 #ifdef __GLIBC__
 #include <malloc.h>
+static void give_back_freed_memory() { malloc_trim(0); }
+#else
+static void give_back_freed_memory() {}
 #endif
 
 #include "RcppRunner.h"
@@ -112,9 +117,7 @@ List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const s
                        : tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
     if (compact) forest.compact[t] = svf::CompactTree();
-#ifdef __GLIBC__
-    if (t % 16 == 15) malloc_trim(0);  // (the worker threads' arenas keep what is freed: see svf_fit())
-#endif
+    if (t % 16 == 15) give_back_freed_memory();
   }
   if (td.survival()) {  // the grid of the leaves' step functions (the curve grid)
     List out = List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),
@@ -356,12 +359,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
       result["oob_rows"] = oob_rows_to_r(forest.oob_rows);
     }
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
-#ifdef __GLIBC__
-    // the engine's trees and tallies, freed as R copied them, go back to the
-    // system: glibc keeps what the worker threads' arenas freed, which R's
-    // allocations (the main thread's) never reuse (a forest's size again)
-    malloc_trim(0);
-#endif
+    give_back_freed_memory();
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
