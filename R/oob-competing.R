@@ -27,19 +27,27 @@ competing_oob_results <- function(tally, y, times = NULL) {
   risk <- matrix(NA_real_, length(none), length(causes), dimnames = list(NULL, dimnames(tally$oob_cif_sum)[[3L]]))
   concordance <- ibs <- stats::setNames(numeric(length(causes)), causes)
   large <- length(tally$oob_cif_sum) >= 1e7  # (80 MB: 33,000 rows of 150 times and 2 causes)
-  for (k in seq_along(causes)) {
-    if (large) invisible(gc(verbose = FALSE))  # the last cause's slices are gone before this one's are made
-    # one cause's out-of-bag CIF at a time (n x grid: the tally is n x grid x causes),
-    # one n x grid allocation: the slice is divided in place (a temporary), then shaped
-    cif <- tally$oob_cif_sum[, , k, drop = FALSE] / tally$oob_count
+  # one cause's out-of-bag CIF at the grid columns `cols` (n x cols; NA rows: no tree left them out):
+  # the slice divided in place (a temporary), then shaped
+  cif_columns <- function(k, cols) {
+    cif <- tally$oob_cif_sum[, cols, k, drop = FALSE] / tally$oob_count
     dim(cif) <- dim(cif)[1:2]
     cif[none, ] <- NA_real_
-    risk[, k] <- competing_years_lost(cif, times)
+    cif
+  }
+  upto <- which(times < max(times))  # the columns competing_years_lost() reads
+  for (k in seq_along(causes)) {
+    if (large) invisible(gc(verbose = FALSE))  # the last cause's slice is gone before this one's is made
+    # one cause's expected time lost from one n x grid allocation (the columns it reads), as
+    # competing_years_lost() of the whole CIF computes it
+    cif <- cif_columns(k, upto)
+    risk[, k] <- as.vector(cif %*% diff(c(times[upto], max(times))))
+    cif <- NULL  # released before the Brier score
     concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k, parts$entry)
-    # (delayed entry: no integrated Brier score; its censoring weights assume every row at risk from time 0)
-    ibs[k] <- if (!is.null(parts$entry)) NA_real_ else integrated_brier_score(parts$time, parts$status, function(cols) 1 - cif[, cols, drop = FALSE], times,
+    # (delayed entry: no integrated Brier score; its censoring weights assume every row at risk from
+    # time 0); the Brier score reads one grid column at a time from the tally
+    ibs[k] <- if (!is.null(parts$entry)) NA_real_ else integrated_brier_score(parts$time, parts$status, function(cols) 1 - cif_columns(k, cols), times,
                                      cause = k)
-    cif <- NULL  # released before the next cause's slice
   }
   c(tally, list(oob_y = y, oob_predictions = risk, oob_concordance = concordance,
                 oob_error = 1 - unname(concordance[1L]), oob_ibs = ibs))

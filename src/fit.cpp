@@ -110,6 +110,7 @@ List forest_to_r(const svf::TrainingData& td, svf::FittedForest& forest, const s
                        : tree_to_r(forest.trees[t], td.x->n_cols());
     forest.trees[t] = svf::Tree();
     if (compact) forest.compact[t] = svf::CompactTree();
+    if (t % 16 == 15) release_free_memory();  // the copied trees' engine buffers
   }
   if (td.survival()) {  // the grid of the leaves' step functions (the curve grid)
     List out = List::create(Named("num_classes") = 0, Named("num_features") = static_cast<int>(td.x->n_cols()),

@@ -95,6 +95,8 @@ class CompactGroups : public svf::TreeGroups {
 // A fit's out-of-bag results (core/forest/Forest.h) as R data, for n rows;
 // `cause_names`: a competing-risks outcome's causes (NULL otherwise), the
 // tally's third dimension (model_convert.cpp lists each outcome's elements).
-Rcpp::List oob_to_r(const svf::OobResult& oob, size_t n, int num_classes, SEXP cause_names);
+// A survival or competing-risks tally (`chf_sum`) is moved: released as it
+// is copied, so it is never held twice.
+Rcpp::List oob_to_r(svf::OobResult& oob, size_t n, int num_classes, SEXP cause_names);
 
 #endif
