@@ -49,7 +49,7 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
   const RowRouter router(rule, *data.x, data.ranks);
   thread_local std::vector<char> left;
   left.resize(n_oob);
-  for (size_t i = 0; i < n_oob; ++i) left[i] = router.left(oob[i]) ? 1 : 0;
+  router.sides(oob, n_oob, left.data());
   return outcome_of(data).split_gain(data, oob, n_oob, left);
 }
 

@@ -76,6 +76,20 @@ class RowRouter {
     return s <= threshold_;
   }
 
+  // left() of rows[0..n) into out[0..n) (1: left), a loop per kind of rule.
+  void sides(const int* rows, size_t n, char* out) const {
+    if (code8_) {
+      for (size_t i = 0; i < n; ++i) out[i] = code8_[static_cast<size_t>(rows[i]) * stride_] <= limit_ ? 1 : 0;
+    } else if (code16_) {
+      for (size_t i = 0; i < n; ++i) out[i] = code16_[static_cast<size_t>(rows[i]) * stride_] <= limit_ ? 1 : 0;
+    } else if (fast_ && axis_) {
+      const double* column = columns_[0];
+      for (size_t i = 0; i < n; ++i) out[i] = column[rows[i]] <= threshold_ ? 1 : 0;
+    } else {
+      for (size_t i = 0; i < n; ++i) out[i] = left(rows[i]) ? 1 : 0;
+    }
+  }
+
  private:
   bool slow_left(int r) const {
     return rule_.goes_left([this, r](int col) { return x_.value(r, col); }, x_.n_cols());
