@@ -1,6 +1,7 @@
 #include "ColumnRanks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace svf {
@@ -39,16 +40,26 @@ ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip, size_t
   n_rows_ = n;
   rank_.assign(n * p, 0);
   distinct_.assign(p, std::vector<double>());
+  nan_free_.assign(p, 0);
   std::vector<int> all(n);
   std::iota(all.begin(), all.end(), 0);
   std::vector<double> values(n);
   std::vector<int> order(n);
   std::vector<size_t> rows_of_rank;
   if (max_bins >= 2) bins_.assign(p, Bins());
+  code_stride_ = p;
+  if (max_bins >= 2 && skip.empty()) {  // (factor columns are coded per tree: none then)
+    row_values_.resize(n * p);
+    for (size_t col = 0; col < p; ++col) {
+      x.gather(col, all.data(), n, values.data());
+      for (size_t i = 0; i < n; ++i) row_values_[i * p + col] = values[i];
+    }
+  }
   for (size_t col = 0; col < p; ++col) {
     if (std::find(skip.begin(), skip.end(), static_cast<int>(col)) != skip.end()) continue;
     x.gather(col, all.data(), n, values.data());
     for (double& v : values) v += 0.0;  // -0.0 is 0.0, as in sort_with_positions()
+    nan_free_[col] = std::none_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }) ? 1 : 0;
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&values](int a, int b) { return values[a] < values[b]; });
     std::vector<double>& d = distinct_[col];
@@ -90,11 +101,28 @@ void ColumnRanks::bin_column(size_t col, const std::vector<size_t>& rows_of_rank
     bin_of_rank[r] = static_cast<uint16_t>(bins.low.size() - 1);
     below += static_cast<double>(rows_of_rank[r]);
   }
-  bins.slot = code_.size() / (n_rows_ == 0 ? 1 : n_rows_);
-  code_.resize(code_.size() + n_rows_);
-  uint16_t* code = code_.data() + bins.slot * n_rows_;
+  // (the codes' table is allocated with the first binned column)
+  const size_t p = code_stride_;
   const uint32_t* rank = rank_.data() + col * n_rows_;
-  for (size_t i = 0; i < n_rows_; ++i) code[i] = bin_of_rank[rank[i]];
+  if (max_bins <= 256) {
+    if (code8_.empty()) code8_.assign(n_rows_ * p, 0);
+    uint8_t* code = code8_.data() + col;
+    for (size_t i = 0; i < n_rows_; ++i) code[i * p] = static_cast<uint8_t>(bin_of_rank[rank[i]]);
+  } else {
+    if (code16_.empty()) code16_.assign(n_rows_ * p, 0);
+    uint16_t* code = code16_.data() + col;
+    for (size_t i = 0; i < n_rows_; ++i) code[i * p] = bin_of_rank[rank[i]];
+  }
+}
+
+long ColumnRanks::bin_at_most(size_t col, double t) const {
+  if (!binned(col)) return -1;
+  const std::vector<double>& high = bins_[col].high;
+  const std::vector<double>& low = bins_[col].low;
+  // k bins wholly at most t; t must lie below bin k's smallest value
+  const size_t k = static_cast<size_t>(std::upper_bound(high.begin(), high.end(), t) - high.begin());
+  if (k == 0 || (k < low.size() && !(t < low[k]))) return -1;
+  return static_cast<long>(k) - 1;
 }
 
 bool ColumnRanks::varies(size_t col, const int* rows, size_t n) const {
@@ -106,14 +134,12 @@ bool ColumnRanks::varies(size_t col, const int* rows, size_t n) const {
   return false;
 }
 
-void ColumnRanks::sort_rows(size_t col, const int* rows, size_t n, std::vector<std::pair<double, int>>& sorted,
-                            std::vector<uint64_t>& scratch) const {
+const uint64_t* ColumnRanks::sort_keys(size_t col, const int* rows, size_t n, std::vector<uint64_t>& scratch) const {
   const uint32_t* rank = rank_.data() + col * n_rows_;
-  const std::vector<double>& d = distinct_[col];
-  sorted.resize(n);
+  const size_t D = distinct_[col].size();
   // counting where the column has few distinct values against the node's
   // rows (in a small node: no more than its rows, as 0/1 indicators)
-  const bool count = n >= kCountMinRows ? d.size() <= 4 * n : d.size() <= n;
+  const bool count = n >= kCountMinRows ? D <= 4 * n : D <= n;
   if (!count) {
     // (rank, position) as one key: ties stay in position order
     const bool small = n < kCountMinRows;
@@ -122,20 +148,21 @@ void ColumnRanks::sort_rows(size_t col, const int* rows, size_t n, std::vector<s
     for (size_t i = 0; i < n; ++i) key[i] = (static_cast<uint64_t>(rank[rows[i]]) << 32) | i;
     if (small) {
       std::sort(key, key + n);
-    } else {
-      key = radix_sort_ranks(key, scratch.data() + n, n, d.size() - 1);
+      return key;
     }
-    for (size_t i = 0; i < n; ++i) sorted[i] = std::make_pair(d[key[i] >> 32], static_cast<int>(key[i] & 0xffffffffULL));
-    return;
+    return radix_sort_ranks(key, scratch.data() + n, n, D - 1);
   }
   // counting sort by rank, stable: positions keep their order within a rank
-  scratch.assign(d.size() + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++scratch[rank[rows[i]] + 1];
-  for (size_t r = 1; r <= d.size(); ++r) scratch[r] += scratch[r - 1];
+  scratch.assign(D + 1 + n, 0);
+  uint64_t* at = scratch.data();
+  uint64_t* key = at + D + 1;
+  for (size_t i = 0; i < n; ++i) ++at[rank[rows[i]] + 1];
+  for (size_t r = 1; r <= D; ++r) at[r] += at[r - 1];
   for (size_t i = 0; i < n; ++i) {
     const uint32_t r = rank[rows[i]];
-    sorted[scratch[r]++] = std::make_pair(d[r], static_cast<int>(i));
+    key[at[r]++] = (static_cast<uint64_t>(r) << 32) | i;
   }
+  return key;
 }
 
 }  // namespace svf

@@ -34,6 +34,30 @@ bool node_is_pure(const TrainingData& data, const int* rows, size_t n, std::vect
   return outcome_of(data).pure(data, rows, n, counts);
 }
 
+// std::stable_partition of first[0..n) by the router's sides (the rows
+// going left first, each side in its order), through `buffer` for the right
+// side instead of a temporary buffer allocated per call; returns the rows
+// on the left.
+size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector<char>& side,
+                      std::vector<int>& buffer) {
+  buffer.resize(n);
+  side.resize(n);
+  router.sides(first, n, side.data());
+  size_t n_left = 0, n_right = 0;
+  // (without a branch on the side: the sides of a node's rows are a coin
+  // toss to the branch predictor)
+  for (size_t i = 0; i < n; ++i) {
+    const int r = first[i];
+    const size_t goes_left = static_cast<size_t>(side[i]);
+    first[n_left] = r;  // (n_left <= i: a row already read)
+    buffer[n_right] = r;
+    n_left += goes_left;
+    n_right += 1 - goes_left;
+  }
+  std::copy(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n_right), first + n_left);
+  return n_left;
+}
+
 }  // namespace
 
 void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int> oob,
@@ -58,7 +82,8 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
   // 100 MB or more per tree, issue #61.)
   const bool copy_rows = false;
   std::vector<int>& in = rows;
-  std::vector<int> counts(K), left_rows, right_rows;
+  std::vector<int> counts(K), left_rows, right_rows, side_rows;
+  std::vector<char> sides;
   std::vector<PendingNode> stack;
   stack.push_back({tree.add_node(), 0, 0, in.size(), 0, oob.size(), 0});
   while (!stack.empty()) {
@@ -84,7 +109,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
       auto get_of = [&](int r) { return [&x, r](int col) { return x.value(r, col); }; };
       size_t l_begin, l_end, r_begin, r_end;
       const bool copy = copy_rows || rule.band > 0.0;
-      const RowRouter router(rule, x);
+      const RowRouter router(rule, x, data.ranks);
       if (copy) {
         left_rows.clear();
         right_rows.clear();
@@ -103,16 +128,12 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
         in.insert(in.end(), right_rows.begin(), right_rows.end());
         r_end = in.size();
       } else {
-        int* first = in.data() + nd.begin;
-        int* middle = std::stable_partition(first, first + n, [&](int r) { return router.left(r); });
+        const size_t n_left = partition_rows(in.data() + nd.begin, n, router, sides, side_rows);
         l_begin = nd.begin;
-        l_end = r_begin = nd.begin + (middle - first);
+        l_end = r_begin = nd.begin + n_left;
         r_end = nd.end;
       }
-      int* ofirst = oob.data() + nd.oob_begin;
-      const size_t n_oob_left =
-          std::stable_partition(ofirst, ofirst + node.n_oob, [&](int r) { return router.left(r); }) -
-          ofirst;
+      const size_t n_oob_left = partition_rows(oob.data() + nd.oob_begin, node.n_oob, router, sides, side_rows);
       // both children must be non-empty and smaller than the node, or growth could loop
       const size_t n_left = l_end - l_begin, n_right = r_end - r_begin;
       if (n_left > 0 && n_right > 0 && n_left < n && n_right < n) {

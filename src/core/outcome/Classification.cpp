@@ -35,8 +35,10 @@ std::vector<char> class_groups(const std::vector<int>& counts, Rng& rng) {
 // (integers: exact in any order).
 class GiniScan : public CutScanOf<GiniScan> {
  public:
-  explicit GiniScan(const NodeStats& node) : node_(node), left_(node.counts.size(), 0), dn_(static_cast<double>(node.n)) {
+  explicit GiniScan(const NodeStats& node)
+      : node_(node), left_(node.counts.size(), 0), label_(node.n), dn_(static_cast<double>(node.n)) {
     for (int c : node.counts) sq_total_ += static_cast<double>(c) * c;
+    for (size_t i = 0; i < node.n; ++i) label_[i] = node.label(i);
     base_ = sq_total_ / dn_;
     reset();
   }
@@ -46,7 +48,7 @@ class GiniScan : public CutScanOf<GiniScan> {
     sq_right_ = sq_total_;
   }
   void add(int position) override {
-    const int c = node_.label(static_cast<size_t>(position));
+    const int c = label_[static_cast<size_t>(position)];
     const double l = left_[c], r = node_.counts[c] - left_[c];
     sq_left_ += 2.0 * l + 1.0;
     sq_right_ -= 2.0 * r - 1.0;
@@ -61,7 +63,7 @@ class GiniScan : public CutScanOf<GiniScan> {
   void add_histogram(const uint16_t* code, size_t bins) override {
     const size_t K = left_.size();
     hist_.assign(bins * K, 0);
-    for (size_t i = 0; i < node_.n; ++i) ++hist_[code[i] * K + static_cast<size_t>(node_.label(i))];
+    for (size_t i = 0; i < node_.n; ++i) ++hist_[code[i] * K + static_cast<size_t>(label_[i])];
   }
   // the squares change by (l + m)^2 - l^2 and r^2 - (r - m)^2: integers, so
   // the same sums as m rows joining one by one
@@ -80,6 +82,7 @@ class GiniScan : public CutScanOf<GiniScan> {
  private:
   const NodeStats& node_;
   std::vector<int> left_, hist_;
+  std::vector<int> label_;  // the node rows' classes, read once (by position)
   double dn_, sq_total_ = 0.0, base_ = 0.0, sq_left_ = 0.0, sq_right_ = 0.0;
 };
 

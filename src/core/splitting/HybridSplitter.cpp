@@ -46,10 +46,10 @@ bool best_axis_cut(CutSearch& search, CutScan& scan, const NodeStats& node, size
 // gain as in-bag cuts are scored by, on those rows.
 double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob, size_t n_oob) {
   if (n_oob < 2) return 0.0;
-  const RowRouter router(rule, *data.x);
+  const RowRouter router(rule, *data.x, data.ranks);
   thread_local std::vector<char> left;
   left.resize(n_oob);
-  for (size_t i = 0; i < n_oob; ++i) left[i] = router.left(oob[i]) ? 1 : 0;
+  router.sides(oob, n_oob, left.data());
   return outcome_of(data).split_gain(data, oob, n_oob, left);
 }
 
@@ -96,6 +96,15 @@ void draw_features(const NodeContext& ctx, size_t want, Rng& rng, NodeScratch& s
 void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
   const size_t n = ctx.n;
   s.columns.resize(count * n);
+  const double* row_values = ctx.data->ranks ? ctx.data->ranks->row_values() : nullptr;
+  if (row_values) {  // (each row's values read together: the same values)
+    const size_t p = ctx.data->x->n_cols();
+    for (size_t i = 0; i < n; ++i) {
+      const double* row = row_values + static_cast<size_t>(ctx.rows[i]) * p;
+      for (size_t k = 0; k < count; ++k) s.columns[k * n + i] = row[s.features[k]];
+    }
+    return;
+  }
   for (size_t k = 0; k < count; ++k) ctx.data->x->gather(s.features[k], ctx.rows, n, s.columns.data() + k * n);
 }
 

@@ -7,14 +7,51 @@
 
 namespace svf {
 
+namespace {
+
+// The bin codes of the node's rows (row r's at code[r * stride]) into
+// out[0..n), and the rows per bin added to count[].
+template <class Code>
+void gather_codes(const Code* code, size_t stride, const int* rows, size_t n, uint16_t* out, size_t* count) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t b = code[static_cast<size_t>(rows[i]) * stride];
+    out[i] = b;
+    ++count[b];
+  }
+}
+
+}  // namespace
+
 bool search_cut(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
   CutSearch search;
   return search.along_sorted(scan, sorted, min_leaf, cut, gain);
 }
 
-bool CutSearch::along_sorted(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
-  const size_t n = sorted.size();
-  if (n < 2 || !(sorted.back().first > sorted.front().first) || !scan.any_cut()) return false;
+namespace {
+
+// The node's rows in increasing value as CutSearch::along_order() reads
+// them: (value, position) pairs, or (rank << 32 | position) keys of a
+// ranked column, whose ranks compare as the values do and give the value
+// only where a cut is placed.
+struct SortedOrder {
+  const std::pair<double, int>* sorted;
+  bool greater(size_t a, size_t b) const { return sorted[a].first > sorted[b].first; }
+  int position(size_t k) const { return sorted[k].second; }
+  double value(size_t k) const { return sorted[k].first; }
+};
+struct RankOrder {
+  const uint64_t* key;
+  const double* distinct;
+  bool greater(size_t a, size_t b) const { return (key[a] >> 32) > (key[b] >> 32); }
+  int position(size_t k) const { return static_cast<int>(key[k] & 0xffffffffULL); }
+  double value(size_t k) const { return distinct[key[k] >> 32]; }
+};
+
+}  // namespace
+
+template <class Order>
+bool CutSearch::along_order(CutScan& scan, const Order& order, size_t n, size_t min_leaf, double& cut, double& gain) {
+  if (n < 2 || !order.greater(n - 1, 0) || !scan.any_cut()) return false;
   scan.reset();
   min_leaf = scan.min_leaf(min_leaf);
   // the boundaries between distinct values leaving min_leaf rows either
@@ -23,11 +60,11 @@ bool CutSearch::along_sorted(CutScan& scan, const SortedValues& sorted, size_t m
   at_.resize(n);
   size_t m = 0;
   for (size_t k = 0; k + 1 < n; ++k) {
-    positions_[k] = sorted[k].second;
+    positions_[k] = order.position(k);
     at_[m] = k + 1;
-    m += sorted[k + 1].first > sorted[k].first ? 1 : 0;
+    m += order.greater(k + 1, k) ? 1 : 0;
   }
-  positions_[n - 1] = sorted[n - 1].second;
+  positions_[n - 1] = order.position(n - 1);
   // (at_ increases: min_leaf trims its ends)
   size_t first = 0;
   while (first < m && at_[first] < min_leaf) ++first;
@@ -36,9 +73,15 @@ bool CutSearch::along_sorted(CutScan& scan, const SortedValues& sorted, size_t m
   gains_.resize(m);
   scan.gains(positions_.data(), at_.data() + first, m - first, gains_.data());
   bool found = false;
+  // (the values either side are read only for a gain that counts)
   for (size_t j = first; j < m; ++j)
-    found = take_cut(gains_[j - first], sorted[at_[j] - 1].first, sorted[at_[j]].first, cut, gain) || found;
+    if (gains_[j - first] > gain)
+      found = take_cut(gains_[j - first], order.value(at_[j] - 1), order.value(at_[j]), cut, gain) || found;
   return found;
+}
+
+bool CutSearch::along_sorted(CutScan& scan, const SortedValues& sorted, size_t min_leaf, double& cut, double& gain) {
+  return along_order(scan, SortedOrder{sorted.data()}, sorted.size(), min_leaf, cut, gain);
 }
 
 bool CutSearch::along_values(CutScan& scan, const double* values, size_t n, size_t min_leaf, double& cut,
@@ -49,20 +92,20 @@ bool CutSearch::along_values(CutScan& scan, const double* values, size_t n, size
 
 bool CutSearch::along_column(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
                              size_t min_leaf, double& cut, double& gain) {
-  ranks.sort_rows(col, rows, n, sorted_, rank_keys_);
-  return along_sorted(scan, sorted_, min_leaf, cut, gain);
+  const uint64_t* key = ranks.sort_keys(col, rows, n, rank_keys_);
+  return along_order(scan, RankOrder{key, ranks.distinct(col)}, n, min_leaf, cut, gain);
 }
 
 bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
                            size_t min_leaf, double& cut, double& gain, size_t min_occupied) {
   if (n < 2 || !scan.any_cut()) return false;
-  const uint16_t* code = ranks.codes(col);
   const size_t B = ranks.bins(col);
   node_code_.resize(n);
   bin_count_.assign(B, 0);
-  for (size_t i = 0; i < n; ++i) {
-    node_code_[i] = code[rows[i]];
-    ++bin_count_[node_code_[i]];
+  if (ranks.narrow_codes()) {
+    gather_codes(ranks.codes8(col), ranks.code_stride(), rows, n, node_code_.data(), bin_count_.data());
+  } else {
+    gather_codes(ranks.codes16(col), ranks.code_stride(), rows, n, node_code_.data(), bin_count_.data());
   }
   // rows of one bin: cut between their values, as the exact search (a node
   // never stops splitting along a column for its bins)

@@ -92,6 +92,10 @@ class CutSearch {
   // between high[previous non-empty bin] and low[bin].
   bool scan_bins(CutScan& scan, size_t n, size_t bins, const double* high, const double* low, size_t min_leaf,
                  double& cut, double& gain);
+  // The one loop over boundaries (along_sorted()), on the node's rows in
+  // value order as `order` gives them (greater(a, b), position(k), value(k)).
+  template <class Order>
+  bool along_order(CutScan& scan, const Order& order, size_t n, size_t min_leaf, double& cut, double& gain);
   std::vector<double> bucket_low_, bucket_high_, gains_;
   std::vector<int> positions_;
   std::vector<size_t> at_;
