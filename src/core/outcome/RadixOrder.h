@@ -1,6 +1,7 @@
-// Node rows in increasing order of small integer keys (grid indices): the
-// survival and competing-risks tables order a large node's rows by time
-// this way (outcome/SurvivalTable.cpp, outcome/competing/CompetingLogRank.cpp).
+// Node rows in increasing order of small integer keys (grid indices), and
+// each row's count of the node's event times at or before its own: the
+// survival and competing-risks node tables (outcome/SurvivalTable.cpp,
+// outcome/competing/CompetingLogRank.cpp).
 #ifndef SVFOREST_RADIX_ORDER_H
 #define SVFOREST_RADIX_ORDER_H
 
@@ -39,6 +40,42 @@ inline void radix_order(const std::vector<uint32_t>& key, uint32_t max_key, std:
 // Nodes of at least this many rows order them by a radix sort of their
 // time indices; smaller ones sort their event times and search each row's.
 const size_t kRadixRows = 1024;
+
+// limit[i]: how many of the node's event times (the distinct grid indices
+// `time_index[rows[j]]` of rows j with `is_event(j)`) are at or before row
+// i's; returns their number. Large nodes order their rows by a radix sort
+// of the indices, small ones sort their event times and search each row's:
+// the same limits.
+template <class IsEvent>
+int node_event_limits(const int* time_index, int num_times, const int* rows, size_t n, IsEvent is_event,
+                      std::vector<int>& limit) {
+  limit.resize(n);
+  if (n >= kRadixRows && num_times > 0) {
+    // the rows in time order (grid index + 1: 0 before the first event
+    // time); each run of one index gets the number of event times up to it
+    thread_local std::vector<uint32_t> key, order, swap;
+    key.resize(n);
+    for (size_t i = 0; i < n; ++i) key[i] = static_cast<uint32_t>(time_index[rows[i]] + 1);
+    radix_order(key, static_cast<uint32_t>(num_times), order, swap);
+    int T = 0;
+    for (size_t k = 0; k < n;) {
+      size_t end = k;
+      bool any = false;
+      for (; end < n && key[order[end]] == key[order[k]]; ++end) any = any || is_event(order[end]);
+      T += any ? 1 : 0;
+      for (; k < end; ++k) limit[order[k]] = T;
+    }
+    return T;
+  }
+  std::vector<int> times;
+  for (size_t i = 0; i < n; ++i)
+    if (is_event(i)) times.push_back(time_index[rows[i]]);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  for (size_t i = 0; i < n; ++i)
+    limit[i] = static_cast<int>(std::upper_bound(times.begin(), times.end(), time_index[rows[i]]) - times.begin());
+  return static_cast<int>(times.size());
+}
 
 }  // namespace svf
 #endif

@@ -12,44 +12,12 @@ namespace svf {
 
 void build_survival_table(const TrainingData& data, const int* rows, size_t n, SurvivalTable& table) {
   if (data.has_entry()) return build_entry_survival_table(data, rows, n, table);
-  table.limit.resize(n);
   table.event.resize(n);
-  if (n >= kRadixRows && data.num_times > 0) {
-    // the rows in time order (grid index + 1: 0 before the first event
-    // time); each run of one index gets the number of event times up to it
-    thread_local std::vector<uint32_t> key, order, swap;
-    key.resize(n);
-    for (size_t i = 0; i < n; ++i) key[i] = static_cast<uint32_t>(data.time_index[rows[i]] + 1);
-    radix_order(key, static_cast<uint32_t>(data.num_times), order, swap);
-    size_t T = 0;
-    for (size_t k = 0; k < n;) {
-      size_t end = k;
-      bool any = false;
-      for (; end < n && key[order[end]] == key[order[k]]; ++end) any = any || data.status[rows[order[end]]] != 0;
-      T += any ? 1 : 0;
-      for (; k < end; ++k) {
-        const size_t i = order[k];
-        table.limit[i] = static_cast<int>(T);
-        table.event[i] = data.status[rows[i]] ? 1 : 0;
-      }
-    }
-    table.at_risk.assign(T, 0.0);
-    table.deaths.assign(T, 0.0);
-  } else {
-    std::vector<int> times;
-    for (size_t i = 0; i < n; ++i)
-      if (data.status[rows[i]]) times.push_back(data.time_index[rows[i]]);
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
-    for (size_t i = 0; i < n; ++i) {
-      const int r = rows[i];
-      table.limit[i] =
-          static_cast<int>(std::upper_bound(times.begin(), times.end(), data.time_index[r]) - times.begin());
-      table.event[i] = data.status[r] ? 1 : 0;
-    }
-    table.at_risk.assign(times.size(), 0.0);
-    table.deaths.assign(times.size(), 0.0);
-  }
+  for (size_t i = 0; i < n; ++i) table.event[i] = data.status[rows[i]] ? 1 : 0;
+  const int node_times = node_event_limits(data.time_index, data.num_times, rows, n,
+                                           [&](size_t i) { return table.event[i] != 0; }, table.limit);
+  table.at_risk.assign(node_times, 0.0);
+  table.deaths.assign(node_times, 0.0);
   const size_t T = table.at_risk.size();
   // (counts of whole rows: exact in any order)
   std::vector<double> ending(T + 1, 0.0);  // rows at risk at exactly the first `limit` times

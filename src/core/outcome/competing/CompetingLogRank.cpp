@@ -10,43 +10,13 @@ namespace svf {
 namespace {
 
 // Each node row's limit (the node's event times at or before its grid
-// index) and cause; returns the node's number of event times. Large nodes
-// order their rows by a radix sort of their indices (outcome/RadixOrder.h),
-// small ones sort their event times and search each row's: the same limits.
+// index, outcome/RadixOrder.h) and cause; returns the node's number of
+// event times.
 int competing_limits(const CompetingRows& data, const int* rows, size_t n, CompetingTable& table) {
-  table.limit.resize(n);
   table.cause.resize(n);
   for (size_t i = 0; i < n; ++i) table.cause[i] = data.cause[rows[i]];
-  if (n >= kRadixRows && data.grid_size > 0) {
-    // the rows in time order (grid index + 1: 0 before the first event
-    // time); each run of one index gets the number of event times up to it
-    thread_local std::vector<uint32_t> key, order, swap;
-    key.resize(n);
-    for (size_t i = 0; i < n; ++i) key[i] = static_cast<uint32_t>(data.time_index[rows[i]] + 1);
-    radix_order(key, static_cast<uint32_t>(data.grid_size), order, swap);
-    int T = 0;
-    for (size_t k = 0; k < n;) {
-      size_t end = k;
-      bool any = false;
-      for (; end < n && key[order[end]] == key[order[k]]; ++end) any = any || table.cause[order[end]] > 0;
-      T += any ? 1 : 0;
-      for (; k < end; ++k) table.limit[order[k]] = T;
-    }
-    return T;
-  }
-  // the node's event times: the distinct grid indices where a node row has
-  // an event, increasing (sorted node indices, not a pass over the grid)
-  std::vector<int> times;
-  for (size_t i = 0; i < n; ++i)
-    if (data.cause[rows[i]] > 0) times.push_back(data.time_index[rows[i]]);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  for (size_t i = 0; i < n; ++i) {
-    // node times at or before the row's index
-    table.limit[i] =
-        static_cast<int>(std::upper_bound(times.begin(), times.end(), data.time_index[rows[i]]) - times.begin());
-  }
-  return static_cast<int>(times.size());
+  return node_event_limits(data.time_index, data.grid_size, rows, n,
+                           [&](size_t i) { return table.cause[i] > 0; }, table.limit);
 }
 
 }  // namespace
