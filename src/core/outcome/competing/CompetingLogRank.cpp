@@ -199,37 +199,27 @@ class TwoCauseScan {
   double num0_ = 0.0, num1_ = 0.0, lin0_ = 0.0, lin1_ = 0.0, sq0_ = 0.0, sq1_ = 0.0, n_left_ = 0.0;
 };
 
-class TwoCauseCutScan : public CutScanOf<TwoCauseCutScan> {
+// The composite log-rank statistic as a cut scan, for the two-cause scan or
+// the general one (the same statistic; the two-cause one is faster).
+template <class Scan>
+class CompositeCutScan : public CutScanOf<CompositeCutScan<Scan>> {
  public:
-  explicit TwoCauseCutScan(const CompetingTable& table) : scan_(table), any_(table.n_times() > 0) {}
+  explicit CompositeCutScan(const CompetingTable& table) : scan_(table), any_(table.n_times() > 0) {}
   void reset() override { scan_.reset(); }
   void add(int position) override { scan_.add(static_cast<size_t>(position)); }
   double gain(size_t) const override { return scan_.composite(); }
   bool any_cut() const override { return any_; }
 
  private:
-  TwoCauseScan scan_;
-  bool any_;
-};
-
-class CompetingCutScan : public CutScanOf<CompetingCutScan> {
- public:
-  explicit CompetingCutScan(const CompetingTable& table) : scan_(table), any_(table.n_times() > 0) {}
-  void reset() override { scan_.reset(); }
-  void add(int position) override { scan_.add(static_cast<size_t>(position)); }
-  double gain(size_t) const override { return scan_.composite(); }
-  bool any_cut() const override { return any_; }
-
- private:
-  CompetingLogRankScan scan_;
+  Scan scan_;
   bool any_;
 };
 
 }  // namespace
 
 std::unique_ptr<CutScan> competing_cut_scan(const CompetingTable& table) {
-  if (table.n_causes == 2) return std::unique_ptr<CutScan>(new TwoCauseCutScan(table));
-  return std::unique_ptr<CutScan>(new CompetingCutScan(table));
+  if (table.n_causes == 2) return std::unique_ptr<CutScan>(new CompositeCutScan<TwoCauseScan>(table));
+  return std::unique_ptr<CutScan>(new CompositeCutScan<CompetingLogRankScan>(table));
 }
 
 void competing_target(const CompetingTable& table, const std::vector<double>& cause_weights, double* out) {
