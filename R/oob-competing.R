@@ -38,10 +38,9 @@ competing_oob_results <- function(tally, y, times = NULL) {
   upto <- which(times < max(times))  # the columns competing_years_lost() reads
   for (k in seq_along(causes)) {
     if (large) invisible(gc(verbose = FALSE))  # the last cause's slice is gone before this one's is made
-    # one cause's expected time lost from one n x grid allocation (the columns it reads), as
-    # competing_years_lost() of the whole CIF computes it
+    # one cause's expected time lost from one n x grid allocation (the columns it reads)
     cif <- cif_columns(k, upto)
-    risk[, k] <- as.vector(cif %*% diff(c(times[upto], max(times))))
+    risk[, k] <- competing_years_lost(cif, times[upto], horizon = max(times))
     cif <- NULL  # released before the Brier score
     concordance[k] <- oob_wolbers_c(parts$time, parts$status, risk[, k], k, parts$entry)
     # (delayed entry: no integrated Brier score; its censoring weights assume every row at risk from
@@ -60,7 +59,10 @@ competing_oob_results <- function(tally, y, times = NULL) {
 competing_years_lost <- function(cif, times, horizon = max(times)) {
   upto <- which(times < horizon)
   width <- diff(c(times[upto], horizon))
-  if (length(dim(cif)) == 2L) return(as.vector(cif[, upto, drop = FALSE] %*% width))
+  if (length(dim(cif)) == 2L) {
+    if (length(upto) < ncol(cif)) cif <- cif[, upto, drop = FALSE]  # (no copy when every column counts)
+    return(as.vector(cif %*% width))
+  }
   out <- vapply(seq_len(dim(cif)[3L]), function(k) as.vector(cause_slice(cif, k)[, upto, drop = FALSE] %*% width),
                 numeric(dim(cif)[1L]))
   out <- matrix(out, nrow = dim(cif)[1L], ncol = dim(cif)[3L])
