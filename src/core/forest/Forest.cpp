@@ -76,13 +76,16 @@ void grow_chosen_structure(const TrainingData& data, const Splitter& splitter,
     grow_tree(data, std::move(inbag), std::move(choosing), splitter, options.grow, rng, inner, w.grown);
     return;
   }
-  // every structure from the same sample and the same random stream
+  // every structure from the same sample and the same random stream, the
+  // choosing rows routed to their leaves as it grows
+  GrowOptions grow = options.grow;
+  grow.route_oob = true;
   std::vector<GrownTree> others(rivals.size());
   for (size_t k = 0; k < rivals.size(); ++k) {
     Rng rival_rng = rng;
-    grow_tree(data, inbag, choosing, *rivals[k], options.grow, rival_rng, inner, others[k]);
+    grow_tree(data, inbag, choosing, *rivals[k], grow, rival_rng, inner, others[k]);
   }
-  grow_tree(data, std::move(inbag), choosing, splitter, options.grow, rng, inner, w.grown);
+  grow_tree(data, std::move(inbag), choosing, splitter, grow, rng, inner, w.grown);
   const Outcome& outcome = outcome_of(data);
   double best = outcome.structure_loss(data, w.grown, choosing, leaf_model);
   for (GrownTree& other : others) {
@@ -120,7 +123,14 @@ void grow_structure(const TrainingData& data, const Splitter& splitter,
   w.grown.tree.factor_real = std::move(coding.levels.factor_real);
   TreeView structure = view_of(w.grown.tree);
   structure.n_leaves = w.grown.tree.leaf_size.size();  // leaf kinds come with the leaf models
-  w.grown.tree.leaf_oob = count_leaf_rows(structure, data.x->n_cols(), TrainingRows(data), choosing_only);
+  if (w.grown.oob_routed && w.grown.oob_rows.size() == choosing_only.size()) {  // (counted as grown)
+    w.grown.tree.leaf_oob.resize(structure.n_leaves);
+    for (size_t l = 0; l < structure.n_leaves; ++l)
+      w.grown.tree.leaf_oob[l] = static_cast<int>(w.grown.oob_leaf_begin[l + 1] - w.grown.oob_leaf_begin[l]);
+  } else {
+    w.grown.tree.leaf_oob = count_leaf_rows(structure, data.x->n_cols(), TrainingRows(data), choosing_only);
+  }
+  w.grown.oob_rows = std::vector<int>();
 }
 
 // Every leaf of a batch fitted at once, then each tree assembled. Tree

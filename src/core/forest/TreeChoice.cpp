@@ -31,9 +31,18 @@ double oob_structure_loss(const TrainingData& data, const GrownTree& grown, cons
     mean[l] = m > 0 ? s / static_cast<double>(m) : 0.0;
   }
   std::vector<double> scratch;
+  // the leaves the grower routed the rows to, else each row routed here
+  const bool routed = grown.oob_routed && grown.oob_rows.size() == oob.size();
+  thread_local std::vector<int> leaf_of;
+  if (routed) {
+    leaf_of.resize(data.x->n_rows());
+    for (size_t l = 0; l + 1 < grown.oob_leaf_begin.size(); ++l)
+      for (size_t k = grown.oob_leaf_begin[l]; k < grown.oob_leaf_begin[l + 1]; ++k)
+        leaf_of[grown.oob_rows[k]] = static_cast<int>(l);
+  }
   double loss = 0.0;
-  for (int r : oob) {
-    const int leaf = structure_leaf(data, tree, r, scratch);
+  for (int r : oob) {  // (in the rows' order: the same sum)
+    const int leaf = routed ? leaf_of[r] : structure_leaf(data, tree, r, scratch);
     if (data.regression()) {
       const double e = mean[leaf] - data.response[r];
       loss += e * e;

@@ -65,13 +65,14 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
                GrownTree& out) {
   const int K = data.num_classes;
   const DataView& x = *data.x;
-  out.tree = Tree();
-  out.leaf_counts.clear();
-  out.rows.clear();
+  out = GrownTree();
   out.rows.reserve(rows.size());
   out.leaf_begin.assign(1, 0);
   Tree& tree = out.tree;
-  if (!splitter.uses_oob()) oob.clear();
+  const bool splitter_oob = splitter.uses_oob();
+  if (!splitter_oob && !options.route_oob) oob.clear();
+  out.oob_routed = splitter_oob || options.route_oob;
+  out.oob_leaf_begin.assign(1, 0);
 
   // Rows are partitioned in place. A banded rule (children overlap) appends
   // its children's rows at the end of the buffer instead, in order, so a
@@ -99,7 +100,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     node.rows = in.data() + nd.begin;
     node.n = n;
     node.oob = oob.data() + nd.oob_begin;
-    node.n_oob = nd.oob_end - nd.oob_begin;
+    node.n_oob = splitter_oob ? nd.oob_end - nd.oob_begin : 0;
     node.inner = &inner;
     node.axis_run = nd.axis_run;
     bool split = n >= splitter.min_node_size() && n >= 2 &&
@@ -133,7 +134,8 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
         l_end = r_begin = nd.begin + n_left;
         r_end = nd.end;
       }
-      const size_t n_oob_left = partition_rows(oob.data() + nd.oob_begin, node.n_oob, router, sides, side_rows);
+      const size_t n_oob_left = partition_rows(oob.data() + nd.oob_begin, nd.oob_end - nd.oob_begin, router,
+                                                sides, side_rows);
       // both children must be non-empty and smaller than the node, or growth could loop
       const size_t n_left = l_end - l_begin, n_right = r_end - r_begin;
       if (n_left > 0 && n_right > 0 && n_left < n && n_right < n) {
@@ -155,6 +157,8 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     out.leaf_counts.insert(out.leaf_counts.end(), counts.begin(), counts.end());
     out.rows.insert(out.rows.end(), in.begin() + nd.begin, in.begin() + nd.end);
     out.leaf_begin.push_back(out.rows.size());
+    out.oob_rows.insert(out.oob_rows.end(), oob.begin() + nd.oob_begin, oob.begin() + nd.oob_end);
+    out.oob_leaf_begin.push_back(out.oob_rows.size());
   }
 }
 

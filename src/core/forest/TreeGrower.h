@@ -20,6 +20,9 @@ namespace svf {
 struct GrowOptions {
   size_t max_depth = 0;  // 0: unlimited
   bool split_pure = false;
+  // route the out-of-bag rows to the leaves (GrownTree::oob_rows) even
+  // where the splitter does not read them (a tree choice scores them)
+  bool route_oob = false;
 };
 
 struct GrownTree {
@@ -27,6 +30,11 @@ struct GrownTree {
   std::vector<int> leaf_counts;   // num_classes x leaves, column-major (empty for regression)
   std::vector<int> rows;          // in-bag rows, grouped by leaf
   std::vector<size_t> leaf_begin; // leaf l owns rows[leaf_begin[l] .. leaf_begin[l + 1])
+  // when oob_routed: the out-of-bag rows grouped by the leaf the grower's
+  // rules sent them to (the leaf route() finds: RowRouter.h), as rows
+  bool oob_routed = false;
+  std::vector<int> oob_rows;
+  std::vector<size_t> oob_leaf_begin;
 };
 
 // `rows` (in-bag rows) and `oob` (out-of-bag rows, used only when the
