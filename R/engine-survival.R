@@ -28,13 +28,19 @@ survival_engine_defaults <- function(n = 100L) {
 }
 
 # The events a node needs to split when the fit gives no `min_node_events`:
-# the square root of the training events (a log-rank statistic on a handful
-# of events is noise; with rare events, nodes of many rows hold few).
-survival_min_node_events <- function(status, weights = NULL) {
+# the square root of the training events E (a log-rank statistic on a handful
+# of events is noise; with rare events, nodes of many rows hold few); above
+# `knee` events (a survival forest's 1,024) sqrt(knee) (E / knee)^(1/4):
+# with many events the square root's nodes are too coarse (simulated sets
+# of 20,000 rows, bench/results/survival_variants_large.txt), while the
+# registry's sets (at most about 1,100 events) chose the square root.
+survival_min_node_events <- function(status, weights = NULL, knee = Inf) {
   # status 0 censored, else the event's cause (competing risks: any cause counts)
   events <- if (is.null(weights)) sum(status != 0L) else sum(weights[status != 0L])
+  if (events > knee) return(as.integer(ceiling(sqrt(knee) * (events / knee)^0.25)))
   as.integer(ceiling(sqrt(events)))
 }
+survival_events_knee <- 1024
 
 # `params` over the defaults for `n` rows and `p` predictors, each checked
 # (a typo must not pass silently). This internal entry takes the engine's
@@ -130,7 +136,8 @@ survival_engine_fit <- function(x, time, status, weights = NULL, params = list()
   y <- survival_engine_outcome(time, status, weights)
   x <- survival_engine_x(x, length(y$time))
   params <- survival_engine_params(params, length(y$time), ncol(x))
-  if (is.na(params$min_node_events)) params$min_node_events <- survival_min_node_events(y$status, y$weights)
+  if (is.na(params$min_node_events))
+    params$min_node_events <- survival_min_node_events(y$status, y$weights, survival_events_knee)
   engine <- engine_parameters(params[setdiff(names(params), c("ntree", "seed"))], NULL, params$ntree, params$seed,
                               0L, 2)
   res <- event_forest_fit(engine_data(x), list(time = y$time, status = y$status), y$weights, engine,
@@ -205,8 +212,11 @@ survival_forest_fit <- function(data, y, weights, params, num_threads, verbose) 
 # A competing-risks forest holds its `num_causes` and its tally's `chf_sum`
 # each cause's CIF sums (n x times x causes, flattened).
 event_forest_fit <- function(data, outcome, weights, params, num_threads, verbose, leaf) {
-  # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted
-  if (is.na(params$min_node_events)) params$min_node_events <- survival_min_node_events(outcome$status)
+  # weights reweight the draw (Sampler.h), a node's events are rows: counted unweighted;
+  # competing risks keep the square root at any size (not searched at many events)
+  if (is.na(params$min_node_events))
+    params$min_node_events <- survival_min_node_events(outcome$status,
+                                                       knee = if (leaf == "nelson_aalen") survival_events_knee else Inf)
   # the default method's splitter, whose criteria read the outcome through
   # its unit, on unscaled predictors (log-rank cuts and hyperplanes on the
   # martingale scores do not need scaling)

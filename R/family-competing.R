@@ -38,7 +38,7 @@ NULL
 #'
 #' The trees are the survival forest's ([svforest_survival]), with the same
 #' parameters, defaults and knobs (`min_node_events` counts the events of
-#' every cause): at each node the best axis cut by the composite
+#' every cause; its default is their square root at any count): at each node the best axis cut by the composite
 #' cause-specific log-rank statistic (the sum over causes of their
 #' log-rank chi-squares, so a cut that separates any cause's hazard counts)
 #' competes with ridge hyperplanes fitted to the rows' martingale
