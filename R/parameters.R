@@ -219,7 +219,7 @@ svf_parameter_table <- list(
   min_node_events = list(default = function(preset, n) NA_integer_,
                          check = function(x) check_count_or_na(x, "min_node_events", 1),
                          tune = tune_range("Fewest events to split", 1, 40),
-                         help = "Events a survival forest's node needs to split (`NA`: the square root of the training events E, rounded up; above 1,024 events a survival forest's is 32 (E / 1024)^(1/4), rounded up (59 at 11,339 events, the square root 107), a competing-risks forest's stays the square root; with case weights, of their weighted count)."),
+                         help = "Events a survival forest's node needs to split (`NA`: the square root of the training events E, rounded up; above 1,024 events a survival forest's is 32 (E / 1024)^(1/4), rounded up (59 at 11,339 events, the square root 107), a competing-risks forest's stays the square root; events are counted as rows, whatever the case weights)."),
   tree_rival = list(default = function(preset, n) "both", choices = c("both", "axis", "oblique"),
                     tune = tune_values("Rival tree structures"),
                     help = "The structures a survival tree grown with `tree_choice = \"oob\"` competes with on its sample: `\"both\"` (one with axis cuts alone and one keeping every hyperplane that wins in-bag), `\"axis\"` or `\"oblique\"` (one of them)."),
