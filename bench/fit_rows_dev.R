@@ -85,7 +85,9 @@ if (identical(mode, "a")) {
 } else if (identical(mode, "b")) {
   for (pkg in c("modeldata", "mlbench", "kernlab")) bench_need_package(pkg)
   suppressPackageStartupMessages(library(svforest))
-  registry <- benchmark_registry(args$data_dir)
+  pos <- commandArgs(trailingOnly = TRUE)
+  pos <- pos[!startsWith(pos, "--")]  # (the first is the mode)
+  registry <- benchmark_registry(if (length(pos) > 1) pos[2] else "../shared/data")
   csv <- results_csv(arg("out", "fit_rows_dev_b"))
   rows <- NULL
   for (nm in names(registry)[vapply(registry, function(r) r$task == "regression", TRUE)]) {
