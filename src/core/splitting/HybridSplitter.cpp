@@ -108,12 +108,15 @@ void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
   for (size_t k = 0; k < count; ++k) ctx.data->x->gather(s.features[k], ctx.rows, n, s.columns.data() + k * n);
 }
 
-// With bins (max_bins > 0): a node of more rows than kFitRows fits its
-// hyperplanes' directions on that many of its rows, drawn without
-// replacement, and one of more than kBucketRows cuts the projection in
-// max_bins buckets of equal width (search/CutSearch.h); smaller nodes as
-// without bins.
-const size_t kFitRows = 1024, kBucketRows = 1536;
+// With bins (max_bins > 0): a node of more rows than its outcome's fit
+// sample fits its hyperplanes' directions on that many of its rows, drawn
+// without replacement, and one of more than kBucketRows cuts the projection
+// in max_bins buckets of equal width (search/CutSearch.h); smaller nodes as
+// without bins. Regression's sample is larger: on 1,024 rows its directions
+// lost about 1% RMSE at 100,000 rows, for no CPU saved (chosen on
+// development data, bench/fit_rows_dev.R, bench/results/binned_search.txt
+// Run 11).
+const size_t kFitRows = 1024, kFitRowsRegression = 4096, kBucketRows = 1536;
 
 // `k` of the node's n rows drawn without replacement (positions in
 // `sample`, increasing) and their values of the m columns (n rows each, one
@@ -142,7 +145,8 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, 
   // (not the Cox step: its matrix reads every row) and cuts in buckets
   std::vector<int> sample;
   std::vector<double> sampled;
-  if (max_bins > 0 && !cox_step && n > kFitRows) sample_rows(columns, n, m, kFitRows, rng, sample, sampled);
+  const size_t fit_rows = node.data->regression() ? kFitRowsRegression : kFitRows;
+  if (max_bins > 0 && !cox_step && n > fit_rows) sample_rows(columns, n, m, fit_rows, rng, sample, sampled);
   const bool fit_sample = !sample.empty();
   const size_t n_fit = fit_sample ? sample.size() : n;
   const bool buckets = max_bins > 0 && n > kBucketRows;

@@ -25,11 +25,12 @@
 // `max_bins` (finite), a column of more distinct values has at most that many
 // quantile bins in the forest's index, and a node of more rows than the
 // column's bins cuts it only at bin edges (search/CutSearch.h); a node of
-// more than 1,024 rows fits its hyperplanes' directions on 1,024 of them
-// (drawn with the tree's generator; not the Cox step), and one of more than
-// 1,536 rows cuts the projection in max_bins buckets of equal width
-// between its smallest and largest value, midway between the values either
-// side of the bucket edge; smaller nodes search as without bins.
+// more than 1,024 rows (4,096 for regression) fits its hyperplanes'
+// directions on that many of them (drawn with the tree's generator; not the
+// Cox step), and one of more than 1,536 rows cuts the projection in
+// max_bins buckets of equal width between its smallest and largest value,
+// midway between the values either side of the bucket edge; smaller nodes
+// search as without bins.
 // Oblique rules are stored in the predictors' own units, and the cut is
 // found on exactly the projections prediction computes, so routing agrees.
 #ifndef SVFOREST_HYBRIDSPLITTER_H
