@@ -11,9 +11,10 @@
 #    R/stages.R) and checked by its own check; the names of formats 2 and 3
 #    read the same values.
 # 5: compact trees (tree layout 2) store a leaf kind or payload length that
-#    every leaf shares once (a regression tree's leaves all do: a tenth of
-#    the model); the trees of formats 3 and 4 (layout 1) are read as they are
-#    and upgrade_model() rewrites them.
+#    every leaf shares once (a regression tree's leaves all do) and their
+#    split kinds in 2 bits a node: a regression forest a sixth smaller; the
+#    trees of formats 3 and 4 (layout 1) are read as they are and
+#    upgrade_model() rewrites them.
 model_format_version <- 5L
 model_formats_read <- 2:5
 
@@ -26,7 +27,8 @@ model_formats_read <- 2:5
 #' [svforest_model], and the trees are rewritten in the current compact tree
 #' layout (from the plain lists of format 2, a third of the size or less;
 #' from the compact layout of formats 3 and 4, which stores every leaf's kind
-#' and payload lengths, about a tenth smaller). A model already of format 5
+#' and payload lengths and a byte for each node's split kind, up to a sixth
+#' smaller). A model already of format 5
 #' is returned as it is. The trees, the design and
 #' every other element keep their content, so predictions
 #' ([predict.svforest()], every `type`) are identical before and after, and

@@ -42,7 +42,11 @@ List svf_tree_nodes(List tree) {
   const int n_nodes = Rcpp::as<int>(tree["n_nodes"]), n_leaves = Rcpp::as<int>(tree["n_leaves"]);
   const bool shared_ok = Rcpp::as<int>(tree["layout"]) == kCompactLayout;
   if (n_nodes < 1 || n_leaves < 1) Rcpp::stop("tree is damaged: node or leaf count out of range");
-  const std::vector<int> kind = varints(tree, "split_kind", n_nodes);
+  std::vector<int> kind;
+  SEXP kinds = tree["split_kind"];
+  if (TYPEOF(kinds) != RAWSXP) Rcpp::stop("tree: element 'split_kind' must be a raw vector");
+  const svf::Bytes kb{RAW(kinds), static_cast<size_t>(XLENGTH(kinds))};
+  if (!svf::get_split_kinds(kb, n_nodes, shared_ok, kind)) Rcpp::stop("tree is damaged: element 'split_kind'");
   std::vector<int> left, right, leaf_id;
   const std::string problem = svf::derive_nodes(kind, n_leaves, left, right, leaf_id);
   if (!problem.empty()) Rcpp::stop("tree is damaged: %s", problem);

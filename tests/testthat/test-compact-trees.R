@@ -213,10 +213,15 @@ test_that("a value every leaf shares is stored once (layout 2); layout 1 trees r
     for (el in c("leaf_kind", "leaf_int_length", "leaf_real_length")) expect_length(t[[el]], 1)
     expect_length(t$leaf_size, t$n_leaves)
     expect_length(tree_nodes(t)$leaf_kind, t$n_leaves)
+    # split kinds (axis and oblique here) in 2 bits a node
+    expect_length(t$split_kind, (t$n_nodes + 3) %/% 4)
+    expect_length(tree_nodes(t)$split_kind, t$n_nodes)
   }
   # the same trees in layout 1, every leaf's value stored (one byte each here)
   per_leaf <- function(t) {
     for (el in c("leaf_kind", "leaf_int_length", "leaf_real_length")) t[[el]] <- rep(t[[el]], t$n_leaves)
+    k <- tree_nodes(t)$split_kind
+    t$split_kind <- as.raw(ifelse(k < 0, 2L * abs(k) - 1L, 2L * k))  # zigzag varints, 1 byte each
     t$layout <- 1L
     t
   }
@@ -235,6 +240,8 @@ test_that("a value every leaf shares is stored once (layout 2); layout 1 trees r
   damage <- tree_compact_damages(trees[[2]])
   expect_true(all(c("compact_leaf_kind_two", "compact_leaf_real_length_empty", "compact_shared_in_layout_1") %in%
                   names(damage)))
+  odd <- which(vapply(trees, function(t) t$n_nodes %% 4 != 0, TRUE))[1]
+  expect_true("compact_split_kind_spare_bits" %in% names(tree_compact_damages(trees[[odd]])))
   for (what in names(damage)) {
     m <- fit
     m$forest$trees[[2]] <- damage[[what]]

@@ -44,6 +44,13 @@ bool get_leaf_varints(const Bytes& b, long n, bool shared_ok, std::vector<int>& 
   return true;
 }
 
+bool get_split_kinds(const Bytes& b, long n, bool shared_ok, std::vector<int>& out) {
+  if (!shared_ok || n < 2 || b.size != static_cast<size_t>(n + 3) / 4) return get_varints(b, n, out);
+  out.resize(static_cast<size_t>(n));
+  for (long i = 0; i < n; ++i) out[i] = ((b.data[i / 4] >> (2 * (i % 4))) & 3) - 1;
+  return n % 4 == 0 || (b.data[b.size - 1] >> (2 * (n % 4))) == 0;
+}
+
 CompactTreeView view_of(const CompactTree& c) {
   CompactTreeView v;
   auto bytes = [](const std::vector<unsigned char>& x) {
@@ -108,7 +115,15 @@ bool compact_tree(const Tree& t, size_t p, CompactTree& out) {
   out = CompactTree();
   out.n_nodes = static_cast<int>(t.left_child.size());
   out.n_leaves = static_cast<int>(t.leaf_kind.size());
-  for (int k : t.split_kind) put_varint(out.split_kind, k);
+  bool packed = out.n_nodes > 1;
+  for (int k : t.split_kind) packed = packed && k >= -1 && k <= 2;
+  if (packed) {
+    out.split_kind.assign((t.split_kind.size() + 3) / 4, 0);
+    for (size_t i = 0; i < t.split_kind.size(); ++i)
+      out.split_kind[i / 4] |= static_cast<unsigned char>((t.split_kind[i] + 1) << (2 * (i % 4)));
+  } else {
+    for (int k : t.split_kind) put_varint(out.split_kind, k);
+  }
   // split integers in preorder (the order decoding reads them in)
   std::vector<int> stack(out.n_nodes > 0 ? 1 : 0, 0);
   while (!stack.empty()) {
@@ -245,7 +260,7 @@ std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t, bool copy_r
   t = Tree();
   if (c.n_nodes < 1 || c.n_leaves < 1 || c.n_nodes > 2147483646L || c.n_leaves > c.n_nodes)
     return "node or leaf count out of range";
-  if (!get_varints(c.split_kind, c.n_nodes, t.split_kind)) return "split kinds are damaged";
+  if (!get_split_kinds(c.split_kind, c.n_nodes, c.shared_ok, t.split_kind)) return "split kinds are damaged";
   std::vector<int> codes;
   if (!get_varints(c.split_int, -1, codes)) return "split integers are damaged";
   if (copy_reals) t.split_real.assign(c.split_real, c.split_real + c.n_split_real);
