@@ -10,25 +10,33 @@
 #    by its constructor (R/section-*.R, design in R/design.R, stages in
 #    R/stages.R) and checked by its own check; the names of formats 2 and 3
 #    read the same values.
-model_format_version <- 4L
-model_formats_read <- 2:4
+# 5: compact trees (tree layout 2) store a leaf kind or payload length that
+#    every leaf shares once (a regression tree's leaves all do) and their
+#    split kinds in 2 bits a node: a regression forest a sixth smaller; the
+#    trees of formats 3 and 4 (layout 1) are read as they are and
+#    upgrade_model() rewrites them.
+model_format_version <- 5L
+model_formats_read <- 2:5
 
 #' Bring a saved model up to the current model format
 #'
 #' A model saved by an earlier version of svforest (with [saveRDS()]) is
 #' laid out as that version wrote it, numbered by `object$format_version`.
-#' `upgrade_model()` rewrites a model of format 2 or 3 into the current
-#' format 4: the flat list of earlier formats becomes the named sections of
-#' [svforest_model], and the trees of format 2 (plain lists) are rewritten in
-#' the compact tree layout of format 3 (a third of the size or less). A
-#' model already of format 4 is returned as it is. The trees, the design and
+#' `upgrade_model()` rewrites a model of format 2, 3 or 4 into the current
+#' format 5: the flat list of formats 2 and 3 becomes the named sections of
+#' [svforest_model], and the trees are rewritten in the current compact tree
+#' layout (from the plain lists of format 2, a third of the size or less;
+#' from the compact layout of formats 3 and 4, which stores every leaf's kind
+#' and payload lengths and a byte for each node's split kind, up to a sixth
+#' smaller). A model already of format 5
+#' is returned as it is. The trees, the design and
 #' every other element keep their content, so predictions
 #' ([predict.svforest()], every `type`) are identical before and after, and
 #' every name read from the model (`object$oob_error`, `object$levels`, ...)
 #' gives the same value.
 #'
 #' [predict.svforest()] and the other functions also read models of formats
-#' 2 and 3 directly; upgrading once saves the conversion and the size of the
+#' 2 to 4 directly; upgrading once saves the conversion and the size of the
 #' old layout. Models of format 1 (before one tree layout served every
 #' method) and of formats newer than this version are not read: the error
 #' says so, and such a model must be fitted again.
@@ -51,7 +59,7 @@ upgrade_model <- function(object) {
   version <- object$format_version
   if (identical(version, model_format_version)) return(object)
   object <- model_sectioned(object)
-  if (identical(version, 2L)) {
+  if (version %in% 2:4) {
     f <- object$forest
     f$trees <- Map(function(tree, i) tree_compact(f, tree, i), f$trees, seq_along(f$trees))
     object$forest <- f

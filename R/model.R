@@ -3,7 +3,7 @@ NULL
 
 #' The sections of a fitted svforest model
 #'
-#' A fitted model (class `svforest`, model format 4) is a plain list of
+#' A fitted model (class `svforest`, model format 5) is a plain list of
 #' named sections, each written by one constructor and checked by its own
 #' check before [predict.svforest()] trusts it:
 #'

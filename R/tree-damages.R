@@ -173,7 +173,7 @@ tree_compact_damages <- function(tree) {
     t$split_kind <- as.raw(ifelse(k < 0, 2L * abs(k) - 1L, 2L * k))  # zigzag, 1 byte each
     t
   }
-  add("compact_layout_unknown", function(t) { t$layout <- 2L; t })
+  add("compact_layout_unknown", function(t) { t$layout <- 3L; t })
   add("compact_layout_double", function(t) { t$layout <- 1; t })
   add("compact_nodes_high", function(t) { t$n_nodes <- t$n_nodes + 2L; t })
   add("compact_nodes_na", function(t) { t$n_nodes <- NA_integer_; t })
@@ -191,5 +191,14 @@ tree_compact_damages <- function(tree) {
   add("compact_leaf_size_long", function(t) { t$leaf_size <- c(t$leaf_size, as.raw(2)); t })
   add("compact_leaf_kind_unknown", function(t) { t$leaf_kind[1] <- as.raw(0x7e); t })
   add("compact_overlong_varint", function(t) { t$leaf_kind <- c(as.raw(c(0xff, 0xff, 0xff, 0xff, 0x7f)), t$leaf_kind[-1]); t })
+  # layout 2 stores a value every leaf shares once: one value or one per leaf, nothing between
+  if (tree$n_leaves > 2) add("compact_leaf_kind_two", function(t) { t$leaf_kind <- rep(t$leaf_kind[1], 2); t })
+  add("compact_leaf_real_length_empty", function(t) { t$leaf_real_length <- raw(0); t })
+  # layout 2 packs split kinds in 2 bits a node, the last byte's spare bits 0
+  if (length(tree$split_kind) < tree$n_nodes && tree$n_nodes %% 4 != 0) {
+    add("compact_split_kind_spare_bits", function(t) { n <- length(t$split_kind); t$split_kind[n] <- t$split_kind[n] | as.raw(0x80); t })
+  }
+  # layout 1 (formats 3 and 4) stores every leaf's
+  if (length(tree$leaf_kind) < tree$n_leaves || length(tree$split_kind) < tree$n_nodes) add("compact_shared_in_layout_1", function(t) { t$layout <- 1L; t })
   out
 }

@@ -255,6 +255,16 @@ const double* checked_case_weights(SEXP weights, size_t n, const svf::TrainingDa
   return w;
 }
 
+// Trees held at once while they grow (their rows, leaf fits and arrays:
+// some 120 MB a tree at the end of a batch on 1,000,000 rows, on top of the
+// trees kept): fewer on many rows, at least two a thread, one from
+// 1,000,000 rows (the forest is the same for any batch size).
+size_t batch_size(size_t n, int num_threads) {
+  const size_t per_thread = n >= 1000000 ? 1 : 2;
+  return std::max<size_t>(per_thread * num_threads,
+                          std::min<size_t>(8, (size_t(1) << (20 + per_thread)) / std::max<size_t>(n, 1)));
+}
+
 }  // namespace
 
 // [[Rcpp::export(.svf_fit)]]
@@ -288,10 +298,7 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
   opt.sampler = svf::sampler_named(rp.text("sampler"));
   opt.sample_fraction = rp.number("sample_fraction");
   opt.grow.max_depth = rp.integer("max_depth");
-  // trees held at once while they grow (their rows, leaf fits and arrays:
-  // some 70 MB a tree on 1,000,000 rows): fewer on many rows, at least two a
-  // thread (the forest is the same for any batch size)
-  opt.batch_size = std::max<size_t>(2 * num_threads, std::min<size_t>(8, (size_t(1) << 22) / std::max<size_t>(n, 1)));
+  opt.batch_size = batch_size(n, num_threads);
   opt.compact_trees = true;  // as forest_to_r() saves them
   if (num_classes > 0 && rp.has("aggregation")) opt.aggregation = svf::aggregation_named(rp.text("aggregation"));
 

@@ -201,8 +201,10 @@ namespace {
 
 // The compact layout of a tree list (its elements checked for type).
 svf::CompactTreeView compact_view_from_r(const List& tree, const std::string& where) {
-  if (int_scalar(tree, "layout", where) != kCompactLayout) stop("%s: unknown tree layout", where);
+  const int layout = int_scalar(tree, "layout", where);
+  if (layout != kCompactLayout && layout != kCompactLayoutPerLeaf) stop("%s: unknown tree layout", where);
   svf::CompactTreeView c;
+  c.shared_ok = layout == kCompactLayout;
   c.n_nodes = int_scalar(tree, "n_nodes", where);
   c.n_leaves = int_scalar(tree, "n_leaves", where);
   c.split_kind = bytes_field(tree, "split_kind", where);

@@ -31,8 +31,12 @@ const double* case_weights_from_r(SEXP weights, size_t n);
 // A tree on p predictors as saved in a model: the compact layout
 // (core/tree/TreeCodec.h; element `layout` = kCompactLayout) when the tree is
 // in the grower's order, else the plain layout (the 14 arrays of Tree.h, as
-// in model format 2). Both are read.
-const int kCompactLayout = 1;
+// in model format 2). Both are read. Compact layout 1 (model formats 3 and
+// 4) stores every leaf's kind and payload lengths and a varint per node's
+// split kind; layout 2 (format 5) one value when all leaves share it and
+// split kinds in 2 bits a node (TreeCodec.h). Both are read.
+const int kCompactLayout = 2;
+const int kCompactLayoutPerLeaf = 1;
 Rcpp::List tree_to_r(const svf::Tree& tree, size_t p);
 Rcpp::List tree_to_r_plain(const svf::Tree& tree);
 // The compact layout `c` as a tree list, with the factor level values of

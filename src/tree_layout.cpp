@@ -10,14 +10,16 @@ using Rcpp::Named;
 
 namespace {
 
-std::vector<int> varints(const List& tree, const char* name, long n) {
+// A compact tree's varint array `name` of n values (shared_ok: one value may
+// stand for all, compact layout 2).
+std::vector<int> varints(const List& tree, const char* name, long n, bool shared_ok = false) {
   SEXP v = tree[name];
   if (TYPEOF(v) != RAWSXP) Rcpp::stop("tree: element '%s' must be a raw vector", name);
   svf::Bytes b;
   b.data = RAW(v);
   b.size = XLENGTH(v);
   std::vector<int> out;
-  if (!svf::get_varints(b, n, out)) Rcpp::stop("tree is damaged: element '%s'", name);
+  if (!svf::get_leaf_varints(b, n, shared_ok, out)) Rcpp::stop("tree is damaged: element '%s'", name);
   return out;
 }
 
@@ -38,14 +40,19 @@ List svf_tree_nodes(List tree) {
     return out;
   }
   const int n_nodes = Rcpp::as<int>(tree["n_nodes"]), n_leaves = Rcpp::as<int>(tree["n_leaves"]);
+  const bool shared_ok = Rcpp::as<int>(tree["layout"]) == kCompactLayout;
   if (n_nodes < 1 || n_leaves < 1) Rcpp::stop("tree is damaged: node or leaf count out of range");
-  const std::vector<int> kind = varints(tree, "split_kind", n_nodes);
+  std::vector<int> kind;
+  SEXP kinds = tree["split_kind"];
+  if (TYPEOF(kinds) != RAWSXP) Rcpp::stop("tree: element 'split_kind' must be a raw vector");
+  const svf::Bytes kb{RAW(kinds), static_cast<size_t>(XLENGTH(kinds))};
+  if (!svf::get_split_kinds(kb, n_nodes, shared_ok, kind)) Rcpp::stop("tree is damaged: element 'split_kind'");
   std::vector<int> left, right, leaf_id;
   const std::string problem = svf::derive_nodes(kind, n_leaves, left, right, leaf_id);
   if (!problem.empty()) Rcpp::stop("tree is damaged: %s", problem);
   List out = List::create(Named("left_child") = Rcpp::wrap(left), Named("right_child") = Rcpp::wrap(right),
                           Named("leaf_id") = Rcpp::wrap(leaf_id), Named("split_kind") = Rcpp::wrap(kind),
-                          Named("leaf_kind") = Rcpp::wrap(varints(tree, "leaf_kind", n_leaves)),
+                          Named("leaf_kind") = Rcpp::wrap(varints(tree, "leaf_kind", n_leaves, shared_ok)),
                           Named("leaf_size") = Rcpp::wrap(varints(tree, "leaf_size", n_leaves)));
   if (has_oob) out["leaf_oob"] = Rcpp::wrap(varints(tree, "leaf_oob", n_leaves));
   return out;

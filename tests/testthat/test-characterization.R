@@ -40,6 +40,6 @@ test_that("the default method reproduces its recorded fits (factors, missing val
 test_that("a model saved in the previous format gives an error naming both versions", {
   old <- readRDS(test_path("fixtures", "model-format-1.rds"))  # svforest 0.1.0, format 1
   expect_identical(old$format_version, 1L)
-  expect_error(predict(old, datasets::iris), "model format 1L?, this version of svforest reads formats 2 to 4")
+  expect_error(predict(old, datasets::iris), "model format 1L?, this version of svforest reads formats 2 to 5")
   expect_error(print(old), "model format 1")
 })

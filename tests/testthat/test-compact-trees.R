@@ -18,7 +18,7 @@ test_that("models saved in format 2 predict as they did, as they are and upgrade
     expect_identical(predict(old, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
     new <- upgrade_model(old)
     expect_identical(new$format_version, svforest:::model_format_version)
-    expect_true(all(vapply(new$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = name)
+    expect_true(all(vapply(new$forest$trees, function(t) identical(t$layout, 2L), TRUE)), info = name)
     expect_identical(predict(new, case$newdata, type = type, num_threads = 1), case$predictions, info = name)
     expect_identical(predict(new, case$newdata, type = "leaf", num_threads = 1),
                      predict(old, case$newdata, type = "leaf", num_threads = 1), info = name)
@@ -41,7 +41,7 @@ test_that("every method writes compact trees that decode to the same trees and p
   for (m in all_methods()) {
     fit <- fit_method(m, Species ~ ., data = iris)
     expect_identical(fit$format_version, svforest:::model_format_version)
-    expect_true(all(vapply(fit$forest$trees, function(t) identical(t$layout, 1L), TRUE)), info = m)
+    expect_true(all(vapply(fit$forest$trees, function(t) identical(t$layout, 2L), TRUE)), info = m)
     plain <- plain_model(fit)
     for (t in seq_along(fit$forest$trees)) {
       expect_identical(tree_compact(fit$forest, plain$forest$trees[[t]]), fit$forest$trees[[t]], info = m)
@@ -200,5 +200,51 @@ test_that("every tree of a forest read by groups is checked before any row is ro
     m$forest$trees[[last]] <- damage[[what]]
     expect_error(engine_outputs(m, iris, 1), paste("tree", last), info = what)
     expect_error(svforest:::.svf_check_forest(m$forest), paste("tree", last), info = what)
+  }
+})
+
+test_that("a value every leaf shares is stored once (layout 2); layout 1 trees read the same", {
+  x <- iris[, 2:4]
+  fit <- svforest(x, iris$Sepal.Length, ntree = 3, seed = 5, num_threads = 1)
+  trees <- fit$forest$trees
+  for (t in trees) {
+    expect_identical(t$layout, 2L)
+    expect_gt(t$n_leaves, 2L)
+    for (el in c("leaf_kind", "leaf_int_length", "leaf_real_length")) expect_length(t[[el]], 1)
+    expect_length(t$leaf_size, t$n_leaves)
+    expect_length(tree_nodes(t)$leaf_kind, t$n_leaves)
+    # split kinds (axis and oblique here) in 2 bits a node
+    expect_length(t$split_kind, (t$n_nodes + 3) %/% 4)
+    expect_length(tree_nodes(t)$split_kind, t$n_nodes)
+  }
+  # the same trees in layout 1, every leaf's value stored (one byte each here)
+  per_leaf <- function(t) {
+    for (el in c("leaf_kind", "leaf_int_length", "leaf_real_length")) t[[el]] <- rep(t[[el]], t$n_leaves)
+    k <- tree_nodes(t)$split_kind
+    t$split_kind <- as.raw(ifelse(k < 0, 2L * abs(k) - 1L, 2L * k))  # zigzag varints, 1 byte each
+    t$layout <- 1L
+    t
+  }
+  old <- fit
+  old$forest$trees <- lapply(trees, per_leaf)
+  for (type in c("response", "leaf")) {
+    expect_identical(predict(old, x, type = type, num_threads = 1), predict(fit, x, type = type, num_threads = 1))
+  }
+  for (t in seq_along(trees)) {
+    expect_identical(tree_plain(old$forest, old$forest$trees[[t]]), tree_plain(fit$forest, trees[[t]]))
+    # rewriting gives layout 2 back
+    expect_identical(tree_compact(fit$forest, old$forest$trees[[t]]), trees[[t]])
+  }
+  expect_lt(as.numeric(object.size(fit$forest)), as.numeric(object.size(old$forest)))
+  # damaged shared arrays give an R error naming the tree
+  damage <- tree_compact_damages(trees[[2]])
+  expect_true(all(c("compact_leaf_kind_two", "compact_leaf_real_length_empty", "compact_shared_in_layout_1") %in%
+                  names(damage)))
+  odd <- which(vapply(trees, function(t) t$n_nodes %% 4 != 0, TRUE))[1]
+  expect_true("compact_split_kind_spare_bits" %in% names(tree_compact_damages(trees[[odd]])))
+  for (what in names(damage)) {
+    m <- fit
+    m$forest$trees[[2]] <- damage[[what]]
+    expect_error(predict(m, x, num_threads = 1), "tree 2", info = what)
   }
 })

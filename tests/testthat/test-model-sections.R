@@ -1,4 +1,4 @@
-# The fitted model in named sections (model format 4, ?svforest_model): at
+# The fitted model in named sections (model formats 4 and 5, ?svforest_model): at
 # most 10 top-level names, each section checked by its own check, and every
 # name of the flat formats 2 and 3 reading the same value.
 
@@ -10,7 +10,7 @@ test_that("a default classification and regression fit has at most 10 top-level 
   for (fit in list(cls_fit, reg_fit, svforest(Species ~ ., data = iris, seed = 2, num_threads = 1))) {
     expect_identical(names(fit), sections)
     expect_lte(length(names(fit)), 10)
-    expect_identical(fit$format_version, 4L)
+    expect_identical(fit$format_version, 5L)
   }
   # the flat format's 36 names are gone from the top level; no field is named after a method
   expect_false(any(c("tdsvm", "ntree", "oob_error", "levels", "feature_means") %in% names(cls_fit)))
@@ -35,9 +35,14 @@ test_that("every name of the flat formats reads the same value after upgrade_mod
       expect_identical(model_section(old, "forest")$engine, old$forest)
     }
   }
-  # format 3 trees are kept as they are
+  # format 3 trees (compact layout 1) are rewritten in layout 2: the same trees
   old <- readRDS(test_path("fixtures", "model-format-3.rds"))$rsvt$model
-  expect_identical(upgrade_model(old)$forest, old$forest)
+  up <- upgrade_model(old)$forest
+  expect_identical(up[names(up) != "trees"], old$forest[names(old$forest) != "trees"])
+  expect_true(all(vapply(up$trees, function(t) identical(t$layout, 2L), TRUE)))
+  for (t in seq_along(up$trees)) {
+    expect_identical(tree_plain(up, up$trees[[t]]), tree_plain(old$forest, old$forest$trees[[t]]))
+  }
 })
 
 test_that("the mapping table places every legacy name in a section, and ntree is derived", {

@@ -50,7 +50,7 @@ test_that("upgrade_model() of a current model returns it unchanged", {
 
 test_that("upgrade_model() rejects what it cannot read, with a clear error", {
   old <- readRDS(test_path("fixtures", "model-format-1.rds"))  # svforest 0.1.0
-  expect_error(upgrade_model(old), "model format 1L?, this version of svforest reads formats 2 to 4 \\(refit")
+  expect_error(upgrade_model(old), "model format 1L?, this version of svforest reads formats 2 to 5 \\(refit")
   expect_error(upgrade_model(list(format_version = 3L)), "does not inherit from class 'svforest'")
   expect_error(upgrade_model(iris), "does not inherit from class 'svforest'")
   saved <- readRDS(test_path("fixtures", "model-format-3.rds"))

@@ -37,6 +37,20 @@ bool get_varints(const Bytes& b, long n, std::vector<int>& out) {
   return n < 0 || static_cast<long>(out.size()) == n;
 }
 
+bool get_leaf_varints(const Bytes& b, long n, bool shared_ok, std::vector<int>& out) {
+  if (get_varints(b, n, out)) return true;
+  if (!shared_ok || n < 2 || !get_varints(b, 1, out)) return false;
+  out.assign(static_cast<size_t>(n), out[0]);
+  return true;
+}
+
+bool get_split_kinds(const Bytes& b, long n, bool shared_ok, std::vector<int>& out) {
+  if (!shared_ok || n < 2 || b.size != static_cast<size_t>(n + 3) / 4) return get_varints(b, n, out);
+  out.resize(static_cast<size_t>(n));
+  for (long i = 0; i < n; ++i) out[i] = ((b.data[i / 4] >> (2 * (i % 4))) & 3) - 1;
+  return n % 4 == 0 || (b.data[b.size - 1] >> (2 * (n % 4))) == 0;
+}
+
 CompactTreeView view_of(const CompactTree& c) {
   CompactTreeView v;
   auto bytes = [](const std::vector<unsigned char>& x) {
@@ -88,13 +102,28 @@ void put_split_ints(int kind, const int* ints, size_t p, std::vector<unsigned ch
   for (size_t i = 0; i < n; ++i) put_varint(out, ints[i]);
 }
 
+// One value when every leaf has it, else one per leaf.
+void put_leaf_varints(const std::vector<int>& values, std::vector<unsigned char>& out) {
+  bool shared = !values.empty();
+  for (int v : values) shared = shared && v == values[0];
+  for (size_t l = 0; l < (shared ? 1 : values.size()); ++l) put_varint(out, values[l]);
+}
+
 }  // namespace
 
 bool compact_tree(const Tree& t, size_t p, CompactTree& out) {
   out = CompactTree();
   out.n_nodes = static_cast<int>(t.left_child.size());
   out.n_leaves = static_cast<int>(t.leaf_kind.size());
-  for (int k : t.split_kind) put_varint(out.split_kind, k);
+  bool packed = out.n_nodes > 1;
+  for (int k : t.split_kind) packed = packed && k >= -1 && k <= 2;
+  if (packed) {
+    out.split_kind.assign((t.split_kind.size() + 3) / 4, 0);
+    for (size_t i = 0; i < t.split_kind.size(); ++i)
+      out.split_kind[i / 4] |= static_cast<unsigned char>((t.split_kind[i] + 1) << (2 * (i % 4)));
+  } else {
+    for (int k : t.split_kind) put_varint(out.split_kind, k);
+  }
   // split integers in preorder (the order decoding reads them in)
   std::vector<int> stack(out.n_nodes > 0 ? 1 : 0, 0);
   while (!stack.empty()) {
@@ -107,14 +136,17 @@ bool compact_tree(const Tree& t, size_t p, CompactTree& out) {
   }
   out.split_real = t.split_real;
   const size_t L = t.leaf_kind.size();
+  std::vector<int> int_length(L), real_length(L);
   for (size_t l = 0; l < L; ++l) {
-    put_varint(out.leaf_kind, t.leaf_kind[l]);
     put_varint(out.leaf_size, t.leaf_size[l]);
     const long int_end = l + 1 < L ? t.leaf_int_start[l + 1] : static_cast<long>(t.leaf_int.size());
     const long real_end = l + 1 < L ? t.leaf_real_start[l + 1] : static_cast<long>(t.leaf_real.size());
-    put_varint(out.leaf_int_length, static_cast<int>(int_end - t.leaf_int_start[l]));
-    put_varint(out.leaf_real_length, static_cast<int>(real_end - t.leaf_real_start[l]));
+    int_length[l] = static_cast<int>(int_end - t.leaf_int_start[l]);
+    real_length[l] = static_cast<int>(real_end - t.leaf_real_start[l]);
   }
+  put_leaf_varints(t.leaf_kind, out.leaf_kind);
+  put_leaf_varints(int_length, out.leaf_int_length);
+  put_leaf_varints(real_length, out.leaf_real_length);
   for (int v : t.leaf_int) put_varint(out.leaf_int, v);
   for (int v : t.leaf_oob) put_varint(out.leaf_oob, v);
   out.leaf_real = t.leaf_real;
@@ -228,14 +260,16 @@ std::string expand_tree(const CompactTreeView& c, size_t p, Tree& t, bool copy_r
   t = Tree();
   if (c.n_nodes < 1 || c.n_leaves < 1 || c.n_nodes > 2147483646L || c.n_leaves > c.n_nodes)
     return "node or leaf count out of range";
-  if (!get_varints(c.split_kind, c.n_nodes, t.split_kind)) return "split kinds are damaged";
+  if (!get_split_kinds(c.split_kind, c.n_nodes, c.shared_ok, t.split_kind)) return "split kinds are damaged";
   std::vector<int> codes;
   if (!get_varints(c.split_int, -1, codes)) return "split integers are damaged";
   if (copy_reals) t.split_real.assign(c.split_real, c.split_real + c.n_split_real);
   std::vector<int> int_length, real_length;
-  if (!get_varints(c.leaf_kind, c.n_leaves, t.leaf_kind) || !get_varints(c.leaf_size, c.n_leaves, t.leaf_size) ||
-      !get_varints(c.leaf_int_length, c.n_leaves, int_length) ||
-      !get_varints(c.leaf_real_length, c.n_leaves, real_length) || !get_varints(c.leaf_int, -1, t.leaf_int))
+  if (!get_leaf_varints(c.leaf_kind, c.n_leaves, c.shared_ok, t.leaf_kind) ||
+      !get_varints(c.leaf_size, c.n_leaves, t.leaf_size) ||
+      !get_leaf_varints(c.leaf_int_length, c.n_leaves, c.shared_ok, int_length) ||
+      !get_leaf_varints(c.leaf_real_length, c.n_leaves, c.shared_ok, real_length) ||
+      !get_varints(c.leaf_int, -1, t.leaf_int))
     return "leaf arrays are damaged";
   if (c.leaf_oob.size > 0 && !get_varints(c.leaf_oob, c.n_leaves, t.leaf_oob))
     return "out-of-bag counts are damaged";

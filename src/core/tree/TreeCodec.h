@@ -6,7 +6,15 @@
 //     leaves in preorder; so children, leaf numbers and payload offsets follow
 //     from the kinds (and each split kind's payload length).
 //   - per leaf its kind, size and payload lengths (the offsets are their
-//     running sums), and its out-of-bag count when the tree has them.
+//     running sums), and its out-of-bag count when the tree has them. A
+//     kind or payload length that every leaf shares (a regression tree's
+//     all do) is stored once (a tenth of a large tree); `shared_ok` says
+//     whether a reader may expand such a one-value array (the layout that
+//     writes them; the earlier one stores every leaf's). That layout also
+//     packs the split kinds of a tree of more than one node in 2 bits a
+//     node (kind + 1, low bits first, the last byte's spare bits 0) when
+//     every kind is at most 2: a quarter of the bytes, told from varints
+//     (a byte or more a node) by the length.
 //   - the payloads: integers as zigzag varints (1 byte for values in
 //     -64..63, most of them: predictor numbers, class numbers and counts;
 //     an oblique split's ascending predictors, on at most 31, as one bit
@@ -40,6 +48,8 @@ struct Bytes {
 };
 struct CompactTreeView {
   long n_nodes = 0, n_leaves = 0;
+  bool shared_ok = true;  // layout 2: one value for all leaves (leaf_kind, leaf_int_length,
+                          // leaf_real_length), split kinds packed
   Bytes split_kind, split_int, leaf_kind, leaf_size, leaf_int_length, leaf_real_length, leaf_int;
   Bytes leaf_oob;  // size 0: no out-of-bag counts
   const double* split_real = nullptr;
@@ -70,6 +80,10 @@ void put_varint(std::vector<unsigned char>& out, int value);
 // Decodes all of `b` (n values when n >= 0, checked); false when the bytes
 // are malformed or their count is not n.
 bool get_varints(const Bytes& b, long n, std::vector<int>& out);
+// A tree's n split kinds: varints, or (when `shared_ok`) packed in 2 bits.
+bool get_split_kinds(const Bytes& b, long n, bool shared_ok, std::vector<int>& out);
+// As get_varints(), but one value (when `shared_ok`) stands for all n.
+bool get_leaf_varints(const Bytes& b, long n, bool shared_ok, std::vector<int>& out);
 
 }  // namespace svf
 #endif
