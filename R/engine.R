@@ -17,12 +17,16 @@
 # predicted), oob_rows = NULL or a list, per tree, of the 1-based rows that
 # scored it out of bag (for post-fit calibration; not stored in the model),
 # selection = NULL or the result of the tuning stage on validation data (the
-# model's `tdsvm` element), sigma = NULL or the ceiling size it chose).
+# model's `tdsvm` element), sigma = NULL or the ceiling size it chose,
+# training_leaves = NULL or, for a regression forest, the leaf of each row
+# in each tree as the engine recorded them while growing (the quantile
+# forest's, stored as pack_quantile_forest() stores them)).
 engine_fit <- function(data, y, weights, num_classes, params, validation, num_threads, verbose) {
   res <- .svf_fit(data, y, weights, num_classes, params, validation$data, validation$y, num_threads, verbose)
   list(forest = res$forest, oob = res$oob, oob_rows = res$oob_rows, selection = res$tuning,
        sigma = if (is.null(res$tuning)) NULL else res$tuning$sigma,
-       splitter_uses_oob = res$splitter_uses_oob, oob_choosing_share = res$oob_choosing_share)
+       splitter_uses_oob = res$splitter_uses_oob, oob_choosing_share = res$oob_choosing_share,
+       training_leaves = res$training_leaves)
 }
 
 # The parameter list handed to engine_fit(): the model's parameters plus the

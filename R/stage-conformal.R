@@ -29,7 +29,8 @@ conformal_stage <- new_stage(
   },
   run = function(model, settings, data) {
     model$conformal <- list(splitter_uses_oob = isTRUE(data$splitter_uses_oob),
-                            quantile_forest = quantile_forest(model$forest, data$x, data$y, data$num_threads),
+                            quantile_forest = quantile_forest(model$forest, data$x, data$y, data$num_threads,
+                                                              data$training_leaves),
                             calibration = NULL)
     cal <- switch(settings$method,
       conformal = fit_conformal(model, design_rows(model$forest, data$held_x), data$held_y, data$num_threads),

@@ -25,7 +25,9 @@
 #              rows chose splits or trees), fit_rows (function(rows): a
 #              forest grown as the model's on those rows of x alone, as
 #              list(forest, scaling)), oob_rows (NULL or, per tree, the
-#              1-based rows of x that scored it out of bag))
+#              1-based rows of x that scored it out of bag), training_leaves
+#              (NULL or the engine's record of each row's leaf in each tree,
+#              engine_fit()))
 #   check,     optional function(value, model): FALSE when a stored value is
 #              damaged (check_model())
 #   print_line, optional function(model): a line for print(), or NULL

@@ -166,7 +166,8 @@ fit_forest <- function(design, y, method, ntree, num_threads, seed, verbose, use
   model <- fit_model(ctx, res, call)
   run_stages(model, ctx$stages, list(x = ctx$x, y = ctx$y, num_threads = ctx$num_threads,
                                      splitter_uses_oob = res$splitter_uses_oob,
-                                     fit_rows = function(rows) fit_rows(ctx, rows), oob_rows = res$oob_rows))
+                                     fit_rows = function(rows) fit_rows(ctx, rows), oob_rows = res$oob_rows,
+                                     training_leaves = res$training_leaves))
 }
 
 # The fit's outcome family, method and checked outcome (R/family.R); the
@@ -273,13 +274,13 @@ fit_engine <- function(ctx, rows, params, ntree_max, scaling = ctx$scaling, grow
 
 # A forest grown as the model's on some of its rows alone (the fold forests
 # of calibrate = "cv", R/uncertainty.R): row-count parameters and scaling
-# its own.
+# its own; with the engine's record of its rows' leaves (engine_fit()).
 fit_rows <- function(ctx, rows) {
   sub <- ctx$family$scaling(ctx$y[rows])
   params <- finish_parameters(resolve_parameters(ctx$method, ctx$user, length(rows), ctx$outcome), ncol(ctx$x))
   params <- class_weights_balanced(params, ctx$user, ctx$class_weights)
   fit <- fit_engine(ctx, rows, params, ctx$trees$ntree, sub)
-  list(forest = fit$forest, scaling = sub)
+  list(forest = fit$forest, scaling = sub, training_leaves = fit$training_leaves)
 }
 
 # The model of a fit from the engine's results, in its sections

@@ -47,7 +47,7 @@ fit_conformal_cv <- function(model, x, y, folds, fold_fit, num_threads) {
     out <- which(folds == k)
     rows <- which(folds != k)
     fold <- fold_fit(rows)
-    qf <- quantile_forest(fold$forest, x[rows, , drop = FALSE], y[rows], num_threads)
+    qf <- quantile_forest(fold$forest, x[rows, , drop = FALSE], y[rows], num_threads, fold$training_leaves)
     q <- leaf_quantiles(qf, forest_leaves(fold$forest, design_rows(fold$forest, x[out, , drop = FALSE]), num_threads),
                         grid, num_threads)
     scores[out, ] <- y[out] - q
@@ -74,7 +74,18 @@ forest_leaves <- function(forest, data, num_threads) {
 # The quantile forest of a model: the leaves its training rows (design matrix
 # x, outcomes y on the original scale) reach in each tree. Every training row
 # counts, in bag or not, as in Meinshausen's quantile regression forests.
-quantile_forest <- function(forest, x, y, num_threads) {
+# `recorded`: the engine's record of those leaves (engine_fit()'s
+# training_leaves, already packed), used when it covers every row and tree;
+# else the rows are routed through the trees.
+quantile_forest <- function(forest, x, y, num_threads, recorded = NULL) {
+  ntree <- length(forest$trees)
+  n <- length(y)
+  if (is.raw(recorded) && length(recorded) == 2 * n * ntree) {
+    return(list(y = as.double(y), ntree = ntree, leaves16 = recorded))
+  }
+  if (is.matrix(recorded) && is.integer(recorded) && identical(dim(recorded), c(n, ntree))) {
+    return(list(y = as.double(y), ntree = ntree, leaves = recorded))
+  }
   pack_quantile_forest(forest_leaves(forest, design_rows(forest, x), num_threads), y)
 }
 
@@ -128,24 +139,28 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   # first_tree fixes the trees' forest-wide parity, as the out-of-bag tally's
   even <- (part_first_tree(model) + seq_along(oob_rows) - 1) %% 2 == 0
   scored <- .svf_oob_scored(leaves, qf$y, oob_rows, if (halves) even else logical())
-  grid <- conformal_grid()
-  shifts <- function(rows, weight, even_tree) {
+  # the shifts of the grid's levels `at` (each level's shift depends on its
+  # own level alone)
+  shifts <- function(rows, weight, even_tree, at = rep(TRUE, length(conformal_grid()))) {
+    grid <- conformal_grid()[at]
     k <- order_statistic_ranks(length(rows), grid)
     out <- .svf_oob_conformal(leaves, qf$y, oob_rows, even_tree, rows, grid, k, weight, leaf_spread, num_threads)
     ifelse(k > length(rows), Inf, ifelse(k < 1, -Inf, out))
   }
   rows <- which(scored$all)  # rows in bag in every tree have no score
   if (length(rows) < 2) return(NULL)
-  cal <- conformal_element(model, shifts(rows, 0, logical()), "oob", length(rows))
-  if (!halves) return(cal)
   in_halves <- scored$even & scored$odd
-  if (sum(in_halves) < 2) return(cal)
+  if (!halves || sum(in_halves) < 2) return(conformal_element(model, shifts(rows, 0, logical()), "oob", length(rows)))
   parts <- list(all = oob_rows, even = ifelse(even, oob_rows, list(integer(0))),
                 odd = ifelse(even, list(integer(0)), oob_rows))
   sizes <- lapply(parts, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
-  out <- shifts(which(in_halves), oob_extrapolation_weight(sizes, qf$ntree), even)
-  cal$adjust <- ifelse(is.finite(out), out, cal$adjust)
-  cal
+  adjust <- shifts(which(in_halves), oob_extrapolation_weight(sizes, qf$ntree), even)
+  # levels the extrapolation leaves infinite (too few rows in both halves)
+  # or undefined keep the shift of all the scored rows: computed for those
+  # levels alone, usually none (a pass over every row saved)
+  keep <- !is.finite(adjust)
+  if (any(keep)) adjust[keep] <- shifts(rows, 0, logical(), keep)
+  conformal_element(model, adjust, "oob", length(rows))
 }
 
 # Conformal shifts for quantiles from the whole forest. A row's out-of-bag

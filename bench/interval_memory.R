@@ -14,7 +14,10 @@
 #
 # The stages' own peaks (engine_peak, qforest_peak, conformal_peak: the
 # process's RSS high-water mark over each, reset before it through
-# /proc/self/clear_refs, Linux) show which stage sets the peak.
+# /proc/self/clear_refs, Linux) show which stage sets the peak. fit_cpu,
+# engine_cpu, qforest_cpu, conformal_cpu: the same spans' CPU seconds (user +
+# system, every thread of the process), the figures to read on a loaded
+# machine.
 #
 # Data: the scale bench's quadrant score (bench/scale_bench.R) on 20 uniform
 # predictors: regression its score plus noise (sd 0.25), classification its
@@ -51,6 +54,8 @@ run_case <- function(spec) {
   suppressPackageStartupMessages(library(svforest))
   ns <- asNamespace("svforest")
   seconds <- list()
+  cpu <- list()  # user + system seconds of all the process's threads
+  cpu_now <- function() { t <- proc.time(); t[["user.self"]] + t[["sys.self"]] }
   peaks <- list()
   hwm <- function() as.numeric(gsub("[^0-9]", "", grep("^VmHWM:", readLines("/proc/self/status"), value = TRUE))) / 1024
   seen <- 0  # the process's peak so far (a stage's reset below lowers the kernel's)
@@ -65,8 +70,10 @@ run_case <- function(spec) {
         seen <<- max(seen, hwm())
         writeLines("5", "/proc/self/clear_refs")
         t0 <- proc.time()[["elapsed"]]
+        c0 <- cpu_now()
         on.exit({
           seconds[[name]] <<- c(seconds[[name]], proc.time()[["elapsed"]] - t0)
+          cpu[[name]] <<- c(cpu[[name]], cpu_now() - c0)
           peaks[[name]] <<- max(peaks[[name]], hwm())
           seen <<- max(seen, hwm())
         })
@@ -79,12 +86,15 @@ run_case <- function(spec) {
   d <- make_rows(n, outcome, 1)
   invisible(gc())  # the rows' temporaries gone: the process holds the data alone
   t0 <- proc.time()[["elapsed"]]
+  c0 <- cpu_now()
   # (named arguments, not do.call(): the model's call would hold the data)
   m <- if (length(max_bins)) svforest(d$x, d$y, ntree = ntree, seed = 1, num_threads = threads, max_bins = max_bins$max_bins)
        else svforest(d$x, d$y, ntree = ntree, seed = 1, num_threads = threads)
   fit_s <- proc.time()[["elapsed"]] - t0
+  fit_cpu <- cpu_now() - c0
   rm(d)
-  out <- c(fit_s = fit_s, vapply(seconds, sum, 0), stats::setNames(vapply(peaks, max, 0), paste0(names(peaks), "_mb")),
+  out <- c(fit_s = fit_s, vapply(seconds, sum, 0), fit_cpu = fit_cpu,
+           stats::setNames(vapply(cpu, sum, 0), paste0(names(cpu), "_cpu")), stats::setNames(vapply(peaks, max, 0), paste0(names(peaks), "_mb")),
            model_mb = as.numeric(utils::object.size(m)) / 2^20, trees = m$ntree)
   te <- make_rows(test_rows, outcome, 2)
   # the prediction's own peak, as a stage's above
@@ -139,7 +149,10 @@ for (outcome in outcomes) for (n in rows) for (nt in ntrees) for (lib in libs) {
                     fit_s = round(vals["fit_s"]), engine_s = round(vals["fit_engine"]),
                     qforest_s = round(vals["quantile_forest"]), conformal_s = round(vals["fit_conformal_oob"]),
                     engine_peak = round(vals["fit_engine_mb"]), qforest_peak = round(vals["quantile_forest_mb"]),
-                    conformal_peak = round(vals["fit_conformal_oob_mb"]), predict_s = round(vals["predict_s"]),
+                    conformal_peak = round(vals["fit_conformal_oob_mb"]),
+                    # CPU seconds (user + system, all threads): what a loaded machine's elapsed ones hide
+                    fit_cpu = round(vals["fit_cpu"]), engine_cpu = round(vals["fit_engine_cpu"]),
+                    qforest_cpu = round(vals["quantile_forest_cpu"]), conformal_cpu = round(vals["fit_conformal_oob_cpu"]), predict_s = round(vals["predict_s"]),
                     predict_peak = round(vals["predict_mb"]), model_mb = round(vals["model_mb"]), trees = vals["trees"],
                     coverage90 = round(vals["coverage90"], 4), width90 = round(vals["width90"], 3),
                     accuracy = round(vals["accuracy"], 4), row.names = NULL)

@@ -19,6 +19,7 @@
 #include "model_convert.h"
 #include "r_params.h"
 #include "release_memory.h"
+#include "training_leaves.h"
 
 using Rcpp::List;
 using Rcpp::Named;
@@ -344,6 +345,8 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
     }
     std::unique_ptr<svf::Splitter> splitter = svf::make_splitter(rp.text("splitter"), chosen);
     std::unique_ptr<svf::LeafModel> leaf = svf::make_leaf_model(rp.text("leaf"), chosen);
+    // the quantile forest's training leaves, recorded as the trees grow
+    const auto training_leaves = record_training_leaves(regression && !tuning.has_forest, *x, opt);
     svf::FittedForest forest = tuning.has_forest ? std::move(tuning.forest)
                                                  : svf::train_forest(td, *splitter, *leaf, opt, runner);
     runner.finish();
@@ -355,9 +358,8 @@ List svf_fit(List data, SEXP y, SEXP weights, int num_classes, List params, SEXP
                           Named("splitter_uses_oob") = (splitter->uses_oob() || splitter->rival() != nullptr) &&
                                                        !(splitter->choosing_share() > 0.0),
                           Named("oob_choosing_share") = splitter->choosing_share());
-    if (forest.oob.available) {
-      result["oob_rows"] = oob_rows_to_r(forest.oob_rows);
-    }
+    if (forest.oob.available) result["oob_rows"] = oob_rows_to_r(forest.oob_rows);
+    if (training_leaves) result["training_leaves"] = training_leaves->value();
     if (tuning.tuned) result["tuning"] = tuning_to_r(tuning);
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());

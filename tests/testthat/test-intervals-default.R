@@ -312,6 +312,12 @@ test_that("the streamed conformal shifts are those of the sorted score matrices,
     got <- svforest:::.svf_oob_conformal(leaves, qf$y, oob, logical(), rows, grid, k, 0, svforest:::leaf_spread, 1L, 7L,
                                          c(0, 0))
     expect_identical(ifelse(k > length(rows), Inf, ifelse(k < 1, -Inf, got)), want)
+    # some levels alone (fit_conformal_oob() asks for those the halves leave
+    # infinite): each level's shift is its own
+    at <- c(1:3, 101, length(grid) - 1, length(grid))
+    sub <- svforest:::.svf_oob_conformal(leaves, qf$y, oob, logical(), rows, grid[at], k[at], 0, svforest:::leaf_spread,
+                                         1L, 7L, c(0, 0))
+    expect_identical(sub, got[at])
     # new rows' scores (a calibration on held-out rows)
     new <- friedman_rows(300, 9)
     new_leaves <- svforest:::forest_leaves(fit$forest, svforest:::new_engine_data(fit, new[, -ncol(new)]), 1L)

@@ -11,6 +11,7 @@
 #include "data/RowSource.h"
 #include "outcome/OobTally.h"
 #include "outcome/Outcome.h"
+#include "tree/Route.h"
 
 namespace svf {
 
@@ -19,6 +20,8 @@ namespace {
 struct TreeWork {
   GrownTree grown;
   std::vector<int> oob_rows;
+  // with TrainingLeaves: the choosing rows that do not score and their leaves
+  std::vector<int> choosing_rows, choosing_leaf;
 };
 
 // Rows per task when a tree predicts its out-of-bag rows: fixed, so sums
@@ -97,6 +100,20 @@ void grow_chosen_structure(const TrainingData& data, const Splitter& splitter,
   }
 }
 
+// The leaf of each training row `which` in `tree`, routed as predict()
+// routes it (through the tree's factor level values), as count_leaf_rows().
+std::vector<int> leaves_of_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which) {
+  std::vector<int> leaf(which.size());
+  std::vector<double> scratch;
+  for (size_t k = 0; k < which.size(); ++k) {
+    const int r = which[k];
+    leaf[k] = tree.n_factor_int
+                  ? route(tree, p, [&](int col) { return level_value(tree, col, rows.get(r, col)); }, scratch)
+                  : route(tree, p, [&](int col) { return rows.get(r, col); }, scratch);
+  }
+  return leaf;
+}
+
 // Tree t's sample and structure. When the splitter holds out choosing rows
 // (Splitter::choosing_share()), they are drawn from the tree's generator
 // right after its sample (Importance.cpp draws them again so) and only they
@@ -123,14 +140,55 @@ void grow_structure(const TrainingData& data, const Splitter& splitter,
   w.grown.tree.factor_real = std::move(coding.levels.factor_real);
   TreeView structure = view_of(w.grown.tree);
   structure.n_leaves = w.grown.tree.leaf_size.size();  // leaf kinds come with the leaf models
+  const bool record = options.training_leaves != nullptr;
   if (w.grown.oob_routed && w.grown.oob_rows.size() == choosing_only.size()) {  // (counted as grown)
     w.grown.tree.leaf_oob.resize(structure.n_leaves);
     for (size_t l = 0; l < structure.n_leaves; ++l)
       w.grown.tree.leaf_oob[l] = static_cast<int>(w.grown.oob_leaf_begin[l + 1] - w.grown.oob_leaf_begin[l]);
+    if (record && !choosing_only.empty()) {
+      w.choosing_rows = std::move(w.grown.oob_rows);
+      w.choosing_leaf.resize(w.choosing_rows.size());
+      for (size_t l = 0; l < structure.n_leaves; ++l)
+        for (size_t k = w.grown.oob_leaf_begin[l]; k < w.grown.oob_leaf_begin[l + 1]; ++k)
+          w.choosing_leaf[k] = static_cast<int>(l);
+    }
+  } else if (record) {  // the same counts, the leaves kept
+    w.choosing_leaf = leaves_of_rows(structure, data.x->n_cols(), TrainingRows(data), choosing_only);
+    w.choosing_rows = choosing_only;
+    w.grown.tree.leaf_oob.assign(structure.n_leaves, 0);
+    for (int leaf : w.choosing_leaf) ++w.grown.tree.leaf_oob[leaf];
   } else {
     w.grown.tree.leaf_oob = count_leaf_rows(structure, data.x->n_cols(), TrainingRows(data), choosing_only);
   }
   w.grown.oob_rows = std::vector<int>();
+}
+
+// Writes the batch's in-bag and choosing rows' leaves (trees first_col on
+// of `leaves`), before the leaf fits free the in-bag rows; widens the
+// buffer first when a tree has more leaves than two bytes number.
+void record_grown_leaves(TrainingLeaves& leaves, size_t first_col, size_t ntree, std::vector<TreeWork>& work,
+                         TaskRunner& runner) {
+  bool wide = false;
+  for (const TreeWork& w : work) {
+    if (!w.grown.one_leaf_per_row) leaves.exact = false;
+    wide = wide || w.grown.tree.leaf_size.size() > 65536;
+  }
+  if (first_col + work.size() > ntree) leaves.exact = false;  // (grown past its columns)
+  if (!leaves.exact) return;
+  if ((!leaves.narrow && !leaves.wide) || (wide && !leaves.wide)) leaves.allocate(wide);
+  runner.run(work.size(), [&](size_t b) {
+    const GrownTree& g = work[b].grown;
+    const size_t col = (first_col + b) * leaves.n;
+    auto put = [&](int r, size_t leaf) {
+      if (leaves.wide) leaves.wide[col + r] = static_cast<int>(leaf);
+      else leaves.narrow[col + r] = static_cast<uint16_t>(leaf);
+    };
+    for (size_t l = 0; l + 1 < g.leaf_begin.size(); ++l)
+      for (size_t k = g.leaf_begin[l]; k < g.leaf_begin[l + 1]; ++k) put(g.rows[k], l);
+    for (size_t k = 0; k < work[b].choosing_rows.size(); ++k) put(work[b].choosing_rows[k], work[b].choosing_leaf[k]);
+    work[b].choosing_rows = std::vector<int>();
+    work[b].choosing_leaf = std::vector<int>();
+  });
 }
 
 // Every leaf of a batch fitted at once, then each tree assembled. Tree
@@ -183,7 +241,10 @@ struct OobError {
 // to the curve and the rows to the tree's per-leaf counts.
 void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tree& tree, bool even_tree,
                      const std::vector<int>& rows, const OutcomeShape& shape, const LeafReaders& readers,
-                     const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner) {
+                     const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner,
+                     TrainingLeaves* leaves, size_t col) {
+  uint16_t* leaf16 = leaves && leaves->exact && !leaves->wide ? leaves->narrow + col * leaves->n : nullptr;
+  int* leaf32 = leaves && leaves->exact && leaves->wide ? leaves->wide + col * leaves->n : nullptr;
   const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
   std::vector<OobChange> change(n_chunks);
   for (OobChange& ch : change) ch.leaf_rows.assign(tree.leaf_oob.size(), 0);
@@ -193,7 +254,7 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tre
     PredictScratch scratch;
     std::vector<double> dist(shape.outputs());
     const OobRowInput in{&data, options.aggregation, &view, &shape, &readers, &training_rows, &scratch, dist.data(),
-                         even_tree};
+                         even_tree, leaf16, leaf32};
     const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
     for (size_t k = c * kOobChunk; k < end; ++k) outcome.add_oob_row(in, rows[k], oob, change[c]);
   });
@@ -288,13 +349,14 @@ FittedForest train_forest(TrainingData& data, const Splitter& splitter, const Le
         grow_structure(data, splitter, rivals, leaf_model, options, first + b, serial, work[b]);
       });
     }
+    if (options.training_leaves) record_grown_leaves(*options.training_leaves, start, options.ntree, work, runner);
     // 2. leaf models, all leaves of the batch at once, and the trees assembled
     fit_batch_leaves(data, leaf_model, scale_per_leaf, options, first, work, runner);
     // 3. out-of-bag rows, tree after tree (a row's tally follows tree order, as in prediction)
     for (size_t b = 0; b < count; ++b) {
       if (oob.available) {
         add_oob_of_tree(data, options, work[b].grown.tree, (first + b) % 2 == 0, work[b].oob_rows, shape, readers, training_rows, oob,
-                        oob_error, runner);
+                        oob_error, runner, options.training_leaves, start + b);
         forest.oob_rows.push_back(std::move(work[b].oob_rows));
         snapshots.after_tree(start + b + 1, data, oob);
       }

@@ -7,6 +7,7 @@
 #define SVFOREST_FOREST_H
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "Aggregation.h"
@@ -20,6 +21,25 @@
 #include "tree/TreeCodec.h"
 
 namespace svf {
+
+// The leaf (the number predict() gives) each training row reaches in each
+// tree, n x ntree column-major, recorded as the trees grow (in-bag rows from
+// the grower's partition, out-of-bag rows where their tallies and the tree
+// choice route them), so the quantile forest needs no second routing. Two
+// bytes a cell while every tree has at most 65,536 leaves, else four.
+// `allocate(wide)` (called on the training thread, between batches, when
+// the first batch is grown and again if a later tree needs four bytes) sets
+// `narrow` or `wide` to an n x ntree buffer (a new wide one with the narrow
+// cells so far copied, the narrow one then gone). `exact` is cleared when a
+// tree's rows may sit in two leaves (a banded rule): the caller routes the
+// rows instead.
+struct TrainingLeaves {
+  size_t n = 0;
+  uint16_t* narrow = nullptr;
+  int* wide = nullptr;
+  std::function<void(bool wide)> allocate;
+  bool exact = true;
+};
 
 struct ForestOptions {
   size_t ntree = 10;
@@ -42,6 +62,9 @@ struct ForestOptions {
   // a saved model holds it: a forest of large trees then takes about a
   // third of the memory while it grows (the same trees).
   bool compact_trees = false;
+  // When set, filled for the trees of this fit (ntree of them: no growth
+  // by out-of-bag error).
+  TrainingLeaves* training_leaves = nullptr;
 };
 
 // Out-of-bag results: each row's tally over the trees that did not draw it

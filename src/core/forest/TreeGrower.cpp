@@ -110,6 +110,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
       auto get_of = [&](int r) { return [&x, r](int col) { return x.value(r, col); }; };
       size_t l_begin, l_end, r_begin, r_end;
       const bool copy = copy_rows || rule.band > 0.0;
+      if (rule.band > 0.0) out.one_leaf_per_row = false;
       const RowRouter router(rule, x, data.ranks);
       if (copy) {
         left_rows.clear();

@@ -35,6 +35,9 @@ struct GrownTree {
   bool oob_routed = false;
   std::vector<int> oob_rows;
   std::vector<size_t> oob_leaf_begin;
+  // every split sent each row to one child (no band): each in-bag row is in
+  // exactly the one leaf predict() routes it to
+  bool one_leaf_per_row = true;
 };
 
 // `rows` (in-bag rows) and `oob` (out-of-bag rows, used only when the

@@ -3,6 +3,7 @@
 #ifndef SVFOREST_OOBTALLY_H
 #define SVFOREST_OOBTALLY_H
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct OobRowInput {
   PredictScratch* scratch;
   double* dist;    // shape->outputs() values
   bool even_tree;  // the tree's forest-wide index is even
+  // when set, the row's leaf is written to one of these (indexed by row):
+  // the tree's column of TrainingLeaves (forest/Forest.h)
+  uint16_t* leaf16 = nullptr;
+  int* leaf32 = nullptr;
 };
 
 // What one chunk of a tree's out-of-bag rows changes in the error after
@@ -37,6 +42,8 @@ inline int predict_oob_row(const OobRowInput& in, int r, OobChange& change, doub
   const int cls = tree_predict(*in.view, *in.shape, *in.readers, in.data->scaling, *in.rows, r, *in.scratch, in.dist,
                                confidence, &leaf);
   ++change.leaf_rows[leaf];
+  if (in.leaf16) in.leaf16[r] = static_cast<uint16_t>(leaf);
+  if (in.leaf32) in.leaf32[r] = leaf;
   return cls;
 }
 

@@ -109,6 +109,11 @@ void QuantileForest::row_quantiles(const std::vector<std::pair<int, double>>& w,
                                    const std::vector<double>& tau, double* out, size_t m) const {
   double cum = 0;
   size_t k = 0;
+  // the group starting at k (entries k..e - 1 of one outcome value, weight
+  // `mass`), summed once for all the levels it holds
+  size_t e = 0;
+  double mass = 0;
+  bool group = false;
   for (size_t j = 0; j < tau.size(); ++j) {
     // the smallest outcome whose cumulative weight reaches tau
     const double target = tau[j] * used * (1 - 1e-12);
@@ -119,9 +124,12 @@ void QuantileForest::row_quantiles(const std::vector<std::pair<int, double>>& w,
     } else {
       // the group of entries with the same outcome value that holds target
       for (;;) {
-        size_t e = k;
-        double mass = 0;
-        while (e < w.size() && sorted_y_[w[e].first] == sorted_y_[w[k].first]) mass += w[e++].second;
+        if (!group) {
+          e = k;
+          mass = 0;
+          while (e < w.size() && sorted_y_[w[e].first] == sorted_y_[w[k].first]) mass += w[e++].second;
+          group = true;
+        }
         if (cum + mass >= target || e >= w.size()) {
           const int r = w[k].first;
           value = lo_[r] + (hi_[r] - lo_[r]) * std::min(1.0, std::max(0.0, (target - cum) / mass));
@@ -129,6 +137,7 @@ void QuantileForest::row_quantiles(const std::vector<std::pair<int, double>>& w,
         }
         cum += mass;
         k = e;
+        group = false;
       }
     }
     out[j * m] = value;
