@@ -183,8 +183,31 @@ if (identical(args[1], "save")) {
   saveRDS(res, args[2])
   cat(sprintf("saved %d cases with svforest %s\n", length(res), utils::packageVersion("svforest")))
 } else if (identical(args[1], "compare")) {
-  before <- readRDS(args[2])
-  after <- readRDS(args[3])
+  # Compact trees of layout 2 (model format 5) store a value every leaf
+  # shares once and may pack split kinds in 2 bits a node; written back in
+  # layout 1 (a value per leaf, varint kinds) they compare with older builds'
+  # trees, so what is compared is the tree, not its packing.
+  as_layout1 <- function(t) {
+    for (el in c("leaf_kind", "leaf_int_length", "leaf_real_length"))
+      if (length(t[[el]]) < t$n_leaves) t[[el]] <- rep(t[[el]], t$n_leaves)  # (one byte: values below 64)
+    if (length(t$split_kind) < t$n_nodes) {
+      bits <- as.integer(rawToBits(t$split_kind))
+      k <- bits[seq(1, 2 * t$n_nodes, 2)] + 2L * bits[seq(2, 2 * t$n_nodes, 2)] - 1L
+      t$split_kind <- as.raw(ifelse(k < 0, 2L * abs(k) - 1L, 2L * k))  # zigzag varints of -1..2
+    }
+    t$layout <- 1L
+    t
+  }
+  unpack <- function(x) {
+    if (is.list(x) && identical(x$layout, 2L) && !is.null(x$n_leaves)) return(as_layout1(x))
+    if (!is.list(x)) return(x)
+    at <- attributes(x)
+    x <- lapply(x, unpack)
+    attributes(x) <- at
+    x
+  }
+  before <- unpack(readRDS(args[2]))
+  after <- unpack(readRDS(args[3]))
   same <- 0
   for (case in names(before)) for (what in names(before[[case]])) {
     ok <- identical(before[[case]][[what]], after[[case]][[what]])

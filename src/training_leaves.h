@@ -5,40 +5,28 @@
 
 #include <Rcpp.h>
 
-#include <algorithm>
+#include <algorithm>  // std::swap
 #include <memory>
 
 #include "core/forest/Forest.h"
 
-// A regression fit's TrainingLeaves in R vectors from the start, as
+// A regression fit's TrainingLeaves in an R vector from the start, as
 // pack_quantile_forest() stores them (two bytes little-endian in a raw
-// vector, else an n x ntree integer matrix): handing them to R copies
-// nothing, and the engine holds no second buffer. Not to be moved (the
-// callback holds `this`).
+// vector): handing them to R copies nothing, and the engine holds no second
+// buffer. Not to be moved (the callbacks hold `this`).
 struct RTrainingLeaves {
   svf::TrainingLeaves leaves;
   Rcpp::RawVector narrow;
-  Rcpp::IntegerMatrix wide;
   RTrainingLeaves(size_t n, size_t ntree) {
     leaves.n = n;
-    leaves.allocate = [this, n, ntree](bool want_wide) {
-      if (!want_wide) {
-        narrow = Rcpp::RawVector(2 * n * ntree);
-        leaves.narrow = reinterpret_cast<uint16_t*>(RAW(narrow));
-        return;
-      }
-      wide = Rcpp::IntegerMatrix(static_cast<int>(n), static_cast<int>(ntree));
-      if (leaves.narrow) std::copy(leaves.narrow, leaves.narrow + n * ntree, wide.begin());
-      leaves.wide = wide.begin();
-      leaves.narrow = nullptr;
-      narrow = Rcpp::RawVector(0);
+    leaves.allocate = [this, n, ntree]() {
+      narrow = Rcpp::RawVector(2 * n * ntree);
+      leaves.narrow = reinterpret_cast<uint16_t*>(RAW(narrow));
     };
   }
   // the leaves, or NULL when R must route the rows (not exact, or no tree)
   SEXP value() {
-    if (!leaves.exact) return R_NilValue;
-    if (leaves.wide) return wide;
-    if (!leaves.narrow) return R_NilValue;
+    if (!leaves.exact || !leaves.narrow) return R_NilValue;
     const uint16_t one = 1;
     if (*reinterpret_cast<const unsigned char*>(&one) != 1) {  // big-endian: the bytes swapped
       for (R_xlen_t k = 0; k + 1 < narrow.size(); k += 2) std::swap(RAW(narrow)[k], RAW(narrow)[k + 1]);

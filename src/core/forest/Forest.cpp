@@ -164,25 +164,19 @@ void grow_structure(const TrainingData& data, const Splitter& splitter,
 }
 
 // Writes the batch's in-bag and choosing rows' leaves (trees first_col on
-// of `leaves`), before the leaf fits free the in-bag rows; widens the
-// buffer first when a tree has more leaves than two bytes number.
+// of `leaves`), before the leaf fits free the in-bag rows. A tree of more
+// leaves than two bytes number ends the record (TrainingLeaves::exact).
 void record_grown_leaves(TrainingLeaves& leaves, size_t first_col, size_t ntree, std::vector<TreeWork>& work,
                          TaskRunner& runner) {
-  bool wide = false;
-  for (const TreeWork& w : work) {
-    if (!w.grown.one_leaf_per_row) leaves.exact = false;
-    wide = wide || w.grown.tree.leaf_size.size() > 65536;
-  }
+  for (const TreeWork& w : work)
+    if (!w.grown.one_leaf_per_row || w.grown.tree.leaf_size.size() > 65536) leaves.exact = false;
   if (first_col + work.size() > ntree) leaves.exact = false;  // (grown past its columns)
   if (!leaves.exact) return;
-  if ((!leaves.narrow && !leaves.wide) || (wide && !leaves.wide)) leaves.allocate(wide);
+  if (!leaves.narrow) leaves.allocate();
   runner.run(work.size(), [&](size_t b) {
     const GrownTree& g = work[b].grown;
     const size_t col = (first_col + b) * leaves.n;
-    auto put = [&](int r, size_t leaf) {
-      if (leaves.wide) leaves.wide[col + r] = static_cast<int>(leaf);
-      else leaves.narrow[col + r] = static_cast<uint16_t>(leaf);
-    };
+    auto put = [&](int r, size_t leaf) { leaves.narrow[col + r] = static_cast<uint16_t>(leaf); };
     for (size_t l = 0; l + 1 < g.leaf_begin.size(); ++l)
       for (size_t k = g.leaf_begin[l]; k < g.leaf_begin[l + 1]; ++k) put(g.rows[k], l);
     for (size_t k = 0; k < work[b].choosing_rows.size(); ++k) put(work[b].choosing_rows[k], work[b].choosing_leaf[k]);
@@ -243,8 +237,7 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tre
                      const std::vector<int>& rows, const OutcomeShape& shape, const LeafReaders& readers,
                      const RowSource& training_rows, OobResult& oob, OobError& error, TaskRunner& runner,
                      TrainingLeaves* leaves, size_t col) {
-  uint16_t* leaf16 = leaves && leaves->exact && !leaves->wide ? leaves->narrow + col * leaves->n : nullptr;
-  int* leaf32 = leaves && leaves->exact && leaves->wide ? leaves->wide + col * leaves->n : nullptr;
+  uint16_t* leaf16 = leaves && leaves->exact && leaves->narrow ? leaves->narrow + col * leaves->n : nullptr;
   const size_t n_chunks = (rows.size() + kOobChunk - 1) / kOobChunk;
   std::vector<OobChange> change(n_chunks);
   for (OobChange& ch : change) ch.leaf_rows.assign(tree.leaf_oob.size(), 0);
@@ -254,7 +247,7 @@ void add_oob_of_tree(const TrainingData& data, const ForestOptions& options, Tre
     PredictScratch scratch;
     std::vector<double> dist(shape.outputs());
     const OobRowInput in{&data, options.aggregation, &view, &shape, &readers, &training_rows, &scratch, dist.data(),
-                         even_tree, leaf16, leaf32};
+                         even_tree, leaf16};
     const size_t end = std::min(rows.size(), (c + 1) * kOobChunk);
     for (size_t k = c * kOobChunk; k < end; ++k) outcome.add_oob_row(in, rows[k], oob, change[c]);
   });

@@ -26,18 +26,16 @@ namespace svf {
 // tree, n x ntree column-major, recorded as the trees grow (in-bag rows from
 // the grower's partition, out-of-bag rows where their tallies and the tree
 // choice route them), so the quantile forest needs no second routing. Two
-// bytes a cell while every tree has at most 65,536 leaves, else four.
-// `allocate(wide)` (called on the training thread, between batches, when
-// the first batch is grown and again if a later tree needs four bytes) sets
-// `narrow` or `wide` to an n x ntree buffer (a new wide one with the narrow
-// cells so far copied, the narrow one then gone). `exact` is cleared when a
-// tree's rows may sit in two leaves (a banded rule): the caller routes the
-// rows instead.
+// bytes a cell. `allocate()` (called on the training thread, between
+// batches, when the first batch is grown) sets `narrow` to an n x ntree
+// buffer. `exact` is cleared when a tree's rows may sit in two leaves (a
+// banded rule) or has more than 65,536 leaves: the caller routes the rows
+// instead (a four-byte record would add rows x trees x 4 bytes to the
+// engine's peak: 400 MB at 1,000,000 rows and 100 trees).
 struct TrainingLeaves {
   size_t n = 0;
   uint16_t* narrow = nullptr;
-  int* wide = nullptr;
-  std::function<void(bool wide)> allocate;
+  std::function<void()> allocate;
   bool exact = true;
 };
 

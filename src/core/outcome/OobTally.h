@@ -22,10 +22,9 @@ struct OobRowInput {
   PredictScratch* scratch;
   double* dist;    // shape->outputs() values
   bool even_tree;  // the tree's forest-wide index is even
-  // when set, the row's leaf is written to one of these (indexed by row):
-  // the tree's column of TrainingLeaves (forest/Forest.h)
+  // when set, the row's leaf is written here (indexed by row): the tree's
+  // column of TrainingLeaves (forest/Forest.h)
   uint16_t* leaf16 = nullptr;
-  int* leaf32 = nullptr;
 };
 
 // What one chunk of a tree's out-of-bag rows changes in the error after
@@ -43,7 +42,6 @@ inline int predict_oob_row(const OobRowInput& in, int r, OobChange& change, doub
                                confidence, &leaf);
   ++change.leaf_rows[leaf];
   if (in.leaf16) in.leaf16[r] = static_cast<uint16_t>(leaf);
-  if (in.leaf32) in.leaf32[r] = leaf;
   return cls;
 }
 
