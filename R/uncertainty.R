@@ -100,14 +100,6 @@ pack_quantile_forest <- function(leaves, y) {
   qf
 }
 
-# Before the engine indexes a large quantile forest (4 bytes a row and tree,
-# 400 MB at 1,000,000 rows and 100 trees), R collects its garbage: it cannot
-# see the engine's memory, and what a fit left behind (copies of the rows,
-# routed leaves) would otherwise stay resident beneath the index.
-collect_before_index <- function(qf) {
-  if (length(qf$y) * qf$ntree >= 2^25) invisible(gc(verbose = FALSE))
-}
-
 # The training leaves of a quantile forest (rows x trees, 0-based).
 qf_leaves <- function(qf) {
   if (!is.null(qf[["leaves"]])) return(qf[["leaves"]])  # exact: `$leaves` would match leaves16
@@ -120,7 +112,6 @@ qf_leaves <- function(qf) {
 # training outcomes for rows reaching `leaves` (0-based, rows x ntree).
 leaf_quantiles <- function(qf, leaves, taus, num_threads) {
   o <- order(taus)
-  collect_before_index(qf)
   q <- .svf_leaf_quantiles(qf_leaves(qf), qf$y, leaves, taus[o], FALSE, leaf_spread, num_threads)
   out <- q
   out[, o] <- q
@@ -139,7 +130,6 @@ leaf_quantiles <- function(qf, leaves, taus, num_threads) {
 fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   if (is.null(oob_rows) || length(oob_rows) != qf$ntree || sum(lengths(oob_rows)) == 0) return(NULL)
   oob_rows <- lapply(oob_rows, as.integer)
-  collect_before_index(qf)
   leaves <- qf_leaves(qf)
   # the papers' methods score each row with all its out-of-bag trees, as
   # published; the default's choosing rows leave each row few
