@@ -11,7 +11,6 @@
 #include "data/RowSource.h"
 #include "outcome/OobTally.h"
 #include "outcome/Outcome.h"
-#include "tree/Route.h"
 
 namespace svf {
 
@@ -98,20 +97,6 @@ void grow_chosen_structure(const TrainingData& data, const Splitter& splitter,
       w.grown = std::move(other);
     }
   }
-}
-
-// The leaf of each training row `which` in `tree`, routed as predict()
-// routes it (through the tree's factor level values), as count_leaf_rows().
-std::vector<int> leaves_of_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which) {
-  std::vector<int> leaf(which.size());
-  std::vector<double> scratch;
-  for (size_t k = 0; k < which.size(); ++k) {
-    const int r = which[k];
-    leaf[k] = tree.n_factor_int
-                  ? route(tree, p, [&](int col) { return level_value(tree, col, rows.get(r, col)); }, scratch)
-                  : route(tree, p, [&](int col) { return rows.get(r, col); }, scratch);
-  }
-  return leaf;
 }
 
 // Tree t's sample and structure. When the splitter holds out choosing rows

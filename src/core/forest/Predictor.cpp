@@ -41,15 +41,21 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
   return best;
 }
 
+std::vector<int> leaves_of_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which) {
+  std::vector<int> leaf(which.size());
+  std::vector<double> scratch;
+  for (size_t k = 0; k < which.size(); ++k) {
+    const int r = which[k];
+    leaf[k] = tree.n_factor_int
+                  ? route(tree, p, [&](int col) { return level_value(tree, col, rows.get(r, col)); }, scratch)
+                  : route(tree, p, [&](int col) { return rows.get(r, col); }, scratch);
+  }
+  return leaf;
+}
+
 std::vector<int> count_leaf_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which) {
   std::vector<int> count(tree.n_leaves, 0);
-  std::vector<double> scratch;
-  for (int r : which) {
-    const int leaf = tree.n_factor_int
-                         ? route(tree, p, [&](int col) { return level_value(tree, col, rows.get(r, col)); }, scratch)
-                         : route(tree, p, [&](int col) { return rows.get(r, col); }, scratch);
-    ++count[leaf];
-  }
+  for (int leaf : leaves_of_rows(tree, p, rows, which)) ++count[leaf];
   return count;
 }
 

@@ -85,8 +85,10 @@ int tree_predict(const TreeView& tree, const OutcomeShape& shape, const LeafRead
                  const Scaling& scaling, const RowSource& rows, size_t row, PredictScratch& scratch,
                  double* dist, double* confidence, int* leaf_out);
 
-// How many of the training rows `which` reach each leaf of `tree` (routed
-// as predict() routes them, through the tree's factor level values).
+// The leaf of each training row `which` in `tree` (routed as predict()
+// routes it, through the tree's factor level values), and how many of them
+// reach each leaf.
+std::vector<int> leaves_of_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which);
 std::vector<int> count_leaf_rows(const TreeView& tree, size_t p, const RowSource& rows, const std::vector<int>& which);
 
 // With forest.groups, the trees are read a group at a time, each row's
