@@ -82,13 +82,20 @@ Rcpp::NumericMatrix svf_leaf_quantiles(Rcpp::IntegerMatrix train_leaves, Rcpp::N
   if (self && m != n) Rcpp::stop("self = TRUE needs the training rows' own leaves");
   std::vector<double> q;
   try {
-    const svf::QuantileForest forest(train_leaves.begin(), Rcpp::as<std::vector<double>>(y), ntree, smooth);
-    svf::QuantileQuery query;
-    query.leaves = new_leaves.begin();
-    query.m = m;
-    query.self = self;
     RcppRunner runner(num_threads, false);
-    q = forest.quantiles(query, Rcpp::as<std::vector<double>>(taus), runner);
+    if (self) {
+      const svf::QuantileForest forest(train_leaves.begin(), Rcpp::as<std::vector<double>>(y), ntree, smooth);
+      svf::QuantileQuery query;
+      query.leaves = new_leaves.begin();
+      query.m = m;
+      query.self = true;
+      q = forest.quantiles(query, Rcpp::as<std::vector<double>>(taus), runner);
+    } else {
+      // new rows: an index of the leaves they reach alone
+      const svf::QuantileForest forest(train_leaves.begin(), Rcpp::as<std::vector<double>>(y), ntree, smooth,
+                                       new_leaves.begin(), static_cast<size_t>(m));
+      q = forest.quantiles(forest.new_rows_query(), Rcpp::as<std::vector<double>>(taus), runner);
+    }
   } catch (std::invalid_argument& e) {
     Rcpp::stop(e.what());
   }
@@ -211,10 +218,10 @@ Rcpp::NumericVector svf_new_rows_conformal(Rcpp::IntegerMatrix train_leaves, Rcp
     Rcpp::stop("leaf matrices and outcomes do not match");
   std::vector<double> out;
   try {
-    const svf::QuantileForest forest(train_leaves.begin(), Rcpp::as<std::vector<double>>(y), ntree, smooth);
-    svf::QuantileQuery query;
-    query.leaves = new_leaves.begin();
-    query.m = static_cast<size_t>(m);
+    // an index of the leaves the new rows reach alone
+    const svf::QuantileForest forest(train_leaves.begin(), Rcpp::as<std::vector<double>>(y), ntree, smooth,
+                                     new_leaves.begin(), static_cast<size_t>(m));
+    const svf::QuantileQuery query = forest.new_rows_query();
     const std::vector<double> yy = Rcpp::as<std::vector<double>>(new_y);
     svf::ConformalScores s;
     s.forest = &forest;

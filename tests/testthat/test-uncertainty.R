@@ -158,6 +158,26 @@ warnings_of <- function(expr) {
   said
 }
 
+test_that("new rows' quantiles index the leaves they reach alone: a tree whose leaf holds no training row is not used", {
+  tr <- friedman_frame(300, 5)
+  te <- friedman_frame(6, 6)
+  fit <- svforest(y ~ ., tr, ntree = 8, seed = 3, num_threads = 1, calibrate = "none")
+  train <- svforest:::qf_leaves(fit$conformal$quantile_forest)
+  leaves <- predict(fit, te, type = "leaf") - 1L
+  taus <- c(0.1, 0.5, 0.9)
+  # row 1 leaves trees 2 and 5 through ids no training row reaches (an
+  # internal node, a negative id, one past the tree's nodes); row 2 every tree
+  internal <- setdiff(seq_len(max(train[, 2])) - 1L, train[, 2])[1]
+  leaves[1, c(2, 5)] <- c(internal, -1L)
+  leaves[2, ] <- max(train) + 1L
+  q <- svforest:::.svf_leaf_quantiles(train, tr$y, leaves, taus, FALSE, 0.05, 2L)
+  keep <- setdiff(seq_len(8), c(2, 5))
+  expect_equal(q[1, ], reference_quantiles(train[, keep], tr$y, leaves[1, keep, drop = FALSE], taus, 0.05)[1, ],
+               tolerance = 1e-12)
+  expect_true(all(is.na(q[2, ])))
+  expect_equal(q[3:6, ], reference_quantiles(train, tr$y, leaves[3:6, ], taus, 0.05), tolerance = 1e-12)
+})
+
 test_that("too few calibration rows for a level: infinite bounds with one warning saying how many the level needs", {
   # mtcars: 32 rows, all calibrating out of bag; an interval of level 0.95
   # needs 39 (its upper bound is the ceiling(0.975 * 33) = 33rd of 32 scores)

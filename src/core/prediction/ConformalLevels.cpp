@@ -123,7 +123,7 @@ class Streamer {
   static bool halves_of_all(const ConformalScores& s) {
     const QuantileQuery &a = *s.all, &e = *s.even, &o = *s.odd;
     auto same = [&](const QuantileQuery& h) {
-      return h.leaves == a.leaves && h.m == a.m && h.self == a.self && h.tree_start == a.tree_start && h.trees == a.trees;
+      return h.leaves == a.leaves && h.m == a.m && h.self == a.self && h.tree_bits == a.tree_bits;
     };
     return !a.keep && e.keep && e.keep == o.keep && e.keep_value == 1 && o.keep_value == 0 && same(e) && same(o);
   }

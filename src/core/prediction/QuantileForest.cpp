@@ -48,7 +48,22 @@ QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, s
     : train_leaves_(train_leaves), smooth_(smooth), offsets_(ntree), members_(ntree) {
   if (y.empty()) throw std::invalid_argument("a quantile forest needs training rows");
   rank_outcomes(y);
-  index_leaves(train_leaves);
+  index_leaves(train_leaves, nullptr, 0);
+}
+
+QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth,
+                               const int* new_leaves, size_t m)
+    : train_leaves_(nullptr), smooth_(smooth), offsets_(ntree), members_(ntree), new_m_(m) {
+  if (y.empty()) throw std::invalid_argument("a quantile forest needs training rows");
+  rank_outcomes(y);
+  index_leaves(train_leaves, new_leaves, m);
+}
+
+QuantileQuery QuantileForest::new_rows_query() const {
+  QuantileQuery q;
+  q.leaves = new_slots_.data();
+  q.m = new_m_;
+  return q;
 }
 
 void QuantileForest::rank_outcomes(const std::vector<double>& y) {
@@ -77,8 +92,13 @@ void QuantileForest::rank_outcomes(const std::vector<double>& y) {
   }
 }
 
-void QuantileForest::index_leaves(const int* train_leaves) {
+// Per tree, the training rows grouped by leaf (members_, in outcome order
+// within a leaf) and where each leaf's group starts (offsets_): indexed by
+// leaf id, or, given new rows' leaves, by the slots of the leaves they reach.
+void QuantileForest::index_leaves(const int* train_leaves, const int* new_leaves, size_t m) {
   const int n = static_cast<int>(sorted_y_.size());
+  if (new_leaves) new_slots_.assign(m * offsets_.size(), -1);
+  std::vector<int> slot;
   for (size_t t = 0; t < offsets_.size(); ++t) {
     const int* col = train_leaves + t * static_cast<size_t>(n);
     int max_leaf = 0;
@@ -92,14 +112,38 @@ void QuantileForest::index_leaves(const int* train_leaves) {
       max_leaf = std::max(max_leaf, col[i]);
     }
     std::vector<int>& off = offsets_[t];
-    off.assign(max_leaf + 2, 0);
-    for (int i = 0; i < n; ++i) ++off[col[i] + 1];
-    for (int l = 0; l <= max_leaf; ++l) off[l + 1] += off[l];
-    std::vector<int> fill(off.begin(), off.end() - 1);
     std::vector<int>& mem = members_[t];
-    mem.resize(n);
-    // visiting rows in outcome order keeps each leaf's list sorted
-    for (int r = 0; r < n; ++r) mem[fill[col[row_of_rank_[r]]]++] = r;
+    if (!new_leaves) {
+      off.assign(max_leaf + 2, 0);
+      for (int i = 0; i < n; ++i) ++off[col[i] + 1];
+      for (int l = 0; l <= max_leaf; ++l) off[l + 1] += off[l];
+      std::vector<int> fill(off.begin(), off.end() - 1);
+      mem.resize(n);
+      // visiting rows in outcome order keeps each leaf's list sorted
+      for (int r = 0; r < n; ++r) mem[fill[col[row_of_rank_[r]]]++] = r;
+      continue;
+    }
+    // the leaves the new rows reach, numbered in order of first reach (a
+    // leaf id no training row reaches has no rows: visit_leaves() skips it)
+    slot.assign(max_leaf + 1, -1);
+    int slots = 0;
+    const int* reach = new_leaves + t * m;
+    int* to = new_slots_.data() + t * m;
+    for (size_t i = 0; i < m; ++i) {
+      if (reach[i] < 0 || reach[i] > max_leaf) continue;
+      if (slot[reach[i]] < 0) slot[reach[i]] = slots++;
+      to[i] = slot[reach[i]];
+    }
+    off.assign(slots + 1, 0);
+    for (int i = 0; i < n; ++i)
+      if (slot[col[i]] >= 0) ++off[slot[col[i]] + 1];
+    for (int l = 0; l < slots; ++l) off[l + 1] += off[l];
+    std::vector<int> fill(off.begin(), off.end() - 1);
+    mem.resize(off[slots]);
+    for (int r = 0; r < n; ++r) {
+      const int s = slot[col[row_of_rank_[r]]];
+      if (s >= 0) mem[fill[s]++] = r;
+    }
   }
 }
 
@@ -261,27 +305,23 @@ QuantileQuery QuantileForest::out_of_bag_query(const std::vector<const int*>& ro
   const size_t n = sorted_y_.size();
   if (rows.size() != offsets_.size() || counts.size() != rows.size())
     throw std::invalid_argument("one list of out-of-bag rows per tree expected");
+  if (!train_leaves_) throw std::logic_error("out-of-bag queries need the index of every leaf");
   QuantileQuery q;
   q.leaves = train_leaves_;
   q.m = n;
   q.self = true;
-  // per row, the trees it is out of bag in (compressed rows, trees increasing)
-  auto start = std::make_shared<std::vector<int>>(n + 1, 0);
+  // per row, a bit for each tree it is out of bag in
+  q.bit_words = (rows.size() + 63) / 64;
+  auto bits = std::make_shared<std::vector<uint64_t>>(n * q.bit_words, 0);
   for (size_t t = 0; t < rows.size(); ++t) {
     for (size_t k = 0; k < counts[t]; ++k) {
       const long r = static_cast<long>(rows[t][k]) - base;
       if (r < 0 || static_cast<size_t>(r) >= n)
         throw std::invalid_argument("out-of-bag rows must be between 1 and the number of rows");
-      ++(*start)[r + 1];
+      (*bits)[static_cast<size_t>(r) * q.bit_words + (t >> 6)] |= uint64_t(1) << (t & 63);
     }
   }
-  for (size_t i = 0; i < n; ++i) (*start)[i + 1] += (*start)[i];
-  auto trees = std::make_shared<std::vector<int>>((*start)[n]);
-  std::vector<int> fill(start->begin(), start->end() - 1);
-  for (size_t t = 0; t < rows.size(); ++t)
-    for (size_t k = 0; k < counts[t]; ++k) (*trees)[fill[rows[t][k] - base]++] = static_cast<int>(t);
-  q.tree_start = std::move(start);
-  q.trees = std::move(trees);
+  q.tree_bits = std::move(bits);
   return q;
 }
 

@@ -19,15 +19,18 @@
 namespace svf {
 
 // The rows to score: m rows reaching leaves `leaves` (m x ntree,
-// column-major); `tree_start` and `trees` (when set) restrict row i to
-// trees[tree_start[i]..tree_start[i+1]); `keep` (when set) to the trees t
-// with keep[t] == keep_value among those; self: row i is training row i,
-// left out of its own distribution. Copies share the tree lists.
+// column-major); `tree_bits` (when set) restricts row i to the trees t
+// whose bit is set in its `bit_words` words (tree_bits[i * bit_words + t /
+// 64], bit t % 64: a bit a row and tree, not a list of trees, to keep the
+// out-of-bag query small); `keep` (when set) to the trees t with keep[t] ==
+// keep_value among those; self: row i is training row i, left out of its
+// own distribution. Copies share the bits.
 struct QuantileQuery {
   const int* leaves = nullptr;
   size_t m = 0;
   bool self = false;
-  std::shared_ptr<const std::vector<int>> tree_start, trees;
+  std::shared_ptr<const std::vector<uint64_t>> tree_bits;
+  size_t bit_words = 0;
   const std::vector<char>* keep = nullptr;
   char keep_value = 1;
 };
@@ -42,6 +45,15 @@ class QuantileForest {
   // discrete outcomes fall between values. Throws std::invalid_argument on
   // a leaf id out of range.
   QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth);
+
+  // The same forest indexed for m new rows alone (new_leaves: m x ntree leaf
+  // ids, column-major): only the leaves they reach are indexed, on dense
+  // slots, so the index holds the training rows of those leaves, not all n
+  // rows of every tree; new_rows_query() is the query of those rows. The
+  // quantiles are the full index's.
+  QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth, const int* new_leaves,
+                 size_t m);
+  QuantileQuery new_rows_query() const;
 
   // Quantiles at increasing levels `tau` in (0, 1): q.m x tau.size(),
   // column-major, NaN for a row with no usable tree. Parallel over blocks of
@@ -77,7 +89,7 @@ class QuantileForest {
 
  private:
   void rank_outcomes(const std::vector<double>& y);
-  void index_leaves(const int* train_leaves);
+  void index_leaves(const int* train_leaves, const int* new_leaves, size_t m);
   int row_weights(const QuantileQuery& q, size_t i, std::vector<std::pair<int, double>>& w, std::vector<double>& acc,
                   std::vector<uint64_t>& present) const;
   // Calls visit(t, start, size) for each tree t the query gives row i whose
@@ -86,11 +98,9 @@ class QuantileForest {
   // visit returns false.
   template <class Visit>
   void visit_leaves(const QuantileQuery& q, size_t i, Visit visit) const {
-    const bool restricted = q.tree_start != nullptr;
-    const int first = restricted ? (*q.tree_start)[i] : 0;
-    const int last = restricted ? (*q.tree_start)[i + 1] : static_cast<int>(offsets_.size());
-    for (int k = first; k < last; ++k) {
-      const size_t t = restricted ? static_cast<size_t>((*q.trees)[k]) : static_cast<size_t>(k);
+    const uint64_t* bits = q.tree_bits ? q.tree_bits->data() + i * q.bit_words : nullptr;
+    for (size_t t = 0; t < offsets_.size(); ++t) {
+      if (bits && !((bits[t >> 6] >> (t & 63)) & 1)) continue;
       if (q.keep && (*q.keep)[t] != q.keep_value) continue;
       const int leaf = q.leaves[t * q.m + i];
       const std::vector<int>& off = offsets_[t];
@@ -112,6 +122,10 @@ class QuantileForest {
   // per tree: leaf id -> start in members (max leaf + 2 entries), and the
   // outcome ranks of the training rows grouped by leaf, increasing in a leaf
   std::vector<std::vector<int>> offsets_, members_;
+  // for an index of new rows' leaves alone: their slots (m x ntree, -1 for
+  // none), which take the place of leaf ids
+  std::vector<int> new_slots_;
+  size_t new_m_ = 0;
 };
 
 }  // namespace svf
