@@ -149,9 +149,14 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   if (length(rows) < 2) return(NULL)
   in_halves <- scored$even & scored$odd
   if (!halves || sum(in_halves) < 2) return(conformal_element(model, shifts(rows, 0, logical()), "oob", length(rows)))
-  parts <- list(all = oob_rows, even = ifelse(even, oob_rows, list(integer(0))),
-                odd = ifelse(even, list(integer(0)), oob_rows))
-  sizes <- lapply(parts, function(rows) tabulate(unlist(rows), nbins = length(qf$y))[in_halves])
+  # each scored row's count of out-of-bag trees, tree after tree (unlisting
+  # every tree's rows would leave garbage the size of all the lists)
+  trees_out <- function(trees) {
+    k <- integer(length(qf$y))
+    for (r in oob_rows[trees]) k <- k + tabulate(r, nbins = length(qf$y))
+    k[in_halves]
+  }
+  sizes <- list(all = trees_out(seq_along(oob_rows)), even = trees_out(even), odd = trees_out(!even))
   adjust <- shifts(which(in_halves), oob_extrapolation_weight(sizes, qf$ntree), even)
   # levels the extrapolation leaves infinite (too few rows in both halves)
   # or undefined keep the shift of all the scored rows: computed for those

@@ -45,7 +45,7 @@ void order_weights(std::vector<std::pair<int, double>>& w, int n, std::vector<do
 }  // namespace
 
 QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth)
-    : train_leaves_(train_leaves), smooth_(smooth), offsets_(ntree), members_(ntree) {
+    : train_leaves_(train_leaves), smooth_(smooth), slots_(ntree), offsets_(ntree), members_(ntree) {
   if (y.empty()) throw std::invalid_argument("a quantile forest needs training rows");
   rank_outcomes(y);
   index_leaves(train_leaves, nullptr, 0);
@@ -53,7 +53,8 @@ QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, s
 
 QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth,
                                const int* new_leaves, size_t m)
-    : train_leaves_(nullptr), smooth_(smooth), offsets_(ntree), members_(ntree), new_m_(m) {
+    : train_leaves_(nullptr), smooth_(smooth), slots_(ntree), offsets_(ntree), members_(ntree), new_leaves_(new_leaves),
+      new_m_(m) {
   if (y.empty()) throw std::invalid_argument("a quantile forest needs training rows");
   rank_outcomes(y);
   index_leaves(train_leaves, new_leaves, m);
@@ -61,7 +62,7 @@ QuantileForest::QuantileForest(const int* train_leaves, std::vector<double> y, s
 
 QuantileQuery QuantileForest::new_rows_query() const {
   QuantileQuery q;
-  q.leaves = new_slots_.data();
+  q.leaves = new_leaves_;
   q.m = new_m_;
   return q;
 }
@@ -93,12 +94,11 @@ void QuantileForest::rank_outcomes(const std::vector<double>& y) {
 }
 
 // Per tree, the training rows grouped by leaf (members_, in outcome order
-// within a leaf) and where each leaf's group starts (offsets_): indexed by
-// leaf id, or, given new rows' leaves, by the slots of the leaves they reach.
+// within a leaf) and where each leaf's group starts (offsets_, by the leaf's
+// slot: LeafSlots): of every leaf a training row reaches, or, given new
+// rows' leaves, of the leaves they reach alone.
 void QuantileForest::index_leaves(const int* train_leaves, const int* new_leaves, size_t m) {
   const int n = static_cast<int>(sorted_y_.size());
-  if (new_leaves) new_slots_.assign(m * offsets_.size(), -1);
-  std::vector<int> slot;
   for (size_t t = 0; t < offsets_.size(); ++t) {
     const int* col = train_leaves + t * static_cast<size_t>(n);
     int max_leaf = 0;
@@ -111,40 +111,41 @@ void QuantileForest::index_leaves(const int* train_leaves, const int* new_leaves
                                     " is out of range (0 to " + std::to_string(2 * n) + ")");
       max_leaf = std::max(max_leaf, col[i]);
     }
+    LeafSlots& slots = slots_[t];
+    if (new_leaves) {
+      slots.mark(new_leaves + t * m, m, max_leaf);
+    } else {
+      slots.mark(col, static_cast<size_t>(n), max_leaf);
+    }
     std::vector<int>& off = offsets_[t];
-    std::vector<int>& mem = members_[t];
-    if (!new_leaves) {
-      off.assign(max_leaf + 2, 0);
-      for (int i = 0; i < n; ++i) ++off[col[i] + 1];
-      for (int l = 0; l <= max_leaf; ++l) off[l + 1] += off[l];
-      std::vector<int> fill(off.begin(), off.end() - 1);
-      mem.resize(n);
-      // visiting rows in outcome order keeps each leaf's list sorted
-      for (int r = 0; r < n; ++r) mem[fill[col[row_of_rank_[r]]]++] = r;
-      continue;
+    off.assign(slots.size() + 1, 0);
+    for (int i = 0; i < n; ++i) {
+      const int s = slots.of(col[i]);
+      if (s >= 0) ++off[s + 1];
     }
-    // the leaves the new rows reach, numbered in order of first reach (a
-    // leaf id no training row reaches has no rows: visit_leaves() skips it)
-    slot.assign(max_leaf + 1, -1);
-    int slots = 0;
-    const int* reach = new_leaves + t * m;
-    int* to = new_slots_.data() + t * m;
-    for (size_t i = 0; i < m; ++i) {
-      if (reach[i] < 0 || reach[i] > max_leaf) continue;
-      if (slot[reach[i]] < 0) slot[reach[i]] = slots++;
-      to[i] = slot[reach[i]];
-    }
-    off.assign(slots + 1, 0);
-    for (int i = 0; i < n; ++i)
-      if (slot[col[i]] >= 0) ++off[slot[col[i]] + 1];
-    for (int l = 0; l < slots; ++l) off[l + 1] += off[l];
+    for (int l = 0; l < slots.size(); ++l) off[l + 1] += off[l];
     std::vector<int> fill(off.begin(), off.end() - 1);
-    mem.resize(off[slots]);
+    std::vector<int>& mem = members_[t];
+    mem.resize(off.back());
+    // visiting rows in outcome order keeps each leaf's list sorted
     for (int r = 0; r < n; ++r) {
-      const int s = slot[col[row_of_rank_[r]]];
+      const int s = slots.of(col[row_of_rank_[r]]);
       if (s >= 0) mem[fill[s]++] = r;
     }
   }
+}
+
+void LeafSlots::mark(const int* leaves, size_t count, int max_leaf) {
+  bits_.assign(static_cast<size_t>(max_leaf) / 64 + 1, 0);
+  for (size_t i = 0; i < count; ++i)
+    if (leaves[i] >= 0 && leaves[i] <= max_leaf) bits_[leaves[i] >> 6] |= uint64_t(1) << (leaves[i] & 63);
+  before_.resize(bits_.size());
+  int total = 0;
+  for (size_t w = 0; w < bits_.size(); ++w) {
+    before_[w] = total;
+    total += __builtin_popcountll(bits_[w]);
+  }
+  size_ = total;
 }
 
 // The quantiles at increasing levels `tau` of one row's weighted outcome

@@ -35,6 +35,27 @@ struct QuantileQuery {
   char keep_value = 1;
 };
 
+// The leaves of one tree that the index holds, numbered 0, 1, ... in leaf
+// id order (their slots): a bit per leaf id and a count per 64 ids, so the
+// index's offsets take a slot per leaf held, not an entry per node id.
+class LeafSlots {
+ public:
+  // marks the ids leaves[0..count) between 0 and max_leaf
+  void mark(const int* leaves, size_t count, int max_leaf);
+  int size() const { return size_; }
+  // the slot of leaf id `leaf`, -1 when the index does not hold it
+  int of(int leaf) const {
+    if (leaf < 0 || static_cast<size_t>(leaf >> 6) >= bits_.size()) return -1;
+    const uint64_t word = bits_[leaf >> 6], bit = uint64_t(1) << (leaf & 63);
+    return (word & bit) ? before_[leaf >> 6] + __builtin_popcountll(word & (bit - 1)) : -1;
+  }
+
+ private:
+  std::vector<uint64_t> bits_;
+  std::vector<int> before_;  // the marked ids of the words before
+  int size_ = 0;
+};
+
 class QuantileForest {
  public:
   // train_leaves: n x ntree leaf ids (column-major) of the training rows,
@@ -47,10 +68,10 @@ class QuantileForest {
   QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth);
 
   // The same forest indexed for m new rows alone (new_leaves: m x ntree leaf
-  // ids, column-major): only the leaves they reach are indexed, on dense
-  // slots, so the index holds the training rows of those leaves, not all n
-  // rows of every tree; new_rows_query() is the query of those rows. The
-  // quantiles are the full index's.
+  // ids, column-major, read in place while the forest is used): only the
+  // leaves they reach are indexed, so the index holds the training rows of
+  // those leaves, not all n rows of every tree; new_rows_query() is the
+  // query of those rows. The quantiles are the full index's.
   QuantileForest(const int* train_leaves, std::vector<double> y, size_t ntree, double smooth, const int* new_leaves,
                  size_t m);
   QuantileQuery new_rows_query() const;
@@ -102,12 +123,12 @@ class QuantileForest {
     for (size_t t = 0; t < offsets_.size(); ++t) {
       if (bits && !((bits[t >> 6] >> (t & 63)) & 1)) continue;
       if (q.keep && (*q.keep)[t] != q.keep_value) continue;
-      const int leaf = q.leaves[t * q.m + i];
+      const int slot = slots_[t].of(q.leaves[t * q.m + i]);
+      if (slot < 0) continue;
       const std::vector<int>& off = offsets_[t];
-      if (leaf < 0 || leaf + 1 >= static_cast<int>(off.size())) continue;
-      const int size = off[leaf + 1] - off[leaf] - (q.self ? 1 : 0);  // a training row is always in its own leaf
+      const int size = off[slot + 1] - off[slot] - (q.self ? 1 : 0);  // a training row is always in its own leaf
       if (size <= 0) continue;
-      if (!visit(t, off[leaf], size)) return;
+      if (!visit(t, off[slot], size)) return;
     }
   }
   void row_quantiles(const std::vector<std::pair<int, double>>& w, int used, const std::vector<double>& tau,
@@ -119,12 +140,13 @@ class QuantileForest {
   // is spread over
   std::vector<int> row_of_rank_, rank_of_row_;
   std::vector<double> sorted_y_, lo_, hi_;
-  // per tree: leaf id -> start in members (max leaf + 2 entries), and the
-  // outcome ranks of the training rows grouped by leaf, increasing in a leaf
+  // per tree: the leaves held, each one's start in members (a slot's, plus
+  // one past the last), and the outcome ranks of the training rows grouped
+  // by leaf, increasing in a leaf
+  std::vector<LeafSlots> slots_;
   std::vector<std::vector<int>> offsets_, members_;
-  // for an index of new rows' leaves alone: their slots (m x ntree, -1 for
-  // none), which take the place of leaf ids
-  std::vector<int> new_slots_;
+  // an index of new rows' leaves alone: their leaves (m x ntree)
+  const int* new_leaves_ = nullptr;
   size_t new_m_ = 0;
 };
 
