@@ -34,15 +34,12 @@ bool node_is_pure(const TrainingData& data, const int* rows, size_t n, std::vect
   return outcome_of(data).pure(data, rows, n, counts);
 }
 
-// std::stable_partition of first[0..n) by the router's sides (the rows
+// std::stable_partition of first[0..n) by side[0..n) (1: left; the rows
 // going left first, each side in its order), through `buffer` for the right
 // side instead of a temporary buffer allocated per call; returns the rows
 // on the left.
-size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector<char>& side,
-                      std::vector<int>& buffer) {
+size_t partition_by_sides(int* first, size_t n, const char* side, std::vector<int>& buffer) {
   buffer.resize(n);
-  side.resize(n);
-  router.sides(first, n, side.data());
   size_t n_left = 0, n_right = 0;
   // (without a branch on the side: the sides of a node's rows are a coin
   // toss to the branch predictor)
@@ -56,6 +53,14 @@ size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector
   }
   std::copy(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n_right), first + n_left);
   return n_left;
+}
+
+// The same, the sides from the router.
+size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector<char>& side,
+                      std::vector<int>& buffer) {
+  side.resize(n);
+  router.sides(first, n, side.data());
+  return partition_by_sides(first, n, side.data(), buffer);
 }
 
 }  // namespace
@@ -84,7 +89,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
   const bool copy_rows = false;
   std::vector<int>& in = rows;
   std::vector<int> counts(K), left_rows, right_rows, side_rows;
-  std::vector<char> sides;
+  std::vector<char> sides, known_sides;
   std::vector<PendingNode> stack;
   stack.push_back({tree.add_node(), 0, 0, in.size(), 0, oob.size(), 0});
   while (!stack.empty()) {
@@ -103,6 +108,8 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     node.n_oob = splitter_oob ? nd.oob_end - nd.oob_begin : 0;
     node.inner = &inner;
     node.axis_run = nd.axis_run;
+    known_sides.clear();
+    node.sides = &known_sides;
     bool split = n >= splitter.min_node_size() && n >= 2 &&
                  (options.max_depth == 0 || nd.depth < options.max_depth) &&
                  (options.split_pure || !pure) && splitter.find_split(node, rng, rule);
@@ -130,7 +137,10 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
         in.insert(in.end(), right_rows.begin(), right_rows.end());
         r_end = in.size();
       } else {
-        const size_t n_left = partition_rows(in.data() + nd.begin, n, router, sides, side_rows);
+        // (the in-bag rows' sides as the splitter found them, where it kept them)
+        const size_t n_left = known_sides.size() == n
+                                  ? partition_by_sides(in.data() + nd.begin, n, known_sides.data(), side_rows)
+                                  : partition_rows(in.data() + nd.begin, n, router, sides, side_rows);
         l_begin = nd.begin;
         l_end = r_begin = nd.begin + n_left;
         r_end = nd.end;
