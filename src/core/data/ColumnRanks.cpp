@@ -11,21 +11,32 @@ namespace {
 // Below this many rows, comparison sorting of (rank, position) keys is as
 // fast as counting, but for columns of fewer distinct values than rows.
 const size_t kCountMinRows = 64;
-// Radix passes over the ranks take this many bits at a time.
-const int kRadixBits = 8;
-const size_t kRadixBuckets = size_t(1) << kRadixBits;
+// Radix passes over the ranks take at most this many bits at a time: 8,
+// or up to 11 for a node of at least kWideRadixRows rows, where a pass fewer
+// (two instead of three for 100,000 distinct values) saves more than the
+// larger count table costs (issue #58).
+const int kRadixBits = 8, kWideRadixBits = 11;
+const size_t kWideRadixRows = 256;
 
-// Sorts the (rank << 32 | position) keys key[0..n) by rank, a byte of it per
-// pass (LSD radix sort: stable, so ties stay in position order), as many
+// Sorts the (rank << 32 | position) keys key[0..n) by rank, some bits of it
+// per pass (LSD radix sort: stable, so ties stay in position order; the
+// keys differ, so their order is the one whatever the passes), as many
 // passes as the largest rank `top` needs; `out` is a buffer of n. Returns
 // whichever of the two holds the result.
 uint64_t* radix_sort_ranks(uint64_t* key, uint64_t* out, size_t n, uint64_t top) {
-  const uint64_t mask = kRadixBuckets - 1;
-  for (int shift = 32; shift < 64 && (top >> (shift - 32)) > 0; shift += kRadixBits) {
-    size_t count[kRadixBuckets + 1] = {0};
+  int top_bits = 0;
+  while (top_bits < 32 && (top >> top_bits) > 0) ++top_bits;
+  const int most = n >= kWideRadixRows ? kWideRadixBits : kRadixBits;
+  const int passes = (top_bits + most - 1) / most;
+  if (passes == 0) return key;
+  const int bits = (top_bits + passes - 1) / passes;  // (as even as the passes allow)
+  const uint64_t mask = (uint64_t(1) << bits) - 1;
+  size_t count[(size_t(1) << kWideRadixBits) + 1];
+  for (int shift = 32; shift < 32 + top_bits; shift += bits) {
+    std::fill(count, count + mask + 2, size_t(0));
     for (size_t i = 0; i < n; ++i) ++count[((key[i] >> shift) & mask) + 1];
     if (count[((key[0] >> shift) & mask) + 1] == n) continue;  // one bucket: nothing moves
-    for (size_t b = 1; b <= kRadixBuckets; ++b) count[b] += count[b - 1];
+    for (size_t b = 1; b <= mask + 1; ++b) count[b] += count[b - 1];
     for (size_t i = 0; i < n; ++i) out[count[(key[i] >> shift) & mask]++] = key[i];
     std::swap(key, out);
   }

@@ -118,7 +118,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
       size_t l_begin, l_end, r_begin, r_end;
       const bool copy = copy_rows || rule.band > 0.0;
       if (rule.band > 0.0) out.one_leaf_per_row = false;
-      const RowRouter router(rule, x, data.ranks);
+      const RowRouter router(rule, x, data.ranks, n + (nd.oob_end - nd.oob_begin));
       if (copy) {
         left_rows.clear();
         right_rows.clear();
