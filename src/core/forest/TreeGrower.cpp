@@ -55,9 +55,11 @@ size_t partition_by_sides(int* first, size_t n, const char* side, std::vector<in
   return n_left;
 }
 
-// The same, the sides from the router.
+// The same, the sides from the router, or from `known` where the splitter
+// left the n rows' sides there (NodeContext::sides).
 size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector<char>& side,
-                      std::vector<int>& buffer) {
+                      std::vector<int>& buffer, const std::vector<char>* known = nullptr) {
+  if (known && known->size() == n) return partition_by_sides(first, n, known->data(), buffer);
   side.resize(n);
   router.sides(first, n, side.data());
   return partition_by_sides(first, n, side.data(), buffer);
@@ -78,7 +80,6 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
   if (!splitter_oob && !options.route_oob) oob.clear();
   out.oob_routed = splitter_oob || options.route_oob;
   out.oob_leaf_begin.assign(1, 0);
-
   // Rows are partitioned in place. A banded rule (children overlap) appends
   // its children's rows at the end of the buffer instead, in order, so a
   // node that is not split keeps its rows in the order its splitter saw
@@ -98,7 +99,6 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     const size_t n = nd.end - nd.begin;
 
     const bool pure = node_is_pure(data, in.data() + nd.begin, n, counts);
-
     SplitRule rule;
     NodeContext node;
     node.data = &data;
@@ -137,10 +137,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
         in.insert(in.end(), right_rows.begin(), right_rows.end());
         r_end = in.size();
       } else {
-        // (the in-bag rows' sides as the splitter found them, where it kept them)
-        const size_t n_left = known_sides.size() == n
-                                  ? partition_by_sides(in.data() + nd.begin, n, known_sides.data(), side_rows)
-                                  : partition_rows(in.data() + nd.begin, n, router, sides, side_rows);
+        const size_t n_left = partition_rows(in.data() + nd.begin, n, router, sides, side_rows, &known_sides);
         l_begin = nd.begin;
         l_end = r_begin = nd.begin + n_left;
         r_end = nd.end;

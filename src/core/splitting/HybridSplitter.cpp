@@ -59,6 +59,7 @@ struct NodeScratch {
   std::vector<int> order, features;
   std::vector<size_t> offsets;  // the drawn columns, as RowRouter::prefetch_row() takes them
   std::vector<char> sides;      // the node's rows' sides under its best hyperplane
+  std::vector<char> axis_sides; // ... and under its best axis cut (CutSearch::keep_sides())
   std::vector<double> columns, one;
   CutSearch cut;
 };
@@ -332,7 +333,10 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
 
   const std::unique_ptr<CutScan> scan = outcome.cut_scan(node);
   double best_gain = kRelativeMinGain * outcome.gain_scale(node), cut = 0.0;
-  bool found = false;
+  bool found = false, axis_sides = false;
+  // (the searches keep the best axis cut's sides for the grower, which then
+  // need not route the in-bag rows: issue #58)
+  s.cut.keep_sides(ctx.sides != nullptr);
   for (size_t k = 0; k < m_axis; ++k) {
     const double* values = nullptr;
     if (tries_oblique) {
@@ -345,8 +349,11 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
     if (best_axis_cut(s.cut, *scan, node, min_leaf_size_, features[k], values, cut, best_gain)) {
       found = true;
       rule = SplitRule::axis(features[k], cut);
+      axis_sides = s.cut.sides_known();
+      if (axis_sides) s.axis_sides.swap(s.cut.sides());
     }
   }
+  if (found && axis_sides && ctx.sides) ctx.sides->swap(s.axis_sides);
   if (!tries_oblique) return found;
   SplitRule oblique;
   if (!best_oblique(outcome, node, *scan, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_,
@@ -357,7 +364,7 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
   if (!found || !oob_choice_ || oob_gain(data, oblique, ctx.oob, ctx.n_oob) > oob_gain(data, rule, ctx.oob, ctx.n_oob)) {
     rule = oblique;
     if (ctx.sides) ctx.sides->swap(s.sides);  // (the grower need not project the rows again)
-  }
+  }  // (else the axis rule stays, and so do its sides)
   return true;
 }
 
