@@ -11,21 +11,32 @@ namespace {
 // Below this many rows, comparison sorting of (rank, position) keys is as
 // fast as counting, but for columns of fewer distinct values than rows.
 const size_t kCountMinRows = 64;
-// Radix passes over the ranks take this many bits at a time.
-const int kRadixBits = 8;
-const size_t kRadixBuckets = size_t(1) << kRadixBits;
+// Radix passes over the ranks take at most this many bits at a time: 8,
+// or up to 11 for a node of at least kWideRadixRows rows, where a pass fewer
+// (two instead of three for 100,000 distinct values) saves more than the
+// larger count table costs (issue #58).
+const int kRadixBits = 8, kWideRadixBits = 11;
+const size_t kWideRadixRows = 256;
 
-// Sorts the (rank << 32 | position) keys key[0..n) by rank, a byte of it per
-// pass (LSD radix sort: stable, so ties stay in position order), as many
+// Sorts the (rank << 32 | position) keys key[0..n) by rank, some bits of it
+// per pass (LSD radix sort: stable, so ties stay in position order; the
+// keys differ, so their order is the one whatever the passes), as many
 // passes as the largest rank `top` needs; `out` is a buffer of n. Returns
 // whichever of the two holds the result.
 uint64_t* radix_sort_ranks(uint64_t* key, uint64_t* out, size_t n, uint64_t top) {
-  const uint64_t mask = kRadixBuckets - 1;
-  for (int shift = 32; shift < 64 && (top >> (shift - 32)) > 0; shift += kRadixBits) {
-    size_t count[kRadixBuckets + 1] = {0};
+  int top_bits = 0;
+  while (top_bits < 32 && (top >> top_bits) > 0) ++top_bits;
+  const int most = n >= kWideRadixRows ? kWideRadixBits : kRadixBits;
+  const int passes = (top_bits + most - 1) / most;
+  if (passes == 0) return key;
+  const int bits = (top_bits + passes - 1) / passes;  // (as even as the passes allow)
+  const uint64_t mask = (uint64_t(1) << bits) - 1;
+  size_t count[(size_t(1) << kWideRadixBits) + 1];
+  for (int shift = 32; shift < 32 + top_bits; shift += bits) {
+    std::fill(count, count + mask + 2, size_t(0));
     for (size_t i = 0; i < n; ++i) ++count[((key[i] >> shift) & mask) + 1];
     if (count[((key[0] >> shift) & mask) + 1] == n) continue;  // one bucket: nothing moves
-    for (size_t b = 1; b <= kRadixBuckets; ++b) count[b] += count[b - 1];
+    for (size_t b = 1; b <= mask + 1; ++b) count[b] += count[b - 1];
     for (size_t i = 0; i < n; ++i) out[count[(key[i] >> shift) & mask]++] = key[i];
     std::swap(key, out);
   }
@@ -63,16 +74,16 @@ ColumnRanks::ColumnRanks(const DataView& x, const std::vector<int>& skip, size_t
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&values](int a, int b) { return values[a] < values[b]; });
     std::vector<double>& d = distinct_[col];
-    uint32_t* rank = rank_.data() + col * n;
+    uint32_t* rank = rank_.data() + col;  // (row r's at rank[r * p])
     for (size_t k = 0; k < n; ++k) {
       const double v = values[order[k]];
       if (d.empty() || v > d.back()) d.push_back(v);
-      rank[order[k]] = static_cast<uint32_t>(d.size() - 1);
+      rank[static_cast<size_t>(order[k]) * p] = static_cast<uint32_t>(d.size() - 1);
     }
     if (n == 0) d.push_back(0.0);  // has() is true for every ranked column
     if (max_bins >= 2 && d.size() > max_bins) {
       rows_of_rank.assign(d.size(), 0);
-      for (size_t k = 0; k < n; ++k) ++rows_of_rank[rank[k]];
+      for (size_t k = 0; k < n; ++k) ++rows_of_rank[rank[k * p]];
       bin_column(col, rows_of_rank, max_bins);
     }
   }
@@ -103,15 +114,15 @@ void ColumnRanks::bin_column(size_t col, const std::vector<size_t>& rows_of_rank
   }
   // (the codes' table is allocated with the first binned column)
   const size_t p = code_stride_;
-  const uint32_t* rank = rank_.data() + col * n_rows_;
+  const uint32_t* rank = rank_.data() + col;
   if (max_bins <= 256) {
     if (code8_.empty()) code8_.assign(n_rows_ * p, 0);
     uint8_t* code = code8_.data() + col;
-    for (size_t i = 0; i < n_rows_; ++i) code[i * p] = static_cast<uint8_t>(bin_of_rank[rank[i]]);
+    for (size_t i = 0; i < n_rows_; ++i) code[i * p] = static_cast<uint8_t>(bin_of_rank[rank[i * p]]);
   } else {
     if (code16_.empty()) code16_.assign(n_rows_ * p, 0);
     uint16_t* code = code16_.data() + col;
-    for (size_t i = 0; i < n_rows_; ++i) code[i * p] = bin_of_rank[rank[i]];
+    for (size_t i = 0; i < n_rows_; ++i) code[i * p] = bin_of_rank[rank[i * p]];
   }
 }
 
@@ -127,15 +138,17 @@ long ColumnRanks::bin_at_most(size_t col, double t) const {
 
 bool ColumnRanks::varies(size_t col, const int* rows, size_t n) const {
   if (n == 0) return false;
-  const uint32_t* rank = rank_.data() + col * n_rows_;
-  const uint32_t first = rank[rows[0]];
+  const size_t p = code_stride_;
+  const uint32_t* rank = rank_.data() + col;
+  const uint32_t first = rank[static_cast<size_t>(rows[0]) * p];
   for (size_t i = 1; i < n; ++i)
-    if (rank[rows[i]] != first) return true;
+    if (rank[static_cast<size_t>(rows[i]) * p] != first) return true;
   return false;
 }
 
 const uint64_t* ColumnRanks::sort_keys(size_t col, const int* rows, size_t n, std::vector<uint64_t>& scratch) const {
-  const uint32_t* rank = rank_.data() + col * n_rows_;
+  const size_t p = code_stride_;
+  const uint32_t* rank = rank_.data() + col;
   const size_t D = distinct_[col].size();
   // counting where the column has few distinct values against the node's
   // rows (in a small node: no more than its rows, as 0/1 indicators)
@@ -145,7 +158,7 @@ const uint64_t* ColumnRanks::sort_keys(size_t col, const int* rows, size_t n, st
     const bool small = n < kCountMinRows;
     scratch.resize(small ? n : 2 * n);
     uint64_t* key = scratch.data();
-    for (size_t i = 0; i < n; ++i) key[i] = (static_cast<uint64_t>(rank[rows[i]]) << 32) | i;
+    for (size_t i = 0; i < n; ++i) key[i] = (static_cast<uint64_t>(rank[static_cast<size_t>(rows[i]) * p]) << 32) | i;
     if (small) {
       std::sort(key, key + n);
       return key;
@@ -156,10 +169,10 @@ const uint64_t* ColumnRanks::sort_keys(size_t col, const int* rows, size_t n, st
   scratch.assign(D + 1 + n, 0);
   uint64_t* at = scratch.data();
   uint64_t* key = at + D + 1;
-  for (size_t i = 0; i < n; ++i) ++at[rank[rows[i]] + 1];
+  for (size_t i = 0; i < n; ++i) ++at[rank[static_cast<size_t>(rows[i]) * p] + 1];
   for (size_t r = 1; r <= D; ++r) at[r] += at[r - 1];
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t r = rank[rows[i]];
+    const uint32_t r = rank[static_cast<size_t>(rows[i]) * p];
     key[at[r]++] = (static_cast<uint64_t>(r) << 32) | i;
   }
   return key;

@@ -77,7 +77,7 @@ class ColumnRanks {
   std::vector<uint16_t> code16_;               // n_rows x p, row-major (more bins)
   std::vector<char> nan_free_;                 // per column: no NaN among its values
   std::vector<double> row_values_;             // n_rows x p, row-major (with bins)
-  std::vector<uint32_t> rank_;                // n_rows x p, column-major
+  std::vector<uint32_t> rank_;                // n_rows x p, row-major (a node's drawn columns share its rows' lines)
   std::vector<std::vector<double>> distinct_;  // each column's distinct values, increasing
 };
 

@@ -34,15 +34,12 @@ bool node_is_pure(const TrainingData& data, const int* rows, size_t n, std::vect
   return outcome_of(data).pure(data, rows, n, counts);
 }
 
-// std::stable_partition of first[0..n) by the router's sides (the rows
+// std::stable_partition of first[0..n) by side[0..n) (1: left; the rows
 // going left first, each side in its order), through `buffer` for the right
 // side instead of a temporary buffer allocated per call; returns the rows
 // on the left.
-size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector<char>& side,
-                      std::vector<int>& buffer) {
+size_t partition_by_sides(int* first, size_t n, const char* side, std::vector<int>& buffer) {
   buffer.resize(n);
-  side.resize(n);
-  router.sides(first, n, side.data());
   size_t n_left = 0, n_right = 0;
   // (without a branch on the side: the sides of a node's rows are a coin
   // toss to the branch predictor)
@@ -56,6 +53,16 @@ size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector
   }
   std::copy(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n_right), first + n_left);
   return n_left;
+}
+
+// The same, the sides from the router, or from `known` where the splitter
+// left the n rows' sides there (NodeContext::sides).
+size_t partition_rows(int* first, size_t n, const RowRouter& router, std::vector<char>& side,
+                      std::vector<int>& buffer, const std::vector<char>* known = nullptr) {
+  if (known && known->size() == n) return partition_by_sides(first, n, known->data(), buffer);
+  side.resize(n);
+  router.sides(first, n, side.data());
+  return partition_by_sides(first, n, side.data(), buffer);
 }
 
 }  // namespace
@@ -73,7 +80,6 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
   if (!splitter_oob && !options.route_oob) oob.clear();
   out.oob_routed = splitter_oob || options.route_oob;
   out.oob_leaf_begin.assign(1, 0);
-
   // Rows are partitioned in place. A banded rule (children overlap) appends
   // its children's rows at the end of the buffer instead, in order, so a
   // node that is not split keeps its rows in the order its splitter saw
@@ -84,7 +90,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
   const bool copy_rows = false;
   std::vector<int>& in = rows;
   std::vector<int> counts(K), left_rows, right_rows, side_rows;
-  std::vector<char> sides;
+  std::vector<char> sides, known_sides;
   std::vector<PendingNode> stack;
   stack.push_back({tree.add_node(), 0, 0, in.size(), 0, oob.size(), 0});
   while (!stack.empty()) {
@@ -93,7 +99,6 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     const size_t n = nd.end - nd.begin;
 
     const bool pure = node_is_pure(data, in.data() + nd.begin, n, counts);
-
     SplitRule rule;
     NodeContext node;
     node.data = &data;
@@ -103,6 +108,8 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
     node.n_oob = splitter_oob ? nd.oob_end - nd.oob_begin : 0;
     node.inner = &inner;
     node.axis_run = nd.axis_run;
+    known_sides.clear();
+    node.sides = &known_sides;
     bool split = n >= splitter.min_node_size() && n >= 2 &&
                  (options.max_depth == 0 || nd.depth < options.max_depth) &&
                  (options.split_pure || !pure) && splitter.find_split(node, rng, rule);
@@ -111,7 +118,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
       size_t l_begin, l_end, r_begin, r_end;
       const bool copy = copy_rows || rule.band > 0.0;
       if (rule.band > 0.0) out.one_leaf_per_row = false;
-      const RowRouter router(rule, x, data.ranks);
+      const RowRouter router(rule, x, data.ranks, n + (nd.oob_end - nd.oob_begin));
       if (copy) {
         left_rows.clear();
         right_rows.clear();
@@ -130,7 +137,7 @@ void grow_tree(const TrainingData& data, std::vector<int> rows, std::vector<int>
         in.insert(in.end(), right_rows.begin(), right_rows.end());
         r_end = in.size();
       } else {
-        const size_t n_left = partition_rows(in.data() + nd.begin, n, router, sides, side_rows);
+        const size_t n_left = partition_rows(in.data() + nd.begin, n, router, sides, side_rows, &known_sides);
         l_begin = nd.begin;
         l_end = r_begin = nd.begin + n_left;
         r_end = nd.end;

@@ -57,6 +57,9 @@ double oob_gain(const TrainingData& data, const SplitRule& rule, const int* oob,
 // of its own for drawing, gathering and sorting.
 struct NodeScratch {
   std::vector<int> order, features;
+  std::vector<size_t> offsets;  // the drawn columns, as RowRouter::prefetch_row() takes them
+  std::vector<char> sides;      // the node's rows' sides under its best hyperplane
+  std::vector<char> axis_sides; // ... and under its best axis cut (CutSearch::keep_sides())
   std::vector<double> columns, one;
   CutSearch cut;
 };
@@ -72,6 +75,7 @@ void draw_features(const NodeContext& ctx, size_t want, Rng& rng, NodeScratch& s
   const DataView& x = *ctx.data->x;
   const ColumnRanks* ranks = ctx.data->ranks;
   const size_t n = ctx.n, p = x.n_cols();
+  const double* row_values = ranks ? ranks->row_values() : nullptr;
   s.order.resize(p);
   std::iota(s.order.begin(), s.order.end(), 0);
   s.features.clear();
@@ -79,7 +83,13 @@ void draw_features(const NodeContext& ctx, size_t want, Rng& rng, NodeScratch& s
     std::swap(s.order[k], s.order[k + rng.below(p - k)]);
     const int col = s.order[k];
     bool varies;
-    if (ranks && ranks->has(static_cast<size_t>(col))) {
+    if (row_values && n > 0 && ranks->routes(static_cast<size_t>(col))) {
+      // (a column without NaN varies iff its values do, as its ranks: read
+      // row by row, the drawn columns of a row share its cache lines)
+      const double first = row_values[static_cast<size_t>(ctx.rows[0]) * p + col];
+      varies = false;
+      for (size_t i = 1; i < n && !varies; ++i) varies = row_values[static_cast<size_t>(ctx.rows[i]) * p + col] != first;
+    } else if (ranks && ranks->has(static_cast<size_t>(col))) {
       varies = ranks->varies(static_cast<size_t>(col), ctx.rows, n);
     } else {
       s.one.resize(n);
@@ -99,7 +109,12 @@ void gather_columns(const NodeContext& ctx, size_t count, NodeScratch& s) {
   const double* row_values = ctx.data->ranks ? ctx.data->ranks->row_values() : nullptr;
   if (row_values) {  // (each row's values read together: the same values)
     const size_t p = ctx.data->x->n_cols();
+    s.offsets.assign(s.features.begin(), s.features.begin() + static_cast<std::ptrdiff_t>(count));
     for (size_t i = 0; i < n; ++i) {
+      // (the rows lie scattered over the table: a row ahead asked for early)
+      if (i + RowRouter::kPrefetch < n)
+        RowRouter::prefetch_row(row_values + static_cast<size_t>(ctx.rows[i + RowRouter::kPrefetch]) * p,
+                                s.offsets.data(), count);
       const double* row = row_values + static_cast<size_t>(ctx.rows[i]) * p;
       for (size_t k = 0; k < count; ++k) s.columns[k * n + i] = row[s.features[k]];
     }
@@ -135,11 +150,12 @@ void sample_rows(const std::vector<double>& columns, size_t n, size_t m, size_t 
 }
 
 // The best of n_oblique hyperplanes through the drawn predictors (see the
-// header), when its gain beats `best_gain` (then updated).
+// header), when its gain beats `best_gain` (then updated, with the node's
+// rows' sides under it in `sides`).
 bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, size_t min_leaf,
                   const std::vector<int>& features, const std::vector<double>& columns, int n_oblique,
                   double split_ridge, bool cox_step, size_t max_bins, Rng& rng, CutSearch& search, double& best_gain,
-                  SplitRule& rule) {
+                  SplitRule& rule, std::vector<char>& sides) {
   const size_t n = node.n, m = features.size();
   // with bins, a large node fits its directions on a sample of its rows
   // (not the Cox step: its matrix reads every row) and cuts in buckets
@@ -202,6 +218,9 @@ bool best_oblique(const Outcome& outcome, const NodeStats& node, CutScan& scan, 
                 : search.along_values(scan, proj.data(), n, min_leaf, cut, best_gain)) {
       rule = SplitRule::oblique(features, weight, cut);
       found = true;
+      // the rows' sides: the projections prediction and RowRouter compute
+      sides.resize(n);
+      for (size_t i = 0; i < n; ++i) sides[i] = proj[i] <= cut ? 1 : 0;
     }
   }
   return found;
@@ -314,7 +333,10 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
 
   const std::unique_ptr<CutScan> scan = outcome.cut_scan(node);
   double best_gain = kRelativeMinGain * outcome.gain_scale(node), cut = 0.0;
-  bool found = false;
+  bool found = false, axis_sides = false;
+  // (the searches keep the best axis cut's sides for the grower, which then
+  // need not route the in-bag rows: issue #58)
+  s.cut.keep_sides(ctx.sides != nullptr);
   for (size_t k = 0; k < m_axis; ++k) {
     const double* values = nullptr;
     if (tries_oblique) {
@@ -327,17 +349,22 @@ bool HybridSplitter::find_split(const NodeContext& ctx, Rng& rng, SplitRule& rul
     if (best_axis_cut(s.cut, *scan, node, min_leaf_size_, features[k], values, cut, best_gain)) {
       found = true;
       rule = SplitRule::axis(features[k], cut);
+      axis_sides = s.cut.sides_known();
+      if (axis_sides) s.axis_sides.swap(s.cut.sides());
     }
   }
+  if (found && axis_sides && ctx.sides) ctx.sides->swap(s.axis_sides);
   if (!tries_oblique) return found;
   SplitRule oblique;
   if (!best_oblique(outcome, node, *scan, min_leaf_size_, features, s.columns, n_oblique_, split_ridge_, cox_step_,
-                    max_bins_, rng, s.cut, best_gain, oblique))
+                    max_bins_, rng, s.cut, best_gain, oblique, s.sides))
     return found;
   // the oblique rule separates the in-bag rows best; with oob_choice it
   // must also separate the out-of-bag rows better than the best axis rule
-  if (!found || !oob_choice_ || oob_gain(data, oblique, ctx.oob, ctx.n_oob) > oob_gain(data, rule, ctx.oob, ctx.n_oob))
+  if (!found || !oob_choice_ || oob_gain(data, oblique, ctx.oob, ctx.n_oob) > oob_gain(data, rule, ctx.oob, ctx.n_oob)) {
     rule = oblique;
+    if (ctx.sides) ctx.sides->swap(s.sides);  // (the grower need not project the rows again)
+  }  // (else the axis rule stays, and so do its sides)
   return true;
 }
 

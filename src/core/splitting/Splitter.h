@@ -31,6 +31,11 @@ struct NodeContext {
   size_t n_oob = 0;
   TaskRunner* inner = nullptr;
   size_t axis_run = 0;
+  // Where a splitter that already knows which side of its rule each of the
+  // node's rows takes may leave them (n, 1: left; exactly the sides
+  // RowRouter gives), so the grower need not route the rows again; the
+  // grower empties it before asking, and nullptr asks for none.
+  std::vector<char>* sides = nullptr;
 };
 
 class Splitter {

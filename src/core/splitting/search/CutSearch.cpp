@@ -50,7 +50,9 @@ struct RankOrder {
 }  // namespace
 
 template <class Order>
-bool CutSearch::along_order(CutScan& scan, const Order& order, size_t n, size_t min_leaf, double& cut, double& gain) {
+bool CutSearch::along_order(CutScan& scan, const Order& order, size_t n, size_t min_leaf, double& cut, double& gain,
+                            bool sides) {
+  sides_known_ = false;
   if (n < 2 || !order.greater(n - 1, 0) || !scan.any_cut()) return false;
   scan.reset();
   min_leaf = scan.min_leaf(min_leaf);
@@ -73,10 +75,18 @@ bool CutSearch::along_order(CutScan& scan, const Order& order, size_t n, size_t 
   gains_.resize(m);
   scan.gains(positions_.data(), at_.data() + first, m - first, gains_.data());
   bool found = false;
+  size_t best_at = 0;
   // (the values either side are read only for a gain that counts)
   for (size_t j = first; j < m; ++j)
-    if (gains_[j - first] > gain)
-      found = take_cut(gains_[j - first], order.value(at_[j] - 1), order.value(at_[j]), cut, gain) || found;
+    if (gains_[j - first] > gain && take_cut(gains_[j - first], order.value(at_[j] - 1), order.value(at_[j]), cut, gain)) {
+      found = true;
+      best_at = at_[j];
+    }
+  if (found && sides && keep_sides_) {  // the rows before the boundary go left
+    sides_.assign(n, 0);
+    for (size_t k = 0; k < best_at; ++k) sides_[static_cast<size_t>(positions_[k])] = 1;
+    sides_known_ = true;
+  }
   return found;
 }
 
@@ -93,11 +103,12 @@ bool CutSearch::along_values(CutScan& scan, const double* values, size_t n, size
 bool CutSearch::along_column(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
                              size_t min_leaf, double& cut, double& gain) {
   const uint64_t* key = ranks.sort_keys(col, rows, n, rank_keys_);
-  return along_order(scan, RankOrder{key, ranks.distinct(col)}, n, min_leaf, cut, gain);
+  return along_order(scan, RankOrder{key, ranks.distinct(col)}, n, min_leaf, cut, gain, ranks.routes(col));
 }
 
 bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, const int* rows, size_t n,
                            size_t min_leaf, double& cut, double& gain, size_t min_occupied) {
+  sides_known_ = false;
   if (n < 2 || !scan.any_cut()) return false;
   const size_t B = ranks.bins(col);
   node_code_.resize(n);
@@ -117,11 +128,12 @@ bool CutSearch::along_bins(CutScan& scan, const ColumnRanks& ranks, size_t col, 
     for (size_t b = 0; b < B && occupied < min_occupied; ++b) occupied += bin_count_[b] > 0 ? 1 : 0;
     if (occupied < min_occupied) return along_column(scan, ranks, col, rows, n, min_leaf, cut, gain);
   }
-  return scan_bins(scan, n, B, ranks.bin_highs(col), ranks.bin_lows(col), min_leaf, cut, gain);
+  return scan_bins(scan, n, B, ranks.bin_highs(col), ranks.bin_lows(col), min_leaf, cut, gain, ranks.routes(col));
 }
 
 bool CutSearch::along_buckets(CutScan& scan, const double* values, size_t n, size_t buckets, size_t min_leaf,
                               double& cut, double& gain) {
+  sides_known_ = false;
   if (n < 2 || !scan.any_cut()) return false;
   double lo = values[0] + 0.0, hi = lo;
   for (size_t i = 1; i < n; ++i) {
@@ -151,7 +163,7 @@ bool CutSearch::along_buckets(CutScan& scan, const double* values, size_t n, siz
 }
 
 bool CutSearch::scan_bins(CutScan& scan, size_t n, size_t B, const double* high, const double* low, size_t min_leaf,
-                          double& cut, double& gain) {
+                          double& cut, double& gain, bool sides) {
   scan.reset();
   min_leaf = scan.min_leaf(min_leaf);
   const bool additive = scan.additive();
@@ -167,13 +179,16 @@ bool CutSearch::scan_bins(CutScan& scan, size_t n, size_t B, const double* high,
     for (size_t b = B; b > 0; --b) bin_begin_[b] = bin_begin_[b - 1];  // back to each bin's start
     bin_begin_[0] = 0;
   }
-  size_t n_left = 0, prev = 0;
+  size_t n_left = 0, prev = 0, best_prev = 0;
   bool found = false;
   for (size_t b = 0; b < B && n_left < n; ++b) {
     if (bin_count_[b] == 0) continue;
     // the boundary below bin b: the bins before it on the left
-    if (n_left > 0 && n_left >= min_leaf && n - n_left >= min_leaf)
-      found = take_cut(scan.gain(n_left), high[prev], low[b], cut, gain) || found;
+    if (n_left > 0 && n_left >= min_leaf && n - n_left >= min_leaf &&
+        take_cut(scan.gain(n_left), high[prev], low[b], cut, gain)) {
+      found = true;
+      best_prev = prev;
+    }
     if (additive) {
       scan.add_bin(b);
     } else {
@@ -181,6 +196,11 @@ bool CutSearch::scan_bins(CutScan& scan, size_t n, size_t B, const double* high,
     }
     n_left += bin_count_[b];
     prev = b;
+  }
+  if (found && sides && keep_sides_) {  // the rows of the bins up to the boundary go left
+    sides_.resize(n);
+    for (size_t i = 0; i < n; ++i) sides_[i] = node_code_[i] <= best_prev ? 1 : 0;
+    sides_known_ = true;
   }
   return found;
 }

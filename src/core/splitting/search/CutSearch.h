@@ -86,16 +86,27 @@ class CutSearch {
   bool along_buckets(CutScan& scan, const double* values, size_t n, size_t buckets, size_t min_leaf, double& cut,
                      double& gain);
 
+  // With keep_sides(true), a search along a ranked column without NaN
+  // (along_column(), along_bins()) that finds a cut also leaves the node's
+  // rows' sides under it (1: left, node positions) in sides(), exactly as
+  // RowRouter routes them: sides_known() says whether the last search did.
+  void keep_sides(bool keep) { keep_sides_ = keep; }
+  bool sides_known() const { return sides_known_; }
+  std::vector<char>& sides() { return sides_; }
+
  private:
   // The scan over bins once node_code_ and bin_count_ hold the node's rows'
   // bins: a boundary below each non-empty bin after the first, cut midway
   // between high[previous non-empty bin] and low[bin].
   bool scan_bins(CutScan& scan, size_t n, size_t bins, const double* high, const double* low, size_t min_leaf,
-                 double& cut, double& gain);
+                 double& cut, double& gain, bool sides = false);
   // The one loop over boundaries (along_sorted()), on the node's rows in
   // value order as `order` gives them (greater(a, b), position(k), value(k)).
   template <class Order>
-  bool along_order(CutScan& scan, const Order& order, size_t n, size_t min_leaf, double& cut, double& gain);
+  bool along_order(CutScan& scan, const Order& order, size_t n, size_t min_leaf, double& cut, double& gain,
+                   bool sides = false);
+  bool keep_sides_ = false, sides_known_ = false;
+  std::vector<char> sides_;
   std::vector<double> bucket_low_, bucket_high_, gains_;
   std::vector<int> positions_;
   std::vector<size_t> at_;
