@@ -81,6 +81,10 @@
     .Call(`_svforest_svf_new_rows_conformal`, train_leaves, y, new_leaves, new_y, taus, k, smooth, num_threads, sample_rows)
 }
 
+.svf_release_memory <- function() {
+    invisible(.Call(`_svforest_svf_release_memory`))
+}
+
 .svf_predict <- function(forest, data, num_threads, request) {
     .Call(`_svforest_svf_predict`, forest, data, num_threads, request)
 }

@@ -108,6 +108,16 @@ qf_leaves <- function(qf) {
   v
 }
 
+# On many rows, the fit's garbage (its temporaries of rows x trees) collected
+# and its pages handed back before a quantile forest's index of every row is
+# built: they would otherwise stay resident beside it, and set the fit's
+# peak memory.
+release_garbage <- function(n) {
+  if (n < 200000) return(invisible())
+  invisible(gc(verbose = FALSE))
+  .svf_release_memory()
+}
+
 # Quantiles (rows x length(taus), the taus in any order) of the leaf-weighted
 # training outcomes for rows reaching `leaves` (0-based, rows x ntree).
 leaf_quantiles <- function(qf, leaves, taus, num_threads) {
@@ -136,6 +146,7 @@ fit_conformal_oob <- function(model, qf, oob_rows, num_threads) {
   halves <- isTRUE(model$oob_choosing_share > 0)
   # first_tree fixes the trees' forest-wide parity, as the out-of-bag tally's
   even <- (part_first_tree(model) + seq_along(oob_rows) - 1) %% 2 == 0
+  release_garbage(length(qf$y))
   scored <- .svf_oob_scored(leaves, qf$y, oob_rows, if (halves) even else logical())
   # the shifts of the grid's levels `at` (each level's shift depends on its
   # own level alone)

@@ -310,6 +310,15 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// svf_release_memory
+void svf_release_memory();
+RcppExport SEXP _svforest_svf_release_memory() {
+BEGIN_RCPP
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    svf_release_memory();
+    return R_NilValue;
+END_RCPP
+}
 // svf_predict
 List svf_predict(List forest, List data, int num_threads, List request);
 RcppExport SEXP _svforest_svf_predict(SEXP forestSEXP, SEXP dataSEXP, SEXP num_threadsSEXP, SEXP requestSEXP) {
@@ -628,6 +637,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_svforest_svf_oob_scored", (DL_FUNC) &_svforest_svf_oob_scored, 4},
     {"_svforest_svf_oob_conformal", (DL_FUNC) &_svforest_svf_oob_conformal, 12},
     {"_svforest_svf_new_rows_conformal", (DL_FUNC) &_svforest_svf_new_rows_conformal, 9},
+    {"_svforest_svf_release_memory", (DL_FUNC) &_svforest_svf_release_memory, 0},
     {"_svforest_svf_predict", (DL_FUNC) &_svforest_svf_predict, 4},
     {"_svforest_svf_check_forest", (DL_FUNC) &_svforest_svf_check_forest, 1},
     {"_svforest_svf_harrell_c", (DL_FUNC) &_svforest_svf_harrell_c, 3},

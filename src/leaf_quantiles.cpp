@@ -240,3 +240,11 @@ Rcpp::NumericVector svf_new_rows_conformal(Rcpp::IntegerMatrix train_leaves, Rcp
   for (size_t j = 0; j < out.size(); ++j) res[j] = std::isnan(out[j]) ? NA_REAL : out[j];
   return res;
 }
+
+// Hands the pages of memory already freed back to the system (after R's
+// garbage collection has freed its own), so that a large index built next
+// starts from the memory the live objects hold.
+// [[Rcpp::export(.svf_release_memory)]]
+void svf_release_memory() {
+  release_free_memory();
+}

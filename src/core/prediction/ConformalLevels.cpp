@@ -10,7 +10,7 @@ namespace svf {
 
 namespace {
 
-const size_t kChunkRows = 4096;    // rows scored at once
+const size_t kChunkRows = 1024;    // rows scored at once (3 x levels x rows scores, twice)
 
 size_t bin_of(const std::vector<double>& edges, double v) {
   return static_cast<size_t>(std::lower_bound(edges.begin(), edges.end(), v) - edges.begin());
