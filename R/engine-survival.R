@@ -30,17 +30,24 @@ survival_engine_defaults <- function(n = 100L) {
 # The events a node needs to split when the fit gives no `min_node_events`:
 # the square root of the training events E (a log-rank statistic on a handful
 # of events is noise; with rare events, nodes of many rows hold few); above
-# `knee` events (a survival forest's 1,024) sqrt(knee) (E / knee)^(1/4):
+# `knee` events (a survival forest's 1,024) sqrt(knee) (E / knee)^(1/8):
 # with many events the square root's nodes are too coarse (simulated sets
-# of 20,000 rows, bench/results/survival_variants_large.txt), while the
-# registry's sets (at most about 1,100 events) chose the square root.
+# of 20,000 rows, bench/results/survival_variants_large.txt: the (1/8)th
+# power beat the square root and then the (1/4)th), while the registry's
+# sets (at most about 1,100 events) chose the square root.
 survival_min_node_events <- function(status, weights = NULL, knee = Inf) {
   # status 0 censored, else the event's cause (competing risks: any cause counts)
   events <- if (is.null(weights)) sum(status != 0L) else sum(weights[status != 0L])
-  if (events > knee) return(as.integer(ceiling(sqrt(knee) * (events / knee)^0.25)))
+  if (events > knee) return(as.integer(ceiling(sqrt(knee) * (events / knee)^0.125)))
   as.integer(ceiling(sqrt(events)))
 }
 survival_events_knee <- 1024
+
+# The predictors a node draws when the fit gives no `mtry`: NA (the engine's
+# floor(sqrt(p))) up to `knee` events, ceiling(sqrt(p)) above.
+survival_mtry <- function(status, p, knee = Inf) {
+  if (sum(status != 0L) > knee) as.integer(ceiling(sqrt(p))) else NA_integer_
+}
 
 # `params` over the defaults for `n` rows and `p` predictors, each checked
 # (a typo must not pass silently). This internal entry takes the engine's
@@ -217,6 +224,10 @@ event_forest_fit <- function(data, outcome, weights, params, num_threads, verbos
   if (is.na(params$min_node_events))
     params$min_node_events <- survival_min_node_events(outcome$status,
                                                        knee = if (leaf == "nelson_aalen") survival_events_knee else Inf)
+  # and above the knee a survival forest draws ceiling(sqrt(p)) predictors, not floor (aorsf's; chosen
+  # with the node rule on the same simulated sets)
+  if (is.na(params$mtry)) params$mtry <- survival_mtry(outcome$status, if (is.null(data$ncol)) ncol(data$x) else data$ncol,
+                                                       if (leaf == "nelson_aalen") survival_events_knee else Inf)
   # the default method's splitter, whose criteria read the outcome through
   # its unit, on unscaled predictors (log-rank cuts and hyperplanes on the
   # martingale scores do not need scaling)

@@ -20,9 +20,9 @@ NULL
 #' Left- and interval-censored `Surv`
 #' objects, other methods, and the parameters `splitter` and `leaf` are
 #' errors. Trees on 63.2% of the rows, drawn without replacement, are grown to nodes of 20 rows
-#' holding at least the square root of the training events E (above 1,024 events, 32 (E / 1024)^(1/4):
+#' holding at least the square root of the training events E (above 1,024 events, 32 (E / 1024)^(1/8):
 #' the square root makes large data's nodes too coarse; a node with fewer is a leaf): at
-#' each node the best log-rank axis cut among `mtry` predictors competes with
+#' each node the best log-rank axis cut among `mtry` predictors (above 1,024 events `ceiling(sqrt(p))`) competes with
 #' a ridge hyperplane fitted to the node's martingale residuals, kept where it
 #' also separates the node's choosing out-of-bag rows better; each tree keeps
 #' the best (by Harrell's C on those rows) of that structure and two grown

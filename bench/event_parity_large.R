@@ -7,8 +7,8 @@
 #   R_LIBS=<library of a branch> Rscript bench/event_parity_large.R save after.rds new [n] [ntree]
 #   Rscript bench/event_parity_large.R compare before.rds after.rds
 # "new": a build with `ntime` (fitted with ntime = Inf, every event time,
-# max_bins = Inf and min_node_events the square root of the events, as
-# 21c6042); n defaults to 8,000 rows of bench/memory_event.R's generator,
+# max_bins = Inf, min_node_events the square root of the events and mtry
+# floor(sqrt(p)), as 21c6042); n defaults to 8,000 rows of bench/memory_event.R's generator,
 # ntree to 6; each case keeps the engine forest, the out-of-bag error and
 # the risk of 500 new rows; the comparison is identical(), value by value.
 args <- commandArgs(trailingOnly = TRUE)
@@ -29,11 +29,13 @@ if (identical(args[1], "save")) {
   out <- list()
   for (outcome in c("survival", "competing")) {
     d <- event_data(n, outcome)
-    # and 21c6042's node events (the square root of the events; a survival
-    # forest's default is smaller above 1,024 events, issue #61)
+    # and 21c6042's node events (the square root of the events) and mtry
+    # (floor(sqrt(p))): above 1,024 events a survival forest's defaults
+    # differ (issue #61)
     extra <- if (identical(args[3], "new"))
       list(ntime = Inf, max_bins = Inf, min_node_events = as.integer(ceiling(sqrt(sum(as.integer(d$status) !=
-                                                                                     min(as.integer(d$status)))))))
+                                                                                     min(as.integer(d$status)))))),
+           mtry = as.integer(floor(sqrt(ncol(d) - 2L))))
     fit <- do.call(svforest, c(list(survival::Surv(time, status) ~ ., data = d, seed = 2, num_threads = 2,
                                     ntree = ntree), extra))
     new <- event_data(500, outcome, seed = 9)

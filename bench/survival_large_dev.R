@@ -30,6 +30,25 @@
 # splits (bench/survival_variants.R --splits=4) are not worse on mean C and mean IBS; else no change.
 #   Rscript bench/survival_large_dev.R [--variants=default,q,q_cox,cox] [--only=ph_sparse,...]
 #       [--seeds=1,2] [--threads=2] [--out=survival_large_dev]
+#
+# Second round (issue #61, 2026-12-07; written and committed before any of its runs). The default is now
+# q (main cc77f7c). NEW candidates, each changing nothing at E <= 1,024 training events (so nothing on
+# the registry's sets), each a function of the training events E and the design's predictors p:
+#   default    main cc77f7c's: min_node_events q, min_leaf_size 10, min_node_size 20, mtry floor(sqrt(p))
+#   e8         slower node growth beyond the knee: min_node_events = ceiling(32 (E / 1024)^(1/8))
+#              (44 at 11,339 events against q's 59; 58 at 114,000 against q's 104)
+#   mtry_ceil  q, and mtry = ceiling(sqrt(p)) above 1,024 events (aorsf's; 5 against 4 at p = 20)
+#   e8_mtry    e8 and mtry_ceil together
+#   leaf5      q, and min_leaf_size 5, min_node_size 10 above 1,024 events (smaller leaves)
+# (Not run: ntime above 150 at 200,000 rows stores every leaf's curve at more times, against the 2 GB
+# line; more trees: 300 -> 500 would take the 200,000-row fit from 898 to about 1,500 CPU s.)
+# Choice rule: among e8, mtry_ceil, e8_mtry, leaf5, the one of largest mean held-out C gain over default
+# across the 10 sets, provided that gain is at least +0.0005, its mean IBS is not worse than default's and
+# its mean fit CPU seconds are at most 1.3 times default's; else no change. (The registry's development
+# splits need no run: below 1,025 events every candidate is the default.)
+#   Rscript bench/survival_large_dev.R --variants=default,e8,mtry_ceil,e8_mtry,leaf5 --seeds=1 --threads=1 \
+#       --out=survival_large_dev2_s1      (and --seeds=2 ... --out=survival_large_dev2_s2, beside it)
+#   Rscript bench/survival_large_dev.R --summarise=survival_large_dev2_s1,survival_large_dev2_s2
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   here <- if (length(f)) dirname(normalizePath(f[1])) else "bench"
@@ -47,11 +66,19 @@ opt <- function(name, default) {
 }
 knee <- 1024
 q_rule <- function(e) if (e > knee) as.integer(ceiling(sqrt(knee) * (e / knee)^0.25)) else NA_integer_
+e8_rule <- function(e) if (e > knee) as.integer(ceiling(sqrt(knee) * (e / knee)^0.125)) else NA_integer_
+above <- function(e, value) if (e > knee) value else NULL  # an argument given above the knee only
+# a variant: its svforest() arguments from the training events e and the predictors p (first round's:
+# against the square root, main 7ea08a2's default; second round's: against q, main cc77f7c's default)
 variants <- list(
-  default = function(e) list(),
-  q = function(e) list(min_node_events = q_rule(e)),
-  q_cox = function(e) list(min_node_events = q_rule(e), oblique_fit = if (e > knee) "cox" else "ridge"),
-  cox = function(e) list(oblique_fit = if (e > knee) "cox" else "ridge")
+  default = function(e, p) list(),
+  q = function(e, p) list(min_node_events = q_rule(e)),
+  q_cox = function(e, p) list(min_node_events = q_rule(e), oblique_fit = if (e > knee) "cox" else "ridge"),
+  cox = function(e, p) list(oblique_fit = if (e > knee) "cox" else "ridge"),
+  e8 = function(e, p) list(min_node_events = e8_rule(e)),
+  mtry_ceil = function(e, p) list(mtry = above(e, as.integer(ceiling(sqrt(p))))),
+  e8_mtry = function(e, p) list(min_node_events = e8_rule(e), mtry = above(e, as.integer(ceiling(sqrt(p))))),
+  leaf5 = function(e, p) list(min_leaf_size = above(e, 5L), min_node_size = above(e, 10L))
 )
 
 # uniform censoring on (0, hi) and the event time: observed time and status
@@ -92,6 +119,7 @@ generators <- list(
 )
 seed_of <- function(g, k) if (g == "bench_event") 200L + k else 1000L + 10L * match(g, names(generators)) + k
 
+summarise <- opt("summarise", "")
 pick <- strsplit(opt("variants", "default,q,q_cox"), ",")[[1]]
 only <- strsplit(opt("only", paste(names(generators), collapse = ",")), ",")[[1]]
 seeds <- as.integer(strsplit(opt("seeds", "1,2"), ",")[[1]])
@@ -99,6 +127,10 @@ threads <- as.integer(opt("threads", "2"))
 csv <- results_csv(opt("out", "survival_large_dev"))
 rows <- if (file.exists(csv) && nzchar(opt("append", ""))) list(utils::read.csv(csv)) else list()
 cat(sprintf("svforest %s, variants %s\n", utils::packageVersion("svforest"), paste(pick, collapse = ",")))
+if (nzchar(summarise)) {  # only the summary, over the rows of several runs' files
+  rows <- lapply(strsplit(summarise, ",")[[1]], function(f) utils::read.csv(results_csv(f)))
+  seeds <- integer(0)
+}
 for (k in seeds) for (g in only) {
   set.seed(seed_of(g, k))
   d <- generators[[g]](30000)
@@ -110,7 +142,7 @@ for (k in seeds) for (g in only) {
   for (v in pick) {
     t0 <- proc.time()
     fit <- do.call(svforest, c(list(Surv(time, status) ~ ., data = train, seed = 1, num_threads = threads,
-                                    verbose = FALSE), variants[[v]](e)))
+                                    verbose = FALSE), Filter(Negate(is.null), variants[[v]](e, ncol(train) - 2L))))
     spent <- proc.time() - t0
     risk <- predict(fit, test, type = "risk", num_threads = threads)
     surv <- predict(fit, test, type = "survival", times = grid, num_threads = threads)
@@ -129,8 +161,8 @@ for (v in setdiff(unique(res$variant), "default")) {
   a <- merge(res[res$variant == v, ], base, by = c("set", "seed"), suffixes = c("", ".d"))
   dc <- a$cindex - a$cindex.d
   di <- a$ibs - a$ibs.d
-  cat(sprintf("%-8s C %+.4f (>= default on %d of %d, worst %+.4f %s)  IBS %+.5f (worse on %d, worst %+.5f)  cpu x%.2f\n",
+  cat(sprintf("%-9s C %+.4f (>= default on %d of %d, worst %+.4f %s)  IBS %+.5f (worse on %d, worst %+.5f)  cpu x%.2f (mean)\n",
               v, mean(dc), sum(dc >= 0), length(dc), min(dc), a$set[which.min(dc)], mean(di), sum(di > 0), max(di),
-              stats::median(a$fit_cpu_s / a$fit_cpu_s.d)))
+              mean(a$fit_cpu_s) / mean(a$fit_cpu_s.d)))
 }
 cat("\nresults: ", bench_relpath(csv), "\n", sep = "")

@@ -236,23 +236,45 @@ test_that("a node needs min_node_events events to split (default: the square roo
   expect_error(survival_fit(x, time, status, params = list(min_node_events = -1)), "min_node_events")
 })
 
-test_that("above 1,024 events a survival forest's nodes need 32 (E / 1024)^(1/4) events, competing risks' the square root", {
+test_that("above 1,024 events a survival forest's nodes need 32 (E / 1024)^(1/8) events, competing risks' the square root", {
   expect_identical(survival_min_node_events(rep(1L, 1024), knee = 1024), 32L)
-  expect_identical(survival_min_node_events(rep(1L, 11339), knee = 1024), 59L)
+  expect_identical(survival_min_node_events(rep(1L, 1025), knee = 1024), 33L)  # 32.0004: continuous at the knee
+  expect_identical(survival_min_node_events(rep(1L, 11339), knee = 1024), 44L)  # 43.2
+  expect_identical(survival_min_node_events(rep(1L, 114000), knee = 1024), 58L)  # 57.7
+  expect_identical(survival_min_node_events(rep(1L, 114000)), 338L)
   expect_identical(survival_min_node_events(rep(1L, 11339)), 107L)
   skip_if_not_installed("survival")
   set.seed(4)
   n <- 1600
   d <- data.frame(a = rnorm(n), b = rnorm(n))
   d$time <- rexp(n, exp(d$a))
-  d$status <- rep(c(1L, 1L, 1L, 0L), length.out = n)  # 1,200 events: 32 (1200 / 1024)^(1/4) is 33.3, sqrt 34.6
+  d$status <- rep(c(1L, 1L, 1L, 0L), length.out = n)  # 1,200 events: 32 (1200 / 1024)^(1/8) is 32.6, sqrt 34.6
   fit <- function(...) svforest(survival::Surv(time, status) ~ ., data = d, ntree = 2, seed = 1, num_threads = 1, ...)
   risk <- function(f) predict(f, d[1:50, ], type = "risk")
-  expect_identical(risk(fit()), risk(fit(min_node_events = 34L)))
+  expect_identical(risk(fit()), risk(fit(min_node_events = 33L)))
   expect_false(identical(risk(fit()), risk(fit(min_node_events = 35L))))
   d$status <- factor(rep(c("one", "two", "one", "censored"), length.out = n), c("censored", "one", "two"))
   cif <- function(f) predict(f, d[1:50, ], type = "cif")
   expect_identical(cif(fit()), cif(fit(min_node_events = 35L)))
+})
+
+test_that("above 1,024 events a survival forest draws ceiling(sqrt(p)) predictors, at or below floor(sqrt(p))", {
+  expect_identical(survival_mtry(rep(1L, 1025), 20L, knee = 1024), 5L)
+  expect_identical(survival_mtry(rep(1L, 1024), 20L, knee = 1024), NA_integer_)
+  expect_identical(survival_mtry(c(rep(1L, 1025), rep(0L, 500)), 25L, knee = 1024), 5L)
+  skip_if_not_installed("survival")
+  set.seed(5)
+  n <- 1500
+  d <- as.data.frame(matrix(rnorm(n * 10), n))
+  d$time <- rexp(n, exp(d$V1))
+  d$status <- rep(c(1L, 1L, 1L, 0L), length.out = n)  # 1,125 events: mtry 4 (floor(sqrt(10)) is 3)
+  fit <- function(...) svforest(survival::Surv(time, status) ~ ., data = d, ntree = 2, seed = 1, num_threads = 1, ...)
+  risk <- function(f) predict(f, d[1:50, ], type = "risk")
+  expect_identical(risk(fit()), risk(fit(mtry = 4L)))
+  expect_false(identical(risk(fit()), risk(fit(mtry = 3L))))
+  d$status <- factor(rep(c("one", "two", "one", "censored"), length.out = n), c("censored", "one", "two"))
+  cif <- function(f) predict(f, d[1:50, ], type = "cif")
+  expect_identical(cif(fit()), cif(fit(mtry = 3L)))  # competing risks: floor(sqrt(p)) at any count
 })
 
 test_that("the engine's Harrell's C counts pairs as Harrell defined them, ties in risk and time included", {
