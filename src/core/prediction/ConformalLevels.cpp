@@ -130,7 +130,9 @@ class Streamer {
 };
 
 // Bins of each level from the sample's scores, and the bins around the
-// sample's estimate of the crossing to keep in the first full pass.
+// sample's estimate of the crossing to keep in the first full pass. A
+// sample of every row resolves each level from its own sorted scores (the
+// full sort itself), and no full pass is needed.
 void place_bins(Streamer& st, const ConformalScores& s, const std::vector<double>& k, double weight,
                 std::vector<LevelBins>& bins, TaskRunner& runner) {
   const std::vector<int>& rows = s.rows;
@@ -147,9 +149,20 @@ void place_bins(Streamer& st, const ConformalScores& s, const std::vector<double
       }
     });
   });
+  const bool every_row = ns == rows.size();
   runner.run(levels, [&](size_t j) {
     LevelBins& b = bins[j];
     for (size_t c = 0; c < kinds; ++c) std::sort(b.kept[c].begin(), b.kept[c].end());
+    if (every_row) {
+      if (!b.resolved) {
+        const size_t base[3] = {0, 0, 0};
+        const size_t at = first_crossing(b.kept[0], b.kept[1], b.kept[2], base, weight, k[j] - 1e-9);
+        b.value = at < ns ? b.kept[0][at] : NAN;
+        b.resolved = true;
+      }
+      for (size_t c = 0; c < 3; ++c) std::vector<double>().swap(b.kept[c]);
+      return;
+    }
     b.edges = b.kept[0];
     b.edges.erase(std::unique(b.edges.begin(), b.edges.end()), b.edges.end());
     b.lookup.build(b.edges);
@@ -241,6 +254,10 @@ std::vector<double> conformal_order_statistics(const ConformalScores& s, const s
   std::vector<LevelBins> bins(levels);
   for (size_t j = 0; j < levels; ++j) bins[j].resolved = !(k[j] >= 1 && k[j] <= static_cast<double>(n));
   place_bins(st, s, k, weight, bins, runner);
+  if (std::all_of(bins.begin(), bins.end(), [](const LevelBins& b) { return b.resolved; })) {
+    for (size_t j = 0; j < levels; ++j) out[j] = bins[j].value;
+    return out;
+  }
   full_pass(st, s.rows, bins, true, runner);
   bool again = false;
   for (size_t j = 0; j < levels; ++j) {
