@@ -87,8 +87,22 @@ resolve_threads <- function(num_threads) {
 # warns on stderr); the model does not depend on the thread count, so more
 # threads than cores are reduced to the number of cores.
 engine_threads <- function(num_threads) {
-  as.integer(min(num_threads, max(1L, parallel::detectCores(logical = TRUE), na.rm = TRUE)))
+  as.integer(min(num_threads, machine_cores()))
 }
+
+# The machine's cores, counted once a session: on Linux detectCores() runs
+# a shell pipeline, milliseconds that a small fit would pay each time.
+machine_cores <- function() {
+  if (is.null(svf_session$cores)) svf_session$cores <- max(1L, parallel::detectCores(logical = TRUE), na.rm = TRUE)
+  svf_session$cores
+}
+
+# This package's version, read once a session (from its installed metadata).
+svforest_version <- function() {
+  if (is.null(svf_session$version)) svf_session$version <- as.character(utils::packageVersion("svforest"))
+  svf_session$version
+}
+svf_session <- new.env(parent = emptyenv())
 
 # Seed: NULL draws one from R's generator, so set.seed() makes fits repeatable.
 resolve_seed <- function(seed) {

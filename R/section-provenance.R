@@ -5,7 +5,7 @@ NULL
 # first tree index; a combined forest's per-tree streams) and the model
 # format and package version that wrote it.
 new_provenance_section <- function(call, seed, first_tree, format_version = model_format_version,
-                                   package_version = as.character(utils::packageVersion("svforest")),
+                                   package_version = svforest_version(),
                                    tree_streams = NULL) {
   list(call = call, seed = seed, first_tree = first_tree, tree_streams = tree_streams,
        format_version = format_version, package_version = package_version)
